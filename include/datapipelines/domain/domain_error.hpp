@@ -1,0 +1,28 @@
+#pragma once
+#include <stdexcept>
+#include <string>
+
+#include "datapipelines/domain/error_code.hpp"
+#include "datapipelines/util/json.hpp"
+
+namespace dp {
+
+// The one failure type services raise. mcp/ and rest/ translate it to an isError tool
+// result or a REST error envelope; both carry exactly ToJson().
+class DomainError : public std::runtime_error {
+ public:
+  DomainError(ErrorCode code, std::string message, Json details = nullptr);
+
+  const ErrorCode& code() const { return code_; }
+  const Json& details() const { return details_; }
+  int http_status() const { return code_.http_status; }
+
+  // {"code", "message", "details"?} — the REST error object (REST API §4.2).
+  Json ToJson() const;
+
+ private:
+  ErrorCode code_;
+  Json details_;
+};
+
+}  // namespace dp

@@ -1,0 +1,140 @@
+#pragma once
+// The metadata store port (DESIGN §6): users, workspaces, memberships, API keys, sessions
+// and the audit log. Adapters: SQLite (embedded default) and PostgreSQL (libpqxx).
+// Every call blocks: services run them on the blocking pool, never on an I/O thread.
+// Timestamps are epoch milliseconds (UTC); ids are lowercase UUID text, except API key
+// ids which are the public "dpk_<12 base32>" handle.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "datapipelines/domain/access.hpp"
+#include "datapipelines/util/json.hpp"
+
+namespace dp {
+
+struct User {
+  std::string id;
+  std::string email;
+  std::string display_name;
+  std::string password_hash;  // Argon2id encoded hash; empty = no local password
+  bool is_active = true;
+  bool is_super_admin = false;
+  int64_t created_at_ms = 0;
+};
+
+struct Workspace {
+  std::string id;
+  std::string name;  // [a-z0-9_-]{1,63}, globally unique
+  std::string display_name;
+  std::string created_by;  // user id
+  int64_t created_at_ms = 0;
+};
+
+struct Membership {
+  std::string workspace_id;
+  std::string user_id;
+  Role role = Role::kViewer;
+  int64_t joined_at_ms = 0;
+};
+
+struct ApiKeyRecord {
+  std::string id;  // "dpk_<12 base32>"
+  std::string user_id;
+  std::string workspace_id;
+  std::string name;
+  KeyKind kind = KeyKind::kUser;
+  Scope scope = Scope::kRead;
+  std::string key_hash;  // Argon2id hash of the full key
+  bool is_revoked = false;
+  int64_t created_at_ms = 0;
+  std::optional<int64_t> expires_at_ms;
+  std::optional<int64_t> last_used_at_ms;
+};
+
+struct Session {
+  std::string token_hash;  // SHA-256 hex of the cookie value; the token itself is never stored
+  std::string user_id;
+  std::string workspace_id;  // active workspace; may be empty
+  int64_t created_at_ms = 0;
+  int64_t expires_at_ms = 0;
+};
+
+struct AuditEvent {
+  int64_t id = 0;  // assigned by the store
+  int64_t timestamp_ms = 0;
+  std::string event;  // "mcp.tool.called", "auth.api_key.created", ...
+  std::string user_id;
+  std::string key_id;
+  std::string workspace_id;
+  std::string correlation_id;
+  std::string source_ip;
+  Json details = Json::object();  // never SQL text, row data, parameter values or secrets
+};
+
+// Thrown by adapters when a unique constraint is violated (callers map it to a domain code).
+class DuplicateKeyError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class MetadataStore {
+ public:
+  virtual ~MetadataStore() = default;
+
+  // Applies pending numbered migrations; returns the schema version after.
+  virtual int Migrate() = 0;
+  virtual int SchemaVersion() = 0;
+  // True when the backing database answers a trivial query.
+  virtual bool Ping() = 0;
+  virtual std::string BackendName() const = 0;  // "sqlite" | "postgres"
+
+  // users
+  virtual void InsertUser(const User& user) = 0;
+  virtual std::optional<User> FindUserById(const std::string& id) = 0;
+  virtual std::optional<User> FindUserByEmail(const std::string& email) = 0;
+  virtual std::vector<User> ListUsers() = 0;
+  virtual void SetUserActive(const std::string& id, bool active) = 0;
+  virtual void SetUserPasswordHash(const std::string& id, const std::string& hash) = 0;
+  virtual int64_t CountUsers() = 0;
+
+  // workspaces
+  virtual void InsertWorkspace(const Workspace& ws) = 0;
+  virtual std::optional<Workspace> FindWorkspaceById(const std::string& id) = 0;
+  virtual std::optional<Workspace> FindWorkspaceByName(const std::string& name) = 0;
+  virtual std::vector<Workspace> ListWorkspaces() = 0;
+
+  // memberships (upsert replaces the role)
+  virtual void UpsertMembership(const Membership& m) = 0;
+  virtual std::optional<Membership> FindMembership(const std::string& workspace_id,
+                                                   const std::string& user_id) = 0;
+  virtual std::vector<Membership> ListMembers(const std::string& workspace_id) = 0;
+  virtual std::vector<Membership> ListMembershipsOfUser(const std::string& user_id) = 0;
+  virtual bool DeleteMembership(const std::string& workspace_id, const std::string& user_id) = 0;
+
+  // API keys
+  virtual void InsertApiKey(const ApiKeyRecord& key) = 0;
+  virtual std::optional<ApiKeyRecord> FindApiKey(const std::string& id) = 0;
+  virtual std::vector<ApiKeyRecord> ListApiKeysOfUser(const std::string& user_id) = 0;
+  virtual std::vector<ApiKeyRecord> ListApiKeys() = 0;
+  virtual bool RevokeApiKey(const std::string& id) = 0;  // false when unknown
+  virtual void TouchApiKey(const std::string& id, int64_t used_at_ms) = 0;
+
+  // sessions (humans, dp_session cookie)
+  virtual void InsertSession(const Session& session) = 0;
+  virtual std::optional<Session> FindSession(const std::string& token_hash) = 0;
+  virtual void DeleteSession(const std::string& token_hash) = 0;
+
+  // audit log (append-only)
+  virtual void AppendAudit(const AuditEvent& event) = 0;
+  // Newest first; event_prefix "" = all.
+  virtual std::vector<AuditEvent> ListAudit(const std::string& event_prefix, int limit) = 0;
+};
+
+// Opens the adapter the URL names: "sqlite:<path>" (or a bare path) | "postgresql://…".
+// Throws std::runtime_error with a message free of credentials on failure.
+std::unique_ptr<MetadataStore> OpenMetadataStore(const std::string& url);
+
+}  // namespace dp

@@ -1,0 +1,21 @@
+#include "datapipelines/domain/error_codes.hpp"
+
+#include <array>
+
+namespace dp::errc {
+
+std::span<const ErrorCode> All() {
+  static constexpr std::array kAll{
+      kApiKeyMissing, kApiKeyInvalid, kApiKeyExpired, kSessionInvalid, kSessionExpired,
+      kLoginInvalid, kLoginUserInactive, kScopeInsufficient, kRoleRequired, kKeyIssuerRoleLost,
+      kKeyScopeExceedsIssuer, kApiKeyNotFound, kEndpointKeyKindRefused, kWorkspaceHeaderForbidden,
+      kWorkspaceNotFound, kWorkspaceMembershipRequired, kWorkspaceNameInvalid,
+      kWorkspaceDuplicateName, kUserNotFound, kUserEmailInvalid, kUserDuplicateEmail,
+      kUserPasswordWeak, kRateLimitExceeded, kRateLimitUnavailable, kRequestInvalid,
+      kRequestBodyTooLarge, kRouteNotFound, kMethodNotAllowed, kHostNotAllowed,
+      kOriginNotAllowed, kProtocolVersionUnsupported, kDocNotFound, kSkillReferenceNotFound,
+      kInternal, kServiceUnavailable};
+  return kAll;
+}
+
+}  // namespace dp::errc
