@@ -1,1 +1,57 @@
-int main() { return 0; }
+// datapipelines — the server binary and its operator CLI.
+#include <CLI/CLI.hpp>
+#include <spdlog/spdlog.h>
+
+#include <iostream>
+
+#include "datapipelines/app/application.hpp"
+#include "datapipelines/cli/operator_commands.hpp"
+#include "datapipelines/config/config.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"datapipelines — declarative SQL pipelines, MCP-native"};
+  app.require_subcommand(1);
+  std::string config_path;
+  app.add_option("-c,--config", config_path, "YAML configuration file")
+      ->envname("DATAPIPELINES_CONFIG");
+
+  auto* serve = app.add_subcommand("serve", "Run the HTTP server (MCP at /mcp, REST at /api/v1)");
+  auto* migrate = app.add_subcommand("migrate", "Apply pending metadata-store migrations and exit");
+  auto* version = app.add_subcommand("version", "Print the version");
+  dp::cli::OperatorCommands operators(app);
+
+  CLI11_PARSE(app, argc, argv);
+
+  if (version->parsed()) {
+    std::cout << "datapipelines " << dp::ServerVersion() << "\n";
+    return 0;
+  }
+  dp::Config config;
+  try {
+    config = dp::LoadConfig(config_path, dp::ProcessEnvironment());
+  } catch (const dp::ConfigError& e) {
+    std::cerr << "configuration error: " << e.what() << "\n";
+    return 2;
+  }
+  dp::ConfigureLogging(config);
+  try {
+    if (serve->parsed()) {
+      dp::Application application(config);
+      application.Listen();
+      spdlog::info("datapipelines {} listening on http://{}:{} (MCP: /mcp)", dp::ServerVersion(),
+                   config.server_address, application.BoundPort());
+      application.Run();
+      spdlog::info("datapipelines stopped");
+      return 0;
+    }
+    if (migrate->parsed()) {
+      int schema_version = dp::cli::Migrate(config);
+      std::cout << "metadata schema at version " << schema_version << "\n";
+      return 0;
+    }
+    return operators.Run(config);
+  } catch (const std::exception& e) {
+    spdlog::error("{}", e.what());
+    return 1;
+  }
+}

@@ -7,14 +7,19 @@ namespace dp::errc {
 std::span<const ErrorCode> All() {
   static constexpr std::array kAll{
       kApiKeyMissing, kApiKeyInvalid, kApiKeyExpired, kSessionInvalid, kSessionExpired,
-      kLoginInvalid, kLoginUserInactive, kScopeInsufficient, kRoleRequired, kKeyIssuerRoleLost,
-      kKeyScopeExceedsIssuer, kApiKeyNotFound, kEndpointKeyKindRefused, kWorkspaceHeaderForbidden,
+      kLoginInvalid, kLoginUserInactive, kScopeInsufficient, kCsrfInvalid, kRoleRequired, kKeyIssuerRoleLost,
+      kKeyScopeExceedsIssuer, kApiKeyNotFound, kApiKeyAmbiguous, kEndpointKeyKindRefused, kWorkspaceHeaderForbidden,
       kWorkspaceNotFound, kWorkspaceMembershipRequired, kWorkspaceNameInvalid,
       kWorkspaceDuplicateName, kUserNotFound, kUserEmailInvalid, kUserDuplicateEmail,
       kUserPasswordWeak, kRateLimitExceeded, kRateLimitUnavailable, kRequestInvalid,
       kRequestBodyTooLarge, kRouteNotFound, kMethodNotAllowed, kHostNotAllowed,
       kOriginNotAllowed, kProtocolVersionUnsupported, kDocNotFound, kSkillReferenceNotFound,
-      kInternal, kServiceUnavailable};
+      kInternal, kServiceUnavailable,
+      kDatasourceDialectInvalid, kDatasourceUrlMalformed, kDatasourceDriverNotLoaded,
+      kDatasourceTableForbidden, kDatasourceUnreachable, kParameterRequired, kNodeConnectionFailed,
+      kNodeQueryFailed,
+      kTemplateSyntaxError, kTemplateDangerousConstruct, kTemplateLibraryWithoutMacros,
+      kTemplateRenderFailed};
   return kAll;
 }
 

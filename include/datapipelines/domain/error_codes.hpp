@@ -16,10 +16,12 @@ inline constexpr ErrorCode kSessionExpired{"auth.session.expired", 401};
 inline constexpr ErrorCode kLoginInvalid{"auth.login.invalid_credentials", 401};
 inline constexpr ErrorCode kLoginUserInactive{"auth.login.user_inactive", 403};
 inline constexpr ErrorCode kScopeInsufficient{"auth.scope.insufficient", 403};
+inline constexpr ErrorCode kCsrfInvalid{"auth.csrf.invalid", 403};
 inline constexpr ErrorCode kRoleRequired{"auth.role_required", 403};
 inline constexpr ErrorCode kKeyIssuerRoleLost{"auth.key_issuer_role_lost", 403};
 inline constexpr ErrorCode kKeyScopeExceedsIssuer{"auth.api_key.scope_exceeds_issuer", 403};
 inline constexpr ErrorCode kApiKeyNotFound{"auth.api_key.not_found", 404};
+inline constexpr ErrorCode kApiKeyAmbiguous{"auth.api_key.ambiguous", 400};
 inline constexpr ErrorCode kEndpointKeyKindRefused{"endpoint.key_kind_refused", 403};
 
 // workspaces (workspaces design §8)
@@ -51,6 +53,22 @@ inline constexpr ErrorCode kDocNotFound{"mcp.doc_not_found", 404};
 inline constexpr ErrorCode kSkillReferenceNotFound{"skill.reference_not_found", 404};
 inline constexpr ErrorCode kInternal{"internal.error", 500};
 inline constexpr ErrorCode kServiceUnavailable{"service.unavailable", 503};
+
+// datasources and connectors (pipeline-contract §13.4, §13.8; spec §6.2.19, §6.2.34)
+inline constexpr ErrorCode kDatasourceDialectInvalid{"datasource.validation.dialect_invalid", 400};
+inline constexpr ErrorCode kDatasourceUrlMalformed{"datasource.validation.jdbc_url_malformed", 400};
+inline constexpr ErrorCode kDatasourceDriverNotLoaded{"datasource.driver_not_loaded", 400};
+inline constexpr ErrorCode kDatasourceTableForbidden{"datasource.table_forbidden", 403};
+inline constexpr ErrorCode kDatasourceUnreachable{"pipeline.execution.datasource_unreachable", 502};
+inline constexpr ErrorCode kParameterRequired{"pipeline.execution.parameter_required", 400};
+inline constexpr ErrorCode kNodeConnectionFailed{"pipeline.node.datasource_connection_failed", 502};
+inline constexpr ErrorCode kNodeQueryFailed{"pipeline.node.query_execution_failed", 502};
+
+// templates (pipeline-contract §13.9, templates.md §4.2, §7, §8.2)
+inline constexpr ErrorCode kTemplateSyntaxError{"template.validation.syntax_error", 400};
+inline constexpr ErrorCode kTemplateDangerousConstruct{"template.validation.dangerous_construct", 400};
+inline constexpr ErrorCode kTemplateLibraryWithoutMacros{"template.validation.is_library_without_macros", 400};
+inline constexpr ErrorCode kTemplateRenderFailed{"pipeline.node.template_render_failed", 500};
 
 // Every code above, for registry-wide checks (format, uniqueness) in tests.
 std::span<const ErrorCode> All();

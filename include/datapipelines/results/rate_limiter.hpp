@@ -14,8 +14,8 @@ struct RateLimitPolicy {
 
 struct RateDecision {
   bool allowed = true;
-  int64_t limit = 0;      // RateLimit-Limit
-  int64_t remaining = 0;  // RateLimit-Remaining
+  int64_t limit = 0;                // RateLimit-Limit
+  int64_t remaining = 0;            // RateLimit-Remaining
   int64_t reset_epoch_seconds = 0;  // RateLimit-Reset
   int64_t retry_after_seconds = 0;  // Retry-After when !allowed (>= 1)
 };

@@ -1,0 +1,39 @@
+#pragma once
+// The composition root: opens the stores named by the config, builds the services, the MCP
+// catalog and the routes, and owns the HTTP server. main.cpp and the tests use it.
+#include <memory>
+#include <string>
+
+#include "datapipelines/config/config.hpp"
+
+namespace dp {
+
+class AuthService;
+class MetadataStore;
+
+class Application {
+ public:
+  // Opens stores and applies migrations; throws std::runtime_error with a secret-free message.
+  explicit Application(Config config);
+  ~Application();
+
+  void Listen();         // binds the port (throws when unavailable)
+  int BoundPort() const;
+  void Run();            // serves until SIGTERM/SIGINT, then drains (graceful shutdown)
+  void Shutdown();       // thread-safe
+
+  AuthService& Auth();
+  MetadataStore& Store();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Configures spdlog (console or JSON lines) from the config.
+void ConfigureLogging(const Config& config);
+
+// The release version ("0.1.0").
+std::string_view ServerVersion();
+
+}  // namespace dp

@@ -1,0 +1,21 @@
+#pragma once
+// Validation rules for operator-created accounts and workspaces (workspaces design §4).
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace dp {
+
+inline constexpr std::size_t kMinPasswordChars = 12;
+inline constexpr std::size_t kMaxKeyNameChars = 100;
+
+// Trimmed and lower-cased: emails are case-insensitive identities.
+std::string NormalizeEmail(std::string_view email);
+// A pragmatic shape check (local@domain.tld, no spaces or control characters, ≤ 254).
+bool IsValidEmail(std::string_view normalized_email);
+// [a-z0-9_-]{1,63}
+bool IsValidWorkspaceName(std::string_view name);
+// Counts UTF-8 code points, not bytes.
+std::size_t Utf8Length(std::string_view text);
+
+}  // namespace dp

@@ -1,0 +1,28 @@
+#pragma once
+// Who is asking, and in which workspace. Travels with every call as an argument (MCP spec
+// §4.1: never thread-local state).
+#include <optional>
+#include <string>
+
+#include "datapipelines/domain/access.hpp"
+
+namespace dp {
+
+struct Principal {
+  std::string user_id;
+  std::string email;
+  std::string display_name;
+  std::string key_id;        // empty for a session principal
+  std::string workspace_id;  // the key's pinned workspace, or the session's active one
+  std::string workspace_name;
+  // A key's own scope; for a session, the highest scope the user's role allows.
+  Scope scope = Scope::kRead;
+  // The issuer's CURRENT role in the workspace (re-read within the cache TTL);
+  // nullopt = not (or no longer) a member.
+  std::optional<Role> role;
+  KeyKind kind = KeyKind::kUser;
+  bool super_admin = false;
+  bool via_session = false;
+};
+
+}  // namespace dp

@@ -1,0 +1,68 @@
+#pragma once
+// Server configuration: YAML file + environment overrides (configuration.md §1 derivation:
+// `datapipelines.a.b-c` ↔ DATAPIPELINES_A_B_C, `server.port` ↔ SERVER_PORT).
+// Every key is declared once in ConfigKeys(); docs and the example file are checked
+// against that table by tests.
+#include <cstdint>
+#include <map>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dp {
+
+struct Config {
+  // server / http
+  std::string server_address = "127.0.0.1";
+  int server_port = 8080;
+  int io_threads = 2;
+  int blocking_threads = 16;
+  int64_t max_body_bytes = 1 << 20;
+  int64_t max_header_bytes = 16 * 1024;
+  int idle_timeout_seconds = 60;
+  int shutdown_grace_seconds = 20;
+  std::vector<std::string> allowed_hosts;    // in addition to loopback names
+  std::vector<std::string> allowed_origins;  // exact origins, e.g. https://app.example.com
+  // storage
+  std::string data_dir = ".data";
+  std::string metadata_url;  // empty = sqlite:<data_dir>/metadata.db
+  std::string results_url = "memory";
+  std::string rate_limit_url = "memory";
+  // auth
+  int api_key_cache_ttl_seconds = 60;
+  int session_ttl_hours = 8;
+  // rate limiting
+  int requests_per_second = 100;
+  int requests_per_minute = 1000;
+  // observability
+  std::string log_format = "console";  // console | json
+  std::string log_level = "info";
+
+  // The effective metadata URL (the embedded default when unset).
+  std::string EffectiveMetadataUrl() const;
+};
+
+// One declared configuration key.
+struct ConfigKey {
+  std::string_view path;         // YAML path, e.g. "datapipelines.http.max-body-bytes"
+  std::string_view kind;         // "string" | "int" | "list"
+  std::string_view description;  // one line, for docs
+};
+
+std::span<const ConfigKey> ConfigKeys();
+// "datapipelines.http.max-body-bytes" → "DATAPIPELINES_HTTP_MAX_BODY_BYTES".
+std::string EnvVarForKey(std::string_view path);
+
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Loads defaults, then the YAML file (when path is non-empty), then environment overrides,
+// then validates. Throws ConfigError naming the offending key.
+Config LoadConfig(const std::string& yaml_path, const std::map<std::string, std::string>& env);
+// The process environment as a map (for LoadConfig).
+std::map<std::string, std::string> ProcessEnvironment();
+
+}  // namespace dp

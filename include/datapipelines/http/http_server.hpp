@@ -1,0 +1,52 @@
+#pragma once
+// The HTTP/1.1 server: one io_context run by N threads, a coroutine per connection
+// (Beast's own examples), keep-alive, header/body/idle limits, and a separate bounded pool
+// for handlers that block. Beast stays inside src/http: this header exposes none of it.
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "datapipelines/http/request_policy.hpp"
+#include "datapipelines/http/router.hpp"
+
+namespace dp {
+
+struct HttpServerOptions {
+  std::string address = "127.0.0.1";
+  int port = 8080;  // 0 = any free port (tests); see BoundPort()
+  int io_threads = 2;
+  int blocking_threads = 16;
+  int64_t max_body_bytes = 1 << 20;
+  int64_t max_header_bytes = 16 * 1024;
+  std::chrono::seconds idle_timeout{60};
+  std::chrono::seconds shutdown_grace{20};
+};
+
+// Called once per finished request (access logging); must not block.
+using AccessLogger = std::function<void(const HttpRequest&, int status, double millis)>;
+
+class HttpServer {
+ public:
+  HttpServer(HttpServerOptions options, RequestPolicy policy, Router router,
+             AccessLogger access_logger = nullptr);
+  ~HttpServer();
+  HttpServer(const HttpServer&) = delete;
+  HttpServer& operator=(const HttpServer&) = delete;
+
+  // Binds and listens; throws std::runtime_error when the address is unavailable.
+  void Listen();
+  int BoundPort() const;
+  // Runs until SIGTERM/SIGINT (when handle_signals) or Shutdown(); then stops accepting,
+  // lets in-flight requests finish within the grace period and returns.
+  void Run(bool handle_signals);
+  // Thread-safe: begins a graceful shutdown.
+  void Shutdown();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace dp

@@ -1,0 +1,75 @@
+#pragma once
+// The JSON-RPC side of MCP (spec §5, §6.3, §7, §9, §14): initialize, ping, tools, resources,
+// prompts. Transport-free: McpHttpEndpoint feeds it parsed messages.
+#include <optional>
+#include <string>
+
+#include "datapipelines/auth/principal.hpp"
+#include "datapipelines/mcp/tool_catalog.hpp"
+#include "datapipelines/util/json.hpp"
+
+namespace dp {
+
+class AuthService;
+class AuditLog;
+class SkillDocs;
+
+// JSON-RPC error codes (spec §9.1) and MCP's resource-not-found.
+namespace jsonrpc {
+inline constexpr int kParseError = -32700;
+inline constexpr int kInvalidRequest = -32600;
+inline constexpr int kMethodNotFound = -32601;
+inline constexpr int kInvalidParams = -32602;
+inline constexpr int kInternalError = -32603;
+inline constexpr int kResourceNotFound = -32002;
+
+Json Error(const Json& id, int code, const std::string& message);
+Json Result(const Json& id, Json result);
+}  // namespace jsonrpc
+
+struct McpRequestContext {
+  const Principal& principal;
+  const std::string& correlation_id;
+  std::string source_ip;
+};
+
+// The protocol revisions this server speaks, oldest first; the last is the newest.
+const std::vector<std::string>& SupportedProtocolVersions();
+bool IsSupportedProtocolVersion(std::string_view version);
+
+class McpServer {
+ public:
+  McpServer(const ToolCatalog& catalog, AuthService& auth, AuditLog& audit, const SkillDocs& docs,
+            std::string server_version);
+
+  // A JSON-RPC request object (already known to carry jsonrpc/method/id) → response object.
+  Json HandleRequest(const Json& request, const McpRequestContext& context);
+
+ private:
+  Json Initialize(const Json& params);
+  Json CallTool(const Json& params, const McpRequestContext& context);
+  Json ListResources(const Json& params);
+  Json ReadResource(const Json& params, const McpRequestContext& context);
+  Json ToolResult(Json payload, bool is_error, const std::string& correlation_id) const;
+  void AuditToolCall(const CatalogEntry* entry, std::string_view tool, const Json& arguments,
+                     const McpRequestContext& context, std::string_view outcome,
+                     std::string_view code, double elapsed_ms, bool tool_ran);
+
+  const ToolCatalog& catalog_;
+  AuthService& auth_;
+  AuditLog& audit_;
+  const SkillDocs& docs_;
+  std::string server_version_;
+};
+
+// Thrown inside McpServer for protocol faults; HandleRequest turns it into a JSON-RPC error.
+class JsonRpcFault : public std::runtime_error {
+ public:
+  JsonRpcFault(int code, const std::string& message) : std::runtime_error(message), code_(code) {}
+  int code() const { return code_; }
+
+ private:
+  int code_;
+};
+
+}  // namespace dp

@@ -1,0 +1,26 @@
+#pragma once
+// The static MCP tool catalog (spec §6.1/§6.2): name, description and input schema exactly as
+// the spec publishes them, plus the two-axis floor (§4.1, auth §7.6) and the §14 mutating flag.
+#include <span>
+#include <string_view>
+
+#include "datapipelines/domain/access.hpp"
+
+namespace dp {
+
+struct ToolDefinition {
+  std::string_view name;
+  std::string_view description;
+  std::string_view input_schema_json;  // JSON text; parse once at catalog build time
+  Scope min_scope;
+  Role min_role;
+  bool mutating;  // every call writes mcp.tool.write (§14)
+};
+
+// All 41 tools, in §6.1 order. The storage is static; the span never dangles.
+std::span<const ToolDefinition> AllToolDefinitions();
+
+// nullptr when no tool has that name.
+const ToolDefinition* FindToolDefinition(std::string_view name);
+
+}  // namespace dp

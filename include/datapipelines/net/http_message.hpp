@@ -1,0 +1,53 @@
+#pragma once
+// Transport-neutral HTTP request/response, so mcp/ and rest/ never include Beast.
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace dp {
+
+// Case-insensitive header lookup for the handful of headers handlers read.
+class HttpHeaders {
+ public:
+  void Add(std::string name, std::string value);
+  // First value of the header, or nullopt.
+  std::optional<std::string_view> Get(std::string_view name) const;
+  bool Has(std::string_view name) const { return Get(name).has_value(); }
+  int Count(std::string_view name) const;
+  const std::vector<std::pair<std::string, std::string>>& All() const { return entries_; }
+
+ private:
+  std::vector<std::pair<std::string, std::string>> entries_;
+};
+
+struct HttpRequest {
+  std::string method;  // "GET", "POST", …
+  std::string target;  // path + query as received
+  std::string path;    // target without the query
+  std::string query;   // after '?', undecoded
+  HttpHeaders headers;
+  std::string body;
+  std::string remote_ip;
+  std::string correlation_id;  // set by the HTTP layer before routing
+};
+
+struct HttpResponse {
+  int status = 200;
+  std::string content_type = "application/json";
+  std::vector<std::pair<std::string, std::string>> headers;
+  std::string body;
+
+  void SetHeader(std::string name, std::string value) {
+    headers.emplace_back(std::move(name), std::move(value));
+  }
+};
+
+// Query-string parameter, percent-decoded; nullopt when absent.
+std::optional<std::string> QueryParam(std::string_view query, std::string_view name);
+// A named cookie's value from the Cookie header(s); nullopt when absent.
+std::optional<std::string> CookieValue(const HttpHeaders& headers, std::string_view name);
+
+}  // namespace dp

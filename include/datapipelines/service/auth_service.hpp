@@ -1,0 +1,160 @@
+#pragma once
+// Authentication and credential management (MCP spec §4, auth.md §7, workspaces design §5):
+// API-key and session validation behind a ≤ TTL cache, local login, key issuance and
+// revocation, the two-axis access check, and the operator verbs the CLI drives.
+// Thread-safe; every method blocks (store, Argon2): call from the blocking pool.
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "datapipelines/auth/principal.hpp"
+#include "datapipelines/auth/secret_hasher.hpp"
+#include "datapipelines/auth/ttl_cache.hpp"
+#include "datapipelines/service/audit_log.hpp"
+#include "datapipelines/store/metadata_store.hpp"
+
+namespace dp {
+
+struct AuthOptions {
+  std::chrono::milliseconds cache_ttl{std::chrono::seconds(60)};
+  std::chrono::milliseconds session_ttl{std::chrono::hours(8)};
+  Argon2Params hasher;
+  std::function<int64_t()> clock;  // epoch ms; empty = NowMs
+  std::size_t cache_max_entries = 10000;
+};
+
+struct LoginResult {
+  std::string token;  // dp_session cookie value; only its SHA-256 is stored
+  int64_t expires_at_ms = 0;
+  Principal principal;
+};
+
+struct CreateApiKeyRequest {
+  std::string name;  // 1..100 characters
+  Scope scope = Scope::kRead;
+  KeyKind kind = KeyKind::kUser;
+  std::string workspace_name;  // empty = the issuer's active (or pinned) workspace
+  std::optional<int64_t> expires_at_ms;
+};
+
+struct IssuedApiKey {
+  ApiKeyRecord record;  // key_hash cleared
+  std::string workspace_name;
+  std::string plaintext;  // shown once
+};
+
+struct MemberInfo {
+  std::string user_id;
+  std::string email;
+  std::string display_name;
+  Role role = Role::kViewer;
+  int64_t joined_at_ms = 0;
+};
+
+struct BootstrapRequest {
+  std::string admin_email;
+  std::string admin_password;  // empty = generate one (returned once)
+  std::string workspace_name = "default";
+  std::string key_name = "bootstrap";
+};
+
+struct BootstrapResult {
+  bool created_user = false;
+  bool created_workspace = false;
+  bool created_membership = false;
+  bool created_key = false;
+  std::string user_id;
+  std::string workspace_id;
+  std::string generated_password;   // set only when the user was created with a generated one
+  std::optional<IssuedApiKey> key;  // set only when a key was created
+};
+
+class AuthService {
+ public:
+  AuthService(MetadataStore& store, AuditLog& audit, AuthOptions options = {});
+
+  // --- request authentication -------------------------------------------------------------
+  // auth.md §7.3. The key kind is returned, not judged: the transport refuses kinds.
+  Principal AuthenticateApiKey(std::string_view token, std::string_view source_ip);
+  Principal AuthenticateSession(std::string_view cookie_token);
+  LoginResult Login(std::string_view email, std::string_view password, std::string_view source_ip);
+  void Logout(std::string_view cookie_token);
+
+  // --- self-service keys ------------------------------------------------------------------
+  IssuedApiKey CreateApiKey(const Principal& issuer, const CreateApiKeyRequest& request);
+  std::vector<ApiKeyRecord> ListApiKeys(const Principal& principal);  // own keys, no hashes
+  void RevokeApiKey(const Principal& principal, const std::string& key_id);
+
+  // The two-axis check (see access_policy.hpp).
+  void CheckAccess(const Principal& principal, Scope min_scope, Role min_role) const;
+
+  // --- operator verbs (the CLI; the shell is the operator) --------------------------------
+  User CreateUser(const std::string& email, const std::string& display_name,
+                  const std::string& password, bool super_admin);
+  void SetUserActive(const std::string& email, bool active);
+  Workspace CreateWorkspace(const std::string& name, const std::string& display_name,
+                            const std::string& created_by_email);
+  void SetMembership(const std::string& workspace_name, const std::string& email, Role role);
+  // False when the user was not a member.
+  bool RemoveMembership(const std::string& workspace_name, const std::string& email);
+  IssuedApiKey CreateApiKeyFor(const std::string& email, const std::string& workspace_name,
+                               const std::string& name, Scope scope, KeyKind kind,
+                               std::optional<int64_t> expires_at_ms);
+  void RevokeApiKeyById(const std::string& key_id);
+  std::vector<User> ListUsers();  // password hashes cleared
+  std::vector<Workspace> ListWorkspaces();
+  std::vector<MemberInfo> ListMembers(const std::string& workspace_name);
+  std::vector<ApiKeyRecord> ListAllKeys();  // key hashes cleared
+  BootstrapResult Bootstrap(const BootstrapRequest& request);
+
+  const SecretHasher& hasher() const { return hasher_; }
+
+ private:
+  struct KeyEntry {
+    ApiKeyRecord key;  // key_hash = the hash this token was verified against
+    User user;         // password_hash cleared
+    std::string workspace_name;
+    std::optional<Role> role;
+  };
+  struct SessionEntry {
+    Session session;
+    User user;
+    std::string workspace_name;
+    std::optional<Role> role;
+  };
+
+  int64_t Now() const;
+  KeyEntry LoadKeyEntry(const std::string& key_id, const std::string& full_token,
+                        const std::optional<KeyEntry>& stale, std::string_view source_ip);
+  Principal KeyPrincipal(const KeyEntry& entry, std::string_view source_ip);
+  SessionEntry LoadSessionEntry(const std::string& token_hash);
+  Principal SessionPrincipal(const SessionEntry& entry);
+  std::optional<Role> CurrentRole(const std::string& workspace_id, const std::string& user_id);
+  [[noreturn]] void RejectKey(const std::string& key_id, std::string_view source_ip,
+                              std::string_view reason, bool expired);
+  IssuedApiKey IssueKey(const User& issuer, const Workspace& workspace,
+                        std::optional<Scope> issuer_scope_cap, const CreateApiKeyRequest& request);
+  void RevokeAndAudit(const ApiKeyRecord& key, const std::string& actor_user_id);
+  void InvalidateUser(const std::string& user_id);
+  User RequireUser(const std::string& email);
+  Workspace RequireWorkspace(const std::string& name);
+  std::string DummyHash();
+  void Audit(std::string event, const std::string& user_id, const std::string& key_id,
+             const std::string& workspace_id, std::string_view source_ip, Json details);
+
+  MetadataStore& store_;
+  AuditLog& audit_;
+  AuthOptions options_;
+  SecretHasher hasher_;
+  TtlCache<KeyEntry> key_cache_;
+  TtlCache<SessionEntry> session_cache_;
+  std::once_flag dummy_once_;
+  std::string dummy_hash_;
+};
+
+}  // namespace dp

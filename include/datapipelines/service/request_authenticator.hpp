@@ -1,0 +1,46 @@
+#pragma once
+// Turns a request's credential headers into a Principal and charges the user's rate budget —
+// the one path REST and MCP share (auth.md §7.3, §8.5; REST API §12).
+#include <string>
+
+#include "datapipelines/auth/principal.hpp"
+#include "datapipelines/net/http_message.hpp"
+#include "datapipelines/results/rate_limiter.hpp"
+
+namespace dp {
+
+class AuthService;
+class MetadataStore;
+
+enum class CredentialPolicy {
+  kApiKeyOnly,        // /mcp: DP-API-Key or Authorization: Bearer dpk_…, user keys only
+  kApiKeyOrSession,   // /api/v1: an API key or the dp_session cookie
+};
+
+struct AuthenticatedRequest {
+  Principal principal;
+  RateDecision rate;
+};
+
+class RequestAuthenticator {
+ public:
+  RequestAuthenticator(AuthService& auth, RateLimiter& limiter, MetadataStore& store);
+
+  // Throws DomainError: auth.api_key.* (401), endpoint.key_kind_refused (403),
+  // workspace.header_forbidden (400), rate_limit.exceeded / rate_limit.unavailable (429, with
+  // details.retry_after_seconds).
+  AuthenticatedRequest Authenticate(const HttpHeaders& headers, const std::string& remote_ip,
+                                    CredentialPolicy policy);
+
+ private:
+  Principal AuthenticateKey(const HttpHeaders& headers, const std::string& remote_ip,
+                            CredentialPolicy policy);
+  Principal SelectSessionWorkspace(Principal principal, std::string_view workspace_name);
+  RateDecision ChargeRate(const std::string& user_id);
+
+  AuthService& auth_;
+  RateLimiter& limiter_;
+  MetadataStore& store_;
+};
+
+}  // namespace dp

@@ -1,0 +1,66 @@
+#pragma once
+// The backend-neutral half of the metadata store: every CRUD method written once in the
+// portable SQL subset. Adapters supply statement execution (placeholders are $1..$n; the
+// SQLite adapter maps them to ?1..?n) plus migrations, version and ping.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "datapipelines/store/metadata_store.hpp"
+
+namespace dp {
+
+// A bound parameter: NULL, an integer or text.
+using SqlValue = std::variant<std::nullptr_t, int64_t, std::string>;
+// A result row as text columns (NULL = nullopt), the lowest common denominator of both drivers.
+using SqlRow = std::vector<std::optional<std::string>>;
+
+class SqlMetadataStore : public MetadataStore {
+ public:
+  void InsertUser(const User& user) override;
+  std::optional<User> FindUserById(const std::string& id) override;
+  std::optional<User> FindUserByEmail(const std::string& email) override;
+  std::vector<User> ListUsers() override;
+  void SetUserActive(const std::string& id, bool active) override;
+  void SetUserPasswordHash(const std::string& id, const std::string& hash) override;
+  int64_t CountUsers() override;
+
+  void InsertWorkspace(const Workspace& ws) override;
+  std::optional<Workspace> FindWorkspaceById(const std::string& id) override;
+  std::optional<Workspace> FindWorkspaceByName(const std::string& name) override;
+  std::vector<Workspace> ListWorkspaces() override;
+
+  void UpsertMembership(const Membership& m) override;
+  std::optional<Membership> FindMembership(const std::string& workspace_id,
+                                           const std::string& user_id) override;
+  std::vector<Membership> ListMembers(const std::string& workspace_id) override;
+  std::vector<Membership> ListMembershipsOfUser(const std::string& user_id) override;
+  bool DeleteMembership(const std::string& workspace_id, const std::string& user_id) override;
+
+  void InsertApiKey(const ApiKeyRecord& key) override;
+  std::optional<ApiKeyRecord> FindApiKey(const std::string& id) override;
+  std::vector<ApiKeyRecord> ListApiKeysOfUser(const std::string& user_id) override;
+  std::vector<ApiKeyRecord> ListApiKeys() override;
+  bool RevokeApiKey(const std::string& id) override;
+  void TouchApiKey(const std::string& id, int64_t used_at_ms) override;
+
+  void InsertSession(const Session& session) override;
+  std::optional<Session> FindSession(const std::string& token_hash) override;
+  void DeleteSession(const std::string& token_hash) override;
+
+  void AppendAudit(const AuditEvent& event) override;
+  // limit <= 0 returns nothing.
+  std::vector<AuditEvent> ListAudit(const std::string& event_prefix, int limit) override;
+
+ protected:
+  // Runs one statement and returns its rows. Throws DuplicateKeyError on a unique
+  // violation, std::runtime_error (credential-free) otherwise.
+  virtual std::vector<SqlRow> Query(const std::string& sql,
+                                    const std::vector<SqlValue>& params) = 0;
+  // Runs one statement and returns how many rows it changed.
+  virtual int64_t Execute(const std::string& sql, const std::vector<SqlValue>& params) = 0;
+};
+
+}  // namespace dp

@@ -1,0 +1,47 @@
+#pragma once
+// Metadata store over an embedded SQLite file (the no-server default). One connection in
+// WAL mode, serialized by a mutex since callers come from the blocking thread pool;
+// prepared statements are cached per SQL text.
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+#include "datapipelines/store/sql_metadata_store.hpp"
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace dp {
+
+class SqliteMetadataStore final : public SqlMetadataStore {
+ public:
+  // `path` is a file path or ":memory:". Throws std::runtime_error when it cannot be opened.
+  explicit SqliteMetadataStore(const std::string& path);
+  ~SqliteMetadataStore() override;
+  SqliteMetadataStore(const SqliteMetadataStore&) = delete;
+  SqliteMetadataStore& operator=(const SqliteMetadataStore&) = delete;
+
+  int Migrate() override;
+  int SchemaVersion() override;
+  bool Ping() override;
+  std::string BackendName() const override { return "sqlite"; }
+
+ protected:
+  std::vector<SqlRow> Query(const std::string& sql, const std::vector<SqlValue>& params) override;
+  int64_t Execute(const std::string& sql, const std::vector<SqlValue>& params) override;
+
+ private:
+  // All private helpers expect mutex_ held.
+  std::vector<SqlRow> RunLocked(const std::string& sql, const std::vector<SqlValue>& params);
+  sqlite3_stmt* Prepare(const std::string& sql);
+  void ExecScript(const std::string& sql);
+  bool ApplyMigrationLocked(int version, const std::string& sql);
+  int SchemaVersionLocked();
+  [[noreturn]] void Fail(int rc, const std::string& context);
+
+  std::mutex mutex_;
+  sqlite3* db_ = nullptr;
+  std::unordered_map<std::string, sqlite3_stmt*> statements_;
+};
+
+}  // namespace dp

@@ -1,0 +1,156 @@
+#include "datapipelines/app/application.hpp"
+
+#include <spdlog/pattern_formatter.h>
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <filesystem>
+
+#include "datapipelines/http/http_server.hpp"
+#include "datapipelines/mcp/mcp_http_endpoint.hpp"
+#include "datapipelines/mcp/mcp_server.hpp"
+#include "datapipelines/mcp/tool_catalog.hpp"
+#include "datapipelines/mcp/tools/docs_tools.hpp"
+#include "datapipelines/net/envelope.hpp"
+#include "datapipelines/rest/rest_api.hpp"
+#include "datapipelines/results/rate_limiter.hpp"
+#include "datapipelines/results/result_store.hpp"
+#include "datapipelines/service/audit_log.hpp"
+#include "datapipelines/service/auth_service.hpp"
+#include "datapipelines/service/request_authenticator.hpp"
+#include "datapipelines/service/skill_docs.hpp"
+#include "datapipelines/store/metadata_store.hpp"
+
+namespace dp {
+
+std::string_view ServerVersion() { return "0.1.0"; }
+
+namespace {
+
+HttpResponse Health(const HttpRequest& request) {
+  return SuccessEnvelope(Json{{"status", "UP"}}, request.correlation_id);
+}
+
+HttpServerOptions ServerOptions(const Config& config) {
+  HttpServerOptions options;
+  options.address = config.server_address;
+  options.port = config.server_port;
+  options.io_threads = config.io_threads;
+  options.blocking_threads = config.blocking_threads;
+  options.max_body_bytes = config.max_body_bytes;
+  options.max_header_bytes = config.max_header_bytes;
+  options.idle_timeout = std::chrono::seconds(config.idle_timeout_seconds);
+  options.shutdown_grace = std::chrono::seconds(config.shutdown_grace_seconds);
+  return options;
+}
+
+// %j: the message as the body of a JSON string, so JSON log lines stay parseable.
+class JsonEscapedMessage : public spdlog::custom_flag_formatter {
+ public:
+  void format(const spdlog::details::log_msg& msg, const std::tm&,
+              spdlog::memory_buf_t& dest) override {
+    std::string escaped = Json(std::string(msg.payload.data(), msg.payload.size())).dump();
+    dest.append(escaped.data() + 1, escaped.data() + escaped.size() - 1);
+  }
+  std::unique_ptr<custom_flag_formatter> clone() const override {
+    return std::make_unique<JsonEscapedMessage>();
+  }
+};
+
+void LogAccess(const HttpRequest& request, int status, double millis) {
+  spdlog::info("correlation_id={} method={} path={} status={} elapsed_ms={:.2f}",
+               request.correlation_id, request.method, request.path, status, millis);
+}
+
+}  // namespace
+
+struct Application::Impl {
+  Config config;
+  std::unique_ptr<MetadataStore> store;
+  std::unique_ptr<ResultStore> results;
+  std::unique_ptr<RateLimiter> limiter;
+  std::unique_ptr<AuditLog> audit;
+  std::unique_ptr<AuthService> auth;
+  std::unique_ptr<RequestAuthenticator> authenticator;
+  ToolCatalog catalog;
+  std::unique_ptr<McpServer> mcp;
+  std::unique_ptr<McpHttpEndpoint> mcp_endpoint;
+  std::unique_ptr<RestApi> rest;
+  std::unique_ptr<HttpServer> server;
+
+  explicit Impl(Config c) : config(std::move(c)) {
+    std::filesystem::create_directories(config.data_dir);
+    store = OpenMetadataStore(config.EffectiveMetadataUrl());
+    int version = store->Migrate();
+    spdlog::info("metadata store: {} (schema version {})", store->BackendName(), version);
+    results = OpenResultStore(config.results_url);
+    spdlog::info("result store: {}", results->BackendName());
+    limiter = OpenRateLimiter(config.rate_limit_url,
+                              RateLimitPolicy{config.requests_per_second, config.requests_per_minute});
+    audit = std::make_unique<AuditLog>(*store);
+    AuthOptions auth_options;
+    auth_options.cache_ttl = std::chrono::seconds(config.api_key_cache_ttl_seconds);
+    auth_options.session_ttl = std::chrono::hours(config.session_ttl_hours);
+    auth = std::make_unique<AuthService>(*store, *audit, auth_options);
+    authenticator = std::make_unique<RequestAuthenticator>(*auth, *limiter, *store);
+    const SkillDocs& docs = BuiltInSkillDocs();
+    BindDocsTools(catalog, docs);
+    mcp = std::make_unique<McpServer>(catalog, *auth, *audit, docs, std::string(ServerVersion()));
+    mcp_endpoint = std::make_unique<McpHttpEndpoint>(*mcp, *authenticator);
+    rest = std::make_unique<RestApi>(*auth, *authenticator, docs,
+                                     RestApiOptions{config.session_ttl_hours, false});
+    server = std::make_unique<HttpServer>(ServerOptions(config),
+                                          RequestPolicy(config.allowed_hosts, config.allowed_origins),
+                                          BuildRouter(), LogAccess);
+  }
+
+  Router BuildRouter() {
+    Router router;
+    router.Add("GET", "/healthz", Health, RouteExecution::kInline);
+    router.Add("GET", "/readyz", [this](const HttpRequest& request) { return Ready(request); });
+    router.Add("POST", "/mcp", [this](const HttpRequest& r) { return mcp_endpoint->Handle(r); });
+    router.Add("*", "/api/v1/*", [this](const HttpRequest& r) { return rest->HandleApi(r); });
+    auto skill = [this](const HttpRequest& r) { return rest->HandleSkill(r); };
+    router.Add("GET", "/skill.md", skill, RouteExecution::kInline);
+    router.Add("GET", "/skill/*", skill, RouteExecution::kInline);
+    return router;
+  }
+
+  HttpResponse Ready(const HttpRequest& request) {
+    bool metadata_ok = store->Ping();
+    bool results_ok = results->Ping();
+    Json components = {{"metadata", metadata_ok ? "UP" : "DOWN"},
+                       {"results", results_ok ? "UP" : "DOWN"}};
+    Json data = {{"status", metadata_ok && results_ok ? "UP" : "DOWN"},
+                 {"components", components}};
+    return SuccessEnvelope(std::move(data), request.correlation_id,
+                           metadata_ok && results_ok ? 200 : 503);
+  }
+};
+
+Application::Application(Config config) : impl_(std::make_unique<Impl>(std::move(config))) {}
+Application::~Application() = default;
+
+void Application::Listen() { impl_->server->Listen(); }
+int Application::BoundPort() const { return impl_->server->BoundPort(); }
+void Application::Run() { impl_->server->Run(/*handle_signals=*/true); }
+void Application::Shutdown() { impl_->server->Shutdown(); }
+AuthService& Application::Auth() { return *impl_->auth; }
+MetadataStore& Application::Store() { return *impl_->store; }
+
+void ConfigureLogging(const Config& config) {
+  auto logger = spdlog::stderr_logger_mt("datapipelines");
+  if (config.log_format == "json") {
+    auto formatter = std::make_unique<spdlog::pattern_formatter>(spdlog::pattern_time_type::utc);
+    formatter->add_flag<JsonEscapedMessage>('j').set_pattern(
+        R"({"ts":"%Y-%m-%dT%H:%M:%S.%eZ","level":"%l","logger":"%n","message":"%j"})");
+    logger->set_formatter(std::move(formatter));
+  } else {
+    logger->set_pattern("%Y-%m-%dT%H:%M:%S.%eZ %l %v", spdlog::pattern_time_type::utc);
+  }
+  logger->set_level(spdlog::level::from_str(config.log_level));
+  logger->flush_on(spdlog::level::info);
+  spdlog::set_default_logger(logger);
+}
+
+}  // namespace dp

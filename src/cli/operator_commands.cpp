@@ -1,0 +1,270 @@
+#include "datapipelines/cli/operator_commands.hpp"
+
+#include <filesystem>
+#include <iostream>
+
+#include "datapipelines/domain/domain_error.hpp"
+#include "datapipelines/service/audit_log.hpp"
+#include "datapipelines/service/auth_service.hpp"
+#include "datapipelines/store/metadata_store.hpp"
+#include "datapipelines/util/clock.hpp"
+#include "datapipelines/util/json.hpp"
+
+namespace dp::cli {
+namespace {
+
+// The store and services an operator verb needs, without the HTTP server.
+struct OperatorContext {
+  std::unique_ptr<MetadataStore> store;
+  std::unique_ptr<AuditLog> audit;
+  std::unique_ptr<AuthService> auth;
+
+  explicit OperatorContext(const Config& config) {
+    std::filesystem::create_directories(config.data_dir);
+    store = OpenMetadataStore(config.EffectiveMetadataUrl());
+    store->Migrate();
+    audit = std::make_unique<AuditLog>(*store);
+    auth = std::make_unique<AuthService>(*store, *audit);
+  }
+};
+
+Json Timestamp(std::optional<int64_t> ms) { return ms ? Json(FormatIso8601Ms(*ms)) : Json(); }
+
+Json KeyJson(const ApiKeyRecord& key) {
+  return Json{{"id", key.id},
+              {"name", key.name},
+              {"user_id", key.user_id},
+              {"workspace_id", key.workspace_id},
+              {"kind", std::string(ToString(key.kind))},
+              {"scope", std::string(ToString(key.scope))},
+              {"revoked", key.is_revoked},
+              {"created_at", FormatIso8601Ms(key.created_at_ms)},
+              {"expires_at", Timestamp(key.expires_at_ms)},
+              {"last_used_at", Timestamp(key.last_used_at_ms)}};
+}
+
+Json IssuedJson(const IssuedApiKey& issued) {
+  Json out = KeyJson(issued.record);
+  out["workspace"] = issued.workspace_name;
+  out["api_key"] = issued.plaintext;
+  return out;
+}
+
+Json UserJson(const User& user) {
+  return Json{{"id", user.id},
+              {"email", user.email},
+              {"display_name", user.display_name},
+              {"active", user.is_active},
+              {"super_admin", user.is_super_admin},
+              {"created_at", FormatIso8601Ms(user.created_at_ms)}};
+}
+
+Json WorkspaceJson(const Workspace& ws) {
+  return Json{{"id", ws.id},
+              {"name", ws.name},
+              {"display_name", ws.display_name},
+              {"created_at", FormatIso8601Ms(ws.created_at_ms)}};
+}
+
+// Prints a JSON value, or a readable table-ish text rendering of it.
+void Print(const Json& value, bool json) {
+  if (json) {
+    std::cout << value.dump(2) << "\n";
+    return;
+  }
+  auto print_object = [](const Json& object) {
+    std::string line;
+    for (const auto& [key, field] : object.items()) {
+      if (!line.empty()) line += "  ";
+      line += key + "=" + (field.is_string() ? field.get<std::string>() : field.dump());
+    }
+    std::cout << line << "\n";
+  };
+  if (value.is_array()) {
+    for (const auto& item : value) print_object(item);
+  } else {
+    print_object(value);
+  }
+}
+
+std::optional<int64_t> ParseExpiry(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  std::tm tm{};
+  int consumed = 0;
+  if (std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2dZ%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+                  &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &consumed) != 6 ||
+      consumed != static_cast<int>(text.size())) {
+    throw std::runtime_error("--expires-at must look like 2026-12-31T00:00:00Z");
+  }
+  tm.tm_year -= 1900;
+  tm.tm_mon -= 1;
+  return static_cast<int64_t>(timegm(&tm)) * 1000;
+}
+
+template <typename T>
+T Require(std::optional<T> value, const std::string& what) {
+  if (!value) throw std::runtime_error("invalid " + what);
+  return *value;
+}
+
+}  // namespace
+
+int Migrate(const Config& config) {
+  std::filesystem::create_directories(config.data_dir);
+  return OpenMetadataStore(config.EffectiveMetadataUrl())->Migrate();
+}
+
+OperatorCommands::OperatorCommands(CLI::App& app) {
+  Options& o = options_;
+  auto json_flag = [&o](CLI::App* command) {
+    command->add_flag("--json", o.json, "Machine-readable JSON output");
+  };
+
+  bootstrap_ = app.add_subcommand(
+      "bootstrap", "Create the first admin, a workspace and an author key if absent (idempotent)");
+  bootstrap_->add_option("--admin-email", o.email, "Admin e-mail")->required();
+  bootstrap_->add_option("--admin-password", o.password, "Admin password (default: generated)");
+  bootstrap_->add_option("--workspace", o.workspace, "Workspace name")->default_val("default");
+  bootstrap_->add_option("--key-name", o.name, "Name of the admin's API key")->default_val("bootstrap");
+  json_flag(bootstrap_);
+
+  auto* users = app.add_subcommand("users", "Manage users");
+  users->require_subcommand(1);
+  users_create_ = users->add_subcommand("create", "Create a local user");
+  users_create_->add_option("--email", o.email)->required();
+  users_create_->add_option("--name", o.display_name, "Display name");
+  users_create_->add_option("--password", o.password, "Password (prefer --password-stdin)");
+  users_create_->add_flag("--password-stdin", o.password_stdin, "Read the password from stdin");
+  users_create_->add_flag("--super-admin", o.super_admin, "Instance super_admin");
+  json_flag(users_create_);
+  users_list_ = users->add_subcommand("list", "List users");
+  json_flag(users_list_);
+  users_deactivate_ = users->add_subcommand("deactivate", "Deactivate a user (keys stop working)");
+  users_deactivate_->add_option("--email", o.email)->required();
+  json_flag(users_deactivate_);
+  users_activate_ = users->add_subcommand("activate", "Reactivate a user");
+  users_activate_->add_option("--email", o.email)->required();
+  json_flag(users_activate_);
+
+  auto* workspaces = app.add_subcommand("workspaces", "Manage workspaces");
+  workspaces->require_subcommand(1);
+  workspaces_create_ = workspaces->add_subcommand("create", "Create a workspace");
+  workspaces_create_->add_option("--name", o.workspace)->required();
+  workspaces_create_->add_option("--display-name", o.display_name);
+  workspaces_create_->add_option("--owner-email", o.email, "Creator (becomes ws_admin)")->required();
+  json_flag(workspaces_create_);
+  workspaces_list_ = workspaces->add_subcommand("list", "List workspaces");
+  json_flag(workspaces_list_);
+
+  auto* members = app.add_subcommand("members", "Manage workspace memberships");
+  members->require_subcommand(1);
+  members_set_ = members->add_subcommand("set", "Add a member or change their role");
+  members_set_->add_option("--workspace", o.workspace)->required();
+  members_set_->add_option("--email", o.email)->required();
+  members_set_->add_option("--role", o.role, "viewer | operator | author | ws_admin")->required();
+  json_flag(members_set_);
+  members_remove_ = members->add_subcommand("remove", "Remove a member");
+  members_remove_->add_option("--workspace", o.workspace)->required();
+  members_remove_->add_option("--email", o.email)->required();
+  json_flag(members_remove_);
+  members_list_ = members->add_subcommand("list", "List a workspace's members");
+  members_list_->add_option("--workspace", o.workspace)->required();
+  json_flag(members_list_);
+
+  auto* keys = app.add_subcommand("keys", "Manage API keys");
+  keys->require_subcommand(1);
+  keys_create_ = keys->add_subcommand("create", "Issue an API key (printed once)");
+  keys_create_->add_option("--email", o.email, "Issuer (the key's owner)")->required();
+  keys_create_->add_option("--workspace", o.workspace, "Pinned workspace")->required();
+  keys_create_->add_option("--name", o.name)->required();
+  keys_create_->add_option("--scope", o.scope, "read | execute | author")->default_val("read");
+  keys_create_->add_option("--kind", o.kind, "user | endpoint | server")->default_val("user");
+  keys_create_->add_option("--expires-at", o.expires_at, "e.g. 2026-12-31T00:00:00Z");
+  json_flag(keys_create_);
+  keys_list_ = keys->add_subcommand("list", "List API keys (never their secrets)");
+  json_flag(keys_list_);
+  keys_revoke_ = keys->add_subcommand("revoke", "Revoke an API key");
+  keys_revoke_->add_option("--id", o.key_id, "dpk_… id")->required();
+  json_flag(keys_revoke_);
+}
+
+int OperatorCommands::Run(const Config& config) {
+  Options& o = options_;
+  try {
+    OperatorContext context(config);
+    AuthService& auth = *context.auth;
+    if (bootstrap_->parsed()) {
+      BootstrapResult result =
+          auth.Bootstrap(BootstrapRequest{o.email, o.password, o.workspace, o.name});
+      Json out = {{"created_user", result.created_user},
+                  {"created_workspace", result.created_workspace},
+                  {"created_membership", result.created_membership},
+                  {"created_key", result.created_key},
+                  {"user_id", result.user_id},
+                  {"workspace_id", result.workspace_id}};
+      if (!result.generated_password.empty()) out["admin_password"] = result.generated_password;
+      if (result.key) out["key"] = IssuedJson(*result.key);
+      Print(out, o.json);
+    } else if (users_create_->parsed()) {
+      if (o.password_stdin) std::getline(std::cin, o.password);
+      Print(UserJson(auth.CreateUser(o.email, o.display_name.empty() ? o.email : o.display_name,
+                                     o.password, o.super_admin)),
+            o.json);
+    } else if (users_list_->parsed()) {
+      Json out = Json::array();
+      for (const auto& user : auth.ListUsers()) out.push_back(UserJson(user));
+      Print(out, o.json);
+    } else if (users_deactivate_->parsed() || users_activate_->parsed()) {
+      bool active = users_activate_->parsed();
+      auth.SetUserActive(o.email, active);
+      Print(Json{{"email", o.email}, {"active", active}}, o.json);
+    } else if (workspaces_create_->parsed()) {
+      Print(WorkspaceJson(auth.CreateWorkspace(
+                o.workspace, o.display_name.empty() ? o.workspace : o.display_name, o.email)),
+            o.json);
+    } else if (workspaces_list_->parsed()) {
+      Json out = Json::array();
+      for (const auto& ws : auth.ListWorkspaces()) out.push_back(WorkspaceJson(ws));
+      Print(out, o.json);
+    } else if (members_set_->parsed()) {
+      Role role = Require(ParseRole(o.role), "--role (viewer | operator | author | ws_admin)");
+      auth.SetMembership(o.workspace, o.email, role);
+      Print(Json{{"workspace", o.workspace}, {"email", o.email}, {"role", o.role}}, o.json);
+    } else if (members_remove_->parsed()) {
+      bool removed = auth.RemoveMembership(o.workspace, o.email);
+      Print(Json{{"workspace", o.workspace}, {"email", o.email}, {"removed", removed}}, o.json);
+    } else if (members_list_->parsed()) {
+      Json out = Json::array();
+      for (const auto& m : auth.ListMembers(o.workspace)) {
+        out.push_back({{"user_id", m.user_id},
+                       {"email", m.email},
+                       {"role", std::string(ToString(m.role))},
+                       {"joined_at", FormatIso8601Ms(m.joined_at_ms)}});
+      }
+      Print(out, o.json);
+    } else if (keys_create_->parsed()) {
+      Scope scope = Require(ParseScope(o.scope), "--scope (read | execute | author)");
+      KeyKind kind = Require(ParseKeyKind(o.kind), "--kind (user | endpoint | server)");
+      Print(IssuedJson(auth.CreateApiKeyFor(o.email, o.workspace, o.name, scope, kind,
+                                            ParseExpiry(o.expires_at))),
+            o.json);
+    } else if (keys_list_->parsed()) {
+      Json out = Json::array();
+      for (const auto& key : auth.ListAllKeys()) out.push_back(KeyJson(key));
+      Print(out, o.json);
+    } else if (keys_revoke_->parsed()) {
+      auth.RevokeApiKeyById(o.key_id);
+      Print(Json{{"id", o.key_id}, {"revoked", true}}, o.json);
+    }
+    return 0;
+  } catch (const DomainError& error) {
+    if (o.json) {
+      std::cout << Json{{"error", error.ToJson()}}.dump(2) << "\n";
+    } else {
+      std::cerr << "error: " << error.code().code << ": " << error.what() << "\n";
+    }
+    return 1;
+  }
+}
+
+}  // namespace dp::cli

@@ -1,0 +1,237 @@
+#include "datapipelines/config/config.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <charconv>
+#include <functional>
+
+extern char** environ;
+
+namespace dp {
+namespace {
+
+
+struct KeyBinding {
+  ConfigKey key;
+  std::function<void(Config&, const std::vector<std::string>&)> set_list;
+  std::function<void(Config&, const std::string&)> set_scalar;
+};
+
+int ParseInt(const ConfigKey& key, const std::string& value, int64_t min, int64_t max) {
+  int64_t parsed = 0;
+  auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), parsed);
+  if (ec != std::errc() || end != value.data() + value.size() || parsed < min || parsed > max) {
+    throw ConfigError("invalid value for '" + std::string(key.path) + "': expected an integer in [" +
+                      std::to_string(min) + ", " + std::to_string(max) + "]");
+  }
+  return static_cast<int>(parsed);
+}
+
+std::vector<std::string> SplitList(const std::string& text) {
+  std::vector<std::string> out;
+  std::string item;
+  for (char c : text + ",") {
+    if (c == ',') {
+      auto first = item.find_first_not_of(" \t");
+      auto last = item.find_last_not_of(" \t");
+      if (first != std::string::npos) out.push_back(item.substr(first, last - first + 1));
+      item.clear();
+    } else {
+      item.push_back(c);
+    }
+  }
+  return out;
+}
+
+#define DP_INT_KEY(path, field, min, max, desc)                                              \
+  KeyBinding {                                                                               \
+    ConfigKey{path, "int", desc}, nullptr, [](Config& c, const std::string& v) {            \
+      c.field = ParseInt(ConfigKey{path, "int", ""}, v, min, max);                           \
+    }                                                                                        \
+  }
+#define DP_STRING_KEY(path, field, desc) \
+  KeyBinding { ConfigKey{path, "string", desc}, nullptr, [](Config& c, const std::string& v) { c.field = v; } }
+#define DP_LIST_KEY(path, field, desc)                                                    \
+  KeyBinding {                                                                           \
+    ConfigKey{path, "list", desc}, [](Config& c, const std::vector<std::string>& v) { c.field = v; }, \
+        nullptr                                                                          \
+  }
+
+const std::vector<KeyBinding>& Bindings() {
+  static const std::vector<KeyBinding> kBindings = {
+      DP_STRING_KEY("server.address", server_address, "Listen address (loopback by default)."),
+      DP_INT_KEY("server.port", server_port, 0, 65535, "HTTP port."),
+      DP_INT_KEY("datapipelines.http.io-threads", io_threads, 1, 64,
+                 "Threads running the HTTP I/O event loop."),
+      DP_INT_KEY("datapipelines.http.blocking-threads", blocking_threads, 1, 512,
+                 "Threads for blocking work (database drivers, Argon2, rendering)."),
+      DP_INT_KEY("datapipelines.http.max-body-bytes", max_body_bytes, 1024, 1 << 30,
+                 "Largest accepted request body; larger requests get 413."),
+      DP_INT_KEY("datapipelines.http.max-header-bytes", max_header_bytes, 1024, 1 << 20,
+                 "Largest accepted request header block; larger requests get 431."),
+      DP_INT_KEY("datapipelines.http.idle-timeout-seconds", idle_timeout_seconds, 1, 3600,
+                 "A keep-alive connection idle this long is closed."),
+      DP_INT_KEY("datapipelines.shutdown.grace-seconds", shutdown_grace_seconds, 0, 3600,
+                 "On SIGTERM, how long in-flight requests may run before exit."),
+      DP_LIST_KEY("datapipelines.http.allowed-hosts", allowed_hosts,
+                  "Host header values accepted besides loopback (DNS-rebinding protection)."),
+      DP_LIST_KEY("datapipelines.http.allowed-origins", allowed_origins,
+                  "Origin header values accepted; a present Origin not listed gets 403."),
+      DP_STRING_KEY("datapipelines.data-dir", data_dir,
+                    "Directory for embedded state (the SQLite metadata file)."),
+      DP_STRING_KEY("datapipelines.metadata.url", metadata_url,
+                    "Metadata store: sqlite:<path> or postgresql://… (default: sqlite in data-dir)."),
+      DP_STRING_KEY("datapipelines.results.url", results_url,
+                    "Result store: memory[:<max-bytes>] or redis://…"),
+      DP_STRING_KEY("datapipelines.rate-limit.url", rate_limit_url,
+                    "Rate-limit counters: memory or redis://… (shared by all instances)."),
+      DP_INT_KEY("datapipelines.auth.api-keys.cache-ttl-seconds", api_key_cache_ttl_seconds, 0,
+                 3600, "Cache TTL for validated API keys, owner liveness and issuer role."),
+      DP_INT_KEY("datapipelines.auth.session.ttl-hours", session_ttl_hours, 1, 720,
+                 "Lifetime of a dp_session login cookie."),
+      DP_INT_KEY("datapipelines.rate-limit.requests-per-second", requests_per_second, 1, 1000000,
+                 "Per-user requests per second (REST and MCP together)."),
+      DP_INT_KEY("datapipelines.rate-limit.requests-per-minute", requests_per_minute, 1,
+                 100000000, "Per-user requests per minute (REST and MCP together)."),
+      DP_STRING_KEY("datapipelines.observability.logging.format", log_format,
+                    "Log format: console or json."),
+      DP_STRING_KEY("datapipelines.observability.logging.level", log_level,
+                    "Log level: trace, debug, info, warn, error."),
+  };
+  return kBindings;
+}
+
+const KeyBinding* FindBinding(std::string_view path) {
+  for (const auto& binding : Bindings()) {
+    if (binding.key.path == path) return &binding;
+  }
+  return nullptr;
+}
+
+void Apply(Config& config, const KeyBinding& binding, const YAML::Node& node) {
+  if (binding.set_list) {
+    std::vector<std::string> items;
+    if (node.IsSequence()) {
+      for (const auto& item : node) items.push_back(item.as<std::string>());
+    } else if (node.IsScalar()) {
+      items = SplitList(node.as<std::string>());
+    } else if (!node.IsNull()) {
+      throw ConfigError("invalid value for '" + std::string(binding.key.path) + "': expected a list");
+    }
+    binding.set_list(config, items);
+    return;
+  }
+  if (!node.IsScalar()) {
+    throw ConfigError("invalid value for '" + std::string(binding.key.path) + "': expected a scalar");
+  }
+  binding.set_scalar(config, node.as<std::string>());
+}
+
+// Walks the YAML tree; every leaf must be a declared key.
+void ApplyYaml(Config& config, const YAML::Node& node, const std::string& prefix) {
+  if (!node.IsMap()) {
+    throw ConfigError(prefix.empty() ? "config file must be a YAML mapping"
+                                     : "invalid value for '" + prefix + "': expected a mapping");
+  }
+  for (const auto& entry : node) {
+    std::string path = prefix.empty() ? entry.first.as<std::string>()
+                                      : prefix + "." + entry.first.as<std::string>();
+    if (const KeyBinding* binding = FindBinding(path)) {
+      Apply(config, *binding, entry.second);
+    } else if (entry.second.IsMap()) {
+      ApplyYaml(config, entry.second, path);
+    } else {
+      throw ConfigError("unknown configuration key '" + path + "'");
+    }
+  }
+}
+
+void Validate(const Config& config) {
+  if (config.log_format != "console" && config.log_format != "json") {
+    throw ConfigError(
+        "invalid value for 'datapipelines.observability.logging.format': expected console or json");
+  }
+  static constexpr std::array kLevels = {"trace", "debug", "info", "warn", "error"};
+  if (std::find(kLevels.begin(), kLevels.end(), config.log_level) == kLevels.end()) {
+    throw ConfigError("invalid value for 'datapipelines.observability.logging.level'");
+  }
+  if (config.data_dir.empty()) {
+    throw ConfigError("invalid value for 'datapipelines.data-dir': must not be empty");
+  }
+  const std::string& results = config.results_url;
+  if (!(results.empty() || results.rfind("memory", 0) == 0 || results.rfind("redis://", 0) == 0)) {
+    throw ConfigError("invalid value for 'datapipelines.results.url': expected memory or redis://");
+  }
+  const std::string& limits = config.rate_limit_url;
+  if (!(limits.empty() || limits == "memory" || limits.rfind("redis://", 0) == 0)) {
+    throw ConfigError("invalid value for 'datapipelines.rate-limit.url': expected memory or redis://");
+  }
+}
+
+}  // namespace
+
+std::string Config::EffectiveMetadataUrl() const {
+  return metadata_url.empty() ? "sqlite:" + data_dir + "/metadata.db" : metadata_url;
+}
+
+std::span<const ConfigKey> ConfigKeys() {
+  static const std::vector<ConfigKey> kKeys = [] {
+    std::vector<ConfigKey> keys;
+    for (const auto& binding : Bindings()) keys.push_back(binding.key);
+    return keys;
+  }();
+  return kKeys;
+}
+
+std::string EnvVarForKey(std::string_view path) {
+  std::string out;
+  for (char c : path) {
+    out.push_back(c == '.' || c == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
+  }
+  return out;
+}
+
+Config LoadConfig(const std::string& yaml_path, const std::map<std::string, std::string>& env) {
+  Config config;
+  if (!yaml_path.empty()) {
+    YAML::Node root;
+    try {
+      root = YAML::LoadFile(yaml_path);
+    } catch (const YAML::Exception& e) {
+      throw ConfigError("cannot read config file '" + yaml_path + "': " + e.msg);
+    }
+    if (!root.IsNull()) {
+      try {
+        ApplyYaml(config, root, "");
+      } catch (const YAML::Exception& e) {
+        throw ConfigError("invalid config file '" + yaml_path + "': " + e.msg);
+      }
+    }
+  }
+  for (const auto& binding : Bindings()) {
+    auto it = env.find(EnvVarForKey(binding.key.path));
+    if (it == env.end()) continue;
+    if (binding.set_list) {
+      binding.set_list(config, SplitList(it->second));
+    } else {
+      binding.set_scalar(config, it->second);
+    }
+  }
+  Validate(config);
+  return config;
+}
+
+std::map<std::string, std::string> ProcessEnvironment() {
+  std::map<std::string, std::string> env;
+  for (char** entry = environ; entry && *entry; ++entry) {
+    std::string_view text(*entry);
+    auto eq = text.find('=');
+    if (eq != std::string_view::npos) env.emplace(text.substr(0, eq), text.substr(eq + 1));
+  }
+  return env;
+}
+
+}  // namespace dp

@@ -1,0 +1,110 @@
+#include "datapipelines/connectors/bind_value.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+
+#include "datapipelines/connectors/wire_encoder.hpp"
+#include "datapipelines/domain/domain_error.hpp"
+#include "datapipelines/domain/error_codes.hpp"
+#include "datapipelines/util/crypto.hpp"
+
+namespace dp {
+namespace {
+
+[[noreturn]] void Mistyped(const std::string& name, CanonicalType type) {
+  // The value itself is never echoed: it may be sensitive.
+  throw DomainError(errc::kRequestInvalid,
+                    "parameter '" + name + "' is not a valid " + std::string(ToString(type)),
+                    Json{{"parameter", name}, {"type", std::string(ToString(type))}});
+}
+
+std::string IntegerText(const std::string& name, const BindValue& bind) {
+  const Json& v = bind.value;
+  if (v.is_number_integer()) return std::to_string(v.get<int64_t>());
+  if (v.is_number_float()) {
+    double d = v.get<double>();
+    if (std::trunc(d) == d && std::fabs(d) < 9.2e18) return std::to_string(int64_t(d));
+  }
+  if (v.is_string()) {
+    const auto& s = v.get_ref<const std::string&>();
+    int64_t number = 0;
+    auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), number);
+    if (ec == std::errc() && ptr == s.data() + s.size()) return std::to_string(number);
+  }
+  Mistyped(name, bind.type);
+}
+
+std::string DecimalText(const std::string& name, const BindValue& bind) {
+  const Json& v = bind.value;
+  if (v.is_number_integer()) return std::to_string(v.get<int64_t>());
+  if (v.is_number_float()) {
+    double d = v.get<double>();
+    if (!std::isfinite(d)) Mistyped(name, bind.type);
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.17g", d);
+    std::string text = buf;
+    // Exponent forms are valid numeric literals for every dialect's parser.
+    return text;
+  }
+  if (v.is_string()) {
+    auto text = WireEncoder::NormalizeDecimalText(v.get_ref<const std::string&>());
+    if (text) return *text;
+  }
+  Mistyped(name, bind.type);
+}
+
+std::string TemporalText(const std::string& name, const BindValue& bind) {
+  if (!bind.value.is_string()) Mistyped(name, bind.type);
+  const auto& s = bind.value.get_ref<const std::string&>();
+  std::optional<std::string> out;
+  if (bind.type == CanonicalType::kDate) {
+    if (s.size() == 10) out = WireEncoder::NormalizeDate(s);
+  } else if (bind.type == CanonicalType::kTime) {
+    out = WireEncoder::NormalizeTime(s);
+  } else {
+    out = WireEncoder::NormalizeTimestamp(s);
+    // Drivers take "YYYY-MM-DD HH:MM:SS.ffffff" (UTC) most portably.
+    if (out) {
+      (*out)[10] = ' ';
+      out->pop_back();
+    }
+  }
+  if (!out) Mistyped(name, bind.type);
+  return *out;
+}
+
+}  // namespace
+
+std::optional<std::string> BindValue::DriverText(const std::string& name) const {
+  if (value.is_null() || type == CanonicalType::kNull) return std::nullopt;
+  switch (type) {
+    case CanonicalType::kBoolean:
+      if (value.is_boolean()) return value.get<bool>() ? "true" : "false";
+      Mistyped(name, type);
+    case CanonicalType::kInteger:
+    case CanonicalType::kBigInteger:
+      return IntegerText(name, *this);
+    case CanonicalType::kDecimal:
+    case CanonicalType::kBigDecimal:
+      return DecimalText(name, *this);
+    case CanonicalType::kBinary:
+      if (!value.is_string()) Mistyped(name, type);
+      try {
+        return Base64Decode(value.get_ref<const std::string&>());
+      } catch (const std::invalid_argument&) {
+        Mistyped(name, type);
+      }
+    case CanonicalType::kDate:
+    case CanonicalType::kTime:
+    case CanonicalType::kTimestamp:
+      return TemporalText(name, *this);
+    default:
+      break;
+  }
+  if (value.is_string()) return value.get<std::string>();
+  if (value.is_number() || value.is_boolean()) return value.dump();
+  Mistyped(name, type);
+}
+
+}  // namespace dp

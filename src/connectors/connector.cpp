@@ -1,0 +1,112 @@
+#include "datapipelines/connectors/connector.hpp"
+
+#include "datapipelines/domain/domain_error.hpp"
+#include "datapipelines/domain/error_codes.hpp"
+#include "datapipelines/util/clock.hpp"
+#include "mysql_connector.hpp"
+#include "postgres_connector.hpp"
+#include "sqlite_connector.hpp"
+
+namespace dp {
+
+Json ConnectionTestResult::ToJson() const {
+  Json out{{"connected", connected}};
+  if (connected) out["server_version"] = server_version;
+  out["tested_at"] = tested_at;
+  if (connected) {
+    out["latency_ms"] = latency_ms;
+  } else {
+    out["error"] = error;
+    out["error_class"] = error_class;
+  }
+  return out;
+}
+
+Connector::Connector(ConnectorConfig config) : config_(std::move(config)) {}
+
+Connector::~Connector() {
+  if (pool_) pool_->Close();
+}
+
+void Connector::InitPool() {
+  pool_ = ConnectionPool::Create(config_.pool, [this] {
+    auto conn = Open();
+    conn->set_default_timeout_ms(config_.query_timeout_seconds * 1000);
+    return conn;
+  });
+}
+
+std::string Connector::QuoteIdentifier(std::string_view name) const {
+  if (name.empty() || name.find('\0') != std::string_view::npos) {
+    throw DomainError(errc::kRequestInvalid, name.empty()
+                                                 ? "an identifier may not be blank"
+                                                 : "an identifier may not contain a NUL character");
+  }
+  std::string out = "\"";
+  for (char c : name) {
+    if (c == '"') out.push_back('"');
+    out.push_back(c);
+  }
+  out.push_back('"');
+  return out;
+}
+
+std::string Connector::QuoteQualified(const std::vector<std::string>& parts) const {
+  std::string out;
+  for (const auto& part : parts) {
+    if (!out.empty()) out.push_back('.');
+    out += QuoteIdentifier(part);
+  }
+  return out;
+}
+
+std::string Connector::LimitClause(int64_t rows) const {
+  return " LIMIT " + std::to_string(rows < 0 ? 0 : rows);
+}
+
+ConnectionPool::Lease Connector::Acquire() { return pool_->Acquire(); }
+
+ConnectionTestResult Connector::Test() {
+  ConnectionTestResult result;
+  result.tested_at = FormatIso8601Ms(NowMs());
+  int64_t start = NowMs();
+  try {
+    auto conn = Open();
+    result.server_version = conn->ServerVersion();
+    result.connected = true;
+    result.latency_ms = NowMs() - start;
+  } catch (const DomainError& error) {
+    result.error = error.what();
+    result.error_class = std::string(error.code().code);
+  }
+  return result;
+}
+
+QueryResult Connector::Query(std::string_view sql, const BindMap& binds,
+                             const QueryOptions& options, const RowCallback& on_row,
+                             const ColumnsCallback& on_columns) {
+  auto lease = Acquire();
+  return lease->Query(sql, binds, options, on_row, on_columns);
+}
+
+std::unique_ptr<Connector> MakeConnector(const ConnectorConfig& config) {
+  switch (config.dialect) {
+    case Dialect::kPostgres:
+      return std::make_unique<PostgresConnector>(config);
+    case Dialect::kMysql:
+      return std::make_unique<MysqlConnector>(config);
+    case Dialect::kSqlite:
+      return std::make_unique<SqliteConnector>(config);
+    default:
+      break;
+  }
+  std::string name(ToString(config.dialect));
+  throw DomainError(
+      errc::kDatasourceDriverNotLoaded,
+      "dialect " + name +
+          " is in the spec's enum but this build has no driver for it; served "
+          "dialects are POSTGRES, MYSQL and SQLITE",
+      Json{{"dialect", name}, {"supported", Json::array({"POSTGRES", "MYSQL", "SQLITE"})}});
+}
+
+}  // namespace dp

@@ -1,0 +1,121 @@
+#include "datapipelines/connectors/connector_config.hpp"
+
+#include <cctype>
+
+#include "datapipelines/domain/domain_error.hpp"
+#include "datapipelines/domain/error_codes.hpp"
+
+namespace dp {
+namespace {
+
+[[noreturn]] void Malformed(const std::string& why) {
+  throw DomainError(errc::kDatasourceUrlMalformed, "datasource URL is malformed: " + why);
+}
+
+std::string PercentDecode(std::string_view text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '%' && i + 2 < text.size() &&
+        std::isxdigit(static_cast<unsigned char>(text[i + 1])) &&
+        std::isxdigit(static_cast<unsigned char>(text[i + 2]))) {
+      out.push_back(static_cast<char>(std::stoi(std::string(text.substr(i + 1, 2)), nullptr, 16)));
+      i += 2;
+    } else {
+      out.push_back(text[i]);
+    }
+  }
+  return out;
+}
+
+void ParseQuery(std::string_view query, ConnectorConfig& config) {
+  while (!query.empty()) {
+    std::size_t amp = query.find('&');
+    std::string_view pair = query.substr(0, amp);
+    std::size_t eq = pair.find('=');
+    std::string key = PercentDecode(pair.substr(0, eq));
+    std::string value = eq == std::string_view::npos ? "" : PercentDecode(pair.substr(eq + 1));
+    if (!key.empty()) config.options[key] = value;
+    if (amp == std::string_view::npos) break;
+    query.remove_prefix(amp + 1);
+  }
+}
+
+void ParseAuthority(std::string_view authority, ConnectorConfig& config) {
+  std::size_t at = authority.rfind('@');
+  if (at != std::string_view::npos) {
+    std::string_view userinfo = authority.substr(0, at);
+    std::size_t colon = userinfo.find(':');
+    config.username = PercentDecode(userinfo.substr(0, colon));
+    if (colon != std::string_view::npos)
+      config.password = PercentDecode(userinfo.substr(colon + 1));
+    authority.remove_prefix(at + 1);
+  }
+  std::size_t colon = authority.rfind(':');
+  if (!authority.empty() && authority[0] == '[') colon = authority.find("]:") + 1;
+  if (colon != std::string_view::npos && colon > 0) {
+    std::string port(authority.substr(colon + 1));
+    if (port.empty() || port.find_first_not_of("0123456789") != std::string::npos ||
+        port.size() > 5) {
+      Malformed("port is not a number");
+    }
+    config.port = std::stoi(port);
+    authority = authority.substr(0, colon);
+  }
+  if (!authority.empty() && authority.front() == '[' && authority.back() == ']') {
+    authority = authority.substr(1, authority.size() - 2);
+  }
+  config.host = PercentDecode(authority);
+}
+
+}  // namespace
+
+ConnectorConfig ConnectorConfig::FromUrl(const std::string& url) {
+  ConnectorConfig config;
+  std::size_t scheme_end = url.find(':');
+  if (scheme_end == std::string::npos) Malformed("no scheme");
+  std::string scheme = url.substr(0, scheme_end);
+  std::string_view rest = std::string_view(url).substr(scheme_end + 1);
+  if (scheme == "sqlite") {
+    config.dialect = Dialect::kSqlite;
+    if (rest.rfind("//", 0) == 0) rest.remove_prefix(2);
+    std::size_t q = rest.find('?');
+    if (q != std::string_view::npos) ParseQuery(rest.substr(q + 1), config);
+    config.sqlite_path = PercentDecode(rest.substr(0, q));
+    if (config.sqlite_path.empty()) Malformed("no database path");
+    return config;
+  }
+  if (scheme == "postgresql" || scheme == "postgres") {
+    config.dialect = Dialect::kPostgres;
+    config.port = 5432;
+  } else if (scheme == "mysql" || scheme == "mariadb") {
+    config.dialect = Dialect::kMysql;
+    config.port = 3306;
+  } else {
+    Malformed("unsupported scheme '" + scheme + "'");
+  }
+  if (rest.rfind("//", 0) != 0) Malformed("expected //host");
+  rest.remove_prefix(2);
+  std::size_t q = rest.find('?');
+  if (q != std::string_view::npos) {
+    ParseQuery(rest.substr(q + 1), config);
+    rest = rest.substr(0, q);
+  }
+  std::size_t slash = rest.find('/');
+  ParseAuthority(rest.substr(0, slash), config);
+  if (slash != std::string_view::npos) config.database = PercentDecode(rest.substr(slash + 1));
+  if (config.host.empty()) Malformed("no host");
+  return config;
+}
+
+std::string ConnectorConfig::Describe() const {
+  std::string out(ToString(dialect));
+  if (dialect == Dialect::kSqlite) return out + " " + sqlite_path;
+  out += " ";
+  if (!username.empty()) out += username + "@";
+  out += host;
+  if (port) out += ":" + std::to_string(port);
+  if (!database.empty()) out += "/" + database;
+  return out;
+}
+
+}  // namespace dp

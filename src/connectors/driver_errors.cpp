@@ -1,0 +1,68 @@
+#include "driver_errors.hpp"
+
+#include "datapipelines/domain/error_codes.hpp"
+
+namespace dp::driver_errors {
+namespace {
+
+constexpr std::size_t kMaxMessage = 500;
+
+bool IsPermission(std::string_view sqlstate, int vendor_code) {
+  // 42501 insufficient_privilege (PG); MySQL 1142 table, 1143 column, 1044 database access.
+  return sqlstate == "42501" || vendor_code == 1142 || vendor_code == 1143 || vendor_code == 1044;
+}
+
+bool IsConnectionLoss(std::string_view sqlstate, int vendor_code) {
+  // SQLSTATE class 08; MySQL client errors 2002/2003/2006/2013 (server gone / lost).
+  return sqlstate.rfind("08", 0) == 0 || vendor_code == 2002 || vendor_code == 2003 ||
+         vendor_code == 2006 || vendor_code == 2013 || vendor_code == 2055;
+}
+
+}  // namespace
+
+std::string Scrub(std::string_view message, const std::string& secret) {
+  std::string out(message);
+  if (!secret.empty()) {
+    for (std::size_t pos = out.find(secret); pos != std::string::npos;
+         pos = out.find(secret, pos + 3)) {
+      out.replace(pos, secret.size(), "***");
+    }
+  }
+  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
+  if (out.size() > kMaxMessage) out = out.substr(0, kMaxMessage) + "…";
+  return out;
+}
+
+DomainError Unreachable(const ConnectorConfig& config, std::string_view driver_message) {
+  std::string reason = Scrub(driver_message, config.password);
+  return DomainError(errc::kDatasourceUnreachable,
+                     "datasource unreachable (" + config.Describe() + "): " + reason,
+                     Json{{"dialect", std::string(ToString(config.dialect))}, {"reason", reason}});
+}
+
+DomainError StatementFailed(const ConnectorConfig& config, std::string_view sqlstate,
+                            int vendor_code, std::string_view driver_message) {
+  std::string message = Scrub(driver_message, config.password);
+  Json details{{"sqlstate", std::string(sqlstate)}, {"driver_message", message}};
+  if (vendor_code) details["vendor_code"] = vendor_code;
+  if (IsPermission(sqlstate, vendor_code)) {
+    return DomainError(errc::kDatasourceTableForbidden,
+                       "the datasource's credentials may not read this object: " + message,
+                       details);
+  }
+  if (IsConnectionLoss(sqlstate, vendor_code)) return Unreachable(config, driver_message);
+  return DomainError(errc::kNodeQueryFailed, "query failed: " + message, details);
+}
+
+DomainError TimedOut(int timeout_ms) {
+  return DomainError(
+      errc::kNodeQueryFailed,
+      "query cancelled after exceeding the " + std::to_string(timeout_ms) + " ms timeout",
+      Json{{"reason", "timeout"}, {"timeout_ms", timeout_ms}});
+}
+
+DomainError Cancelled() {
+  return DomainError(errc::kNodeQueryFailed, "query cancelled", Json{{"reason", "cancelled"}});
+}
+
+}  // namespace dp::driver_errors

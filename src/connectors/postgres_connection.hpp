@@ -1,0 +1,58 @@
+#pragma once
+// One libpq session. Sessions run with TimeZone=UTC and ISO DateStyle so temporal text is
+// parseable and timestamptz arrives as UTC (type-system.md §8.4).
+#include <libpq-fe.h>
+
+#include <unordered_map>
+
+#include "datapipelines/connectors/connection.hpp"
+#include "datapipelines/connectors/connector_config.hpp"
+#include "datapipelines/connectors/source_type.hpp"
+
+namespace dp {
+
+class PostgresConnection : public Connection {
+ public:
+  explicit PostgresConnection(const ConnectorConfig& config);
+  ~PostgresConnection() override;
+
+  QueryResult Query(std::string_view sql, const BindMap& binds, const QueryOptions& options,
+                    const RowCallback& on_row, const ColumnsCallback& on_columns = {}) override;
+  void Cancel() override;
+  bool Ping(int timeout_ms) override;
+  std::string ServerVersion() override;
+  bool broken() const override;
+
+  NamespaceListing ListNamespaces(const IntrospectionOptions& options) override;
+  TableListing ListTables(const std::optional<std::string>& schema,
+                          const IntrospectionOptions& options) override;
+  std::vector<ColumnSchema> ListColumns(const std::optional<std::string>& schema,
+                                        const std::string& table,
+                                        const IntrospectionOptions& options) override;
+  TableStats GetTableStats(const std::optional<std::string>& schema,
+                           const std::string& table) override;
+  std::optional<std::string> CurrentSchema() override;
+
+ private:
+  using Rows = std::vector<std::vector<std::optional<std::string>>>;
+  struct PgType {
+    std::string name;
+    char category = 0;
+  };
+
+  // Catalog helper: a parameterised text query, all rows materialised (small results only).
+  Rows Fetch(const std::string& sql, const std::vector<std::optional<std::string>>& params);
+  [[noreturn]] void Fail(PGresult* result);
+  void ResolveTypes(const std::vector<Oid>& oids);
+  std::vector<ColumnSchema> DescribeColumns(const PGresult* description);
+  void Drain();
+  // The exclusion floor minus the include_schemas escape hatch, as SQL text-array param.
+  static std::string ExcludedSchemas(const IntrospectionOptions& options);
+
+  ConnectorConfig config_;
+  PGconn* conn_ = nullptr;
+  PGcancel* cancel_ = nullptr;
+  std::unordered_map<Oid, PgType> types_;
+};
+
+}  // namespace dp

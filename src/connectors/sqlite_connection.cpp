@@ -1,0 +1,329 @@
+#include "sqlite_connection.hpp"
+
+#include <cctype>
+
+#include "bind_support.hpp"
+#include "datapipelines/connectors/named_parameters.hpp"
+#include "datapipelines/connectors/type_mapper.hpp"
+#include "datapipelines/domain/error_codes.hpp"
+#include "driver_errors.hpp"
+#include "statement_guard.hpp"
+
+namespace dp {
+namespace {
+
+// Result codes that mean the database itself is gone or unusable, not the statement.
+bool IsConnectionFamily(int rc) {
+  int primary = rc & 0xff;
+  return primary == SQLITE_BUSY || primary == SQLITE_IOERR || primary == SQLITE_CANTOPEN ||
+         primary == SQLITE_NOTADB || primary == SQLITE_CORRUPT;
+}
+
+struct StmtCloser {
+  void operator()(sqlite3_stmt* stmt) const { sqlite3_finalize(stmt); }
+};
+using StmtPtr = std::unique_ptr<sqlite3_stmt, StmtCloser>;
+
+bool IsBlank(const char* text) {
+  for (; text && *text; ++text) {
+    if (!std::isspace(static_cast<unsigned char>(*text))) return false;
+  }
+  return true;
+}
+
+SourceType Declared(const std::string& declared) {
+  SourceType source;
+  source.name = declared;
+  source.display = declared;
+  return source;
+}
+
+TypeMapping MapByStorageClass(int storage) {
+  switch (storage) {
+    case SQLITE_INTEGER:
+      return Simple(CanonicalType::kInteger);
+    case SQLITE_FLOAT:
+      return Approximate(15);
+    case SQLITE_BLOB:
+      return Simple(CanonicalType::kBinary);
+    case SQLITE_NULL:
+      return Simple(CanonicalType::kNull);
+    default:
+      return Simple(CanonicalType::kString);
+  }
+}
+
+}  // namespace
+
+SqliteConnection::SqliteConnection(const ConnectorConfig& config) : config_(config) {
+  int flags = config.readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+  flags |= SQLITE_OPEN_NOMUTEX;
+  int rc = sqlite3_open_v2(config.sqlite_path.c_str(), &db_, flags, nullptr);
+  if (rc != SQLITE_OK) {
+    std::string message = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw driver_errors::Unreachable(config_, message);
+  }
+  // In-process engine: no ATTACH (filesystem access) and no extension loading.
+  sqlite3_limit(db_, SQLITE_LIMIT_ATTACHED, 0);
+  sqlite3_db_config(db_, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, nullptr);
+  sqlite3_busy_timeout(db_, 5000);
+  if (config.readonly) sqlite3_exec(db_, "PRAGMA query_only = 1", nullptr, nullptr, nullptr);
+}
+
+SqliteConnection::~SqliteConnection() {
+  if (db_) sqlite3_close_v2(db_);
+}
+
+void SqliteConnection::Fail(int rc) {
+  std::string message = sqlite3_errmsg(db_);
+  if (IsConnectionFamily(rc)) throw driver_errors::Unreachable(config_, message);
+  // SQLITE_AUTH is the one permission refusal SQLite has.
+  std::string_view state = (rc & 0xff) == SQLITE_AUTH ? "42501" : "";
+  DomainError error = driver_errors::StatementFailed(config_, state, 0, message);
+  throw error;
+}
+
+sqlite3_stmt* SqliteConnection::Prepare(std::string_view sql, const char** tail) {
+  sqlite3_stmt* stmt = nullptr;
+  int rc = sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt, tail);
+  if (rc != SQLITE_OK) {
+    sqlite3_finalize(stmt);
+    Fail(rc);
+  }
+  return stmt;
+}
+
+void SqliteConnection::BindAll(sqlite3_stmt* stmt, const std::vector<std::string>& names,
+                               const BindMap& binds) {
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const BindValue& bind = bind_support::Require(names[i], binds);
+    auto text = bind.DriverText(names[i]);
+    int index = static_cast<int>(i + 1);
+    if (!text) {
+      sqlite3_bind_null(stmt, index);
+      continue;
+    }
+    switch (bind.type) {
+      case CanonicalType::kInteger:
+      case CanonicalType::kBigInteger:
+        sqlite3_bind_int64(stmt, index, std::stoll(*text));
+        break;
+      case CanonicalType::kBoolean:
+        sqlite3_bind_int(stmt, index, *text == "true" ? 1 : 0);
+        break;
+      case CanonicalType::kDecimal:
+        sqlite3_bind_double(stmt, index, std::stod(*text));
+        break;
+      case CanonicalType::kBinary:
+        sqlite3_bind_blob64(stmt, index, text->data(), text->size(), SQLITE_TRANSIENT);
+        break;
+      default:
+        sqlite3_bind_text64(stmt, index, text->data(), text->size(), SQLITE_TRANSIENT, SQLITE_UTF8);
+    }
+  }
+}
+
+std::vector<ColumnSchema> SqliteConnection::Columns(sqlite3_stmt* stmt, bool has_row) {
+  const TypeMapper& mapper = TypeMapperFor(Dialect::kSqlite);
+  std::vector<ColumnSchema> columns;
+  int count = sqlite3_column_count(stmt);
+  for (int i = 0; i < count; ++i) {
+    ColumnSchema column;
+    column.name = sqlite3_column_name(stmt, i);
+    const char* declared = sqlite3_column_decltype(stmt, i);
+    column.source_type = declared ? declared : "";
+    if (declared) {
+      column.mapping = mapper.Map(Declared(declared), column.name);
+    } else if (has_row) {
+      // An expression column has no declared type: the first value's storage class decides.
+      column.mapping = MapByStorageClass(sqlite3_column_type(stmt, i));
+    } else {
+      column.mapping = Simple(CanonicalType::kString);
+    }
+    columns.push_back(std::move(column));
+  }
+  return columns;
+}
+
+QueryResult SqliteConnection::Query(std::string_view sql, const BindMap& binds,
+                                    const QueryOptions& options, const RowCallback& on_row,
+                                    const ColumnsCallback& on_columns) {
+  NamedParameters parsed = NamedParameters::Parse(sql, Dialect::kSqlite);
+  std::vector<std::string> distinct = parsed.DistinctNames();
+  std::string rendered = parsed.pieces[0];
+  for (std::size_t i = 0; i < parsed.names.size(); ++i) {
+    auto pos = std::find(distinct.begin(), distinct.end(), parsed.names[i]) - distinct.begin();
+    rendered += "?" + std::to_string(pos + 1) + parsed.pieces[i + 1];
+  }
+  StatementGuard guard(options.cancel, EffectiveTimeoutMs(options),
+                       [db = db_] { sqlite3_interrupt(db); });
+  QueryResult result;
+  const char* cursor = rendered.c_str();
+  bool reported = false;
+  std::vector<std::optional<std::string_view>> cells;
+  while (!IsBlank(cursor)) {
+    const char* tail = nullptr;
+    StmtPtr stmt(Prepare(std::string_view(cursor), &tail));
+    cursor = tail;
+    if (!stmt) continue;  // a comment-only remainder
+    BindAll(stmt.get(), distinct, binds);
+    bool first = true;
+    while (true) {
+      int rc = sqlite3_step(stmt.get());
+      if (rc == SQLITE_DONE) {
+        if (!reported && sqlite3_column_count(stmt.get()) > 0) {
+          result.columns = Columns(stmt.get(), false);
+          if (on_columns) on_columns(result.columns);
+          reported = true;
+        }
+        result.affected_rows = sqlite3_changes(db_);
+        break;
+      }
+      if (rc != SQLITE_ROW) {
+        if ((rc & 0xff) == SQLITE_INTERRUPT) {
+          guard.ThrowIfInterrupted();
+          throw driver_errors::Cancelled();
+        }
+        Fail(rc);
+      }
+      if (first && !reported) {
+        result.columns = Columns(stmt.get(), true);
+        if (on_columns) on_columns(result.columns);
+        reported = true;
+      }
+      first = false;
+      if (options.max_rows >= 0 && result.row_count >= options.max_rows) {
+        result.truncated = true;
+        return result;
+      }
+      int count = sqlite3_column_count(stmt.get());
+      cells.assign(count, std::nullopt);
+      for (int i = 0; i < count; ++i) {
+        int storage = sqlite3_column_type(stmt.get(), i);
+        if (storage == SQLITE_NULL) continue;
+        if (storage == SQLITE_BLOB) {
+          const void* data = sqlite3_column_blob(stmt.get(), i);
+          int size = sqlite3_column_bytes(stmt.get(), i);
+          cells[i] = std::string_view(static_cast<const char*>(data), size);
+        } else {
+          const unsigned char* text = sqlite3_column_text(stmt.get(), i);
+          int size = sqlite3_column_bytes(stmt.get(), i);
+          cells[i] = std::string_view(reinterpret_cast<const char*>(text), size);
+        }
+      }
+      ++result.row_count;
+      if (!on_row(RowView(result.columns, cells))) {
+        result.truncated = true;
+        return result;
+      }
+    }
+  }
+  return result;
+}
+
+void SqliteConnection::Cancel() { sqlite3_interrupt(db_); }
+
+bool SqliteConnection::Ping(int) {
+  return db_ && sqlite3_exec(db_, "SELECT 1", nullptr, nullptr, nullptr) == SQLITE_OK;
+}
+
+std::string SqliteConnection::ServerVersion() {
+  return std::string("SQLite ") + sqlite3_libversion();
+}
+
+std::vector<std::vector<std::optional<std::string>>> SqliteConnection::Rows(
+    std::string_view sql, const std::vector<std::string>& args) {
+  StmtPtr stmt(Prepare(sql, nullptr));
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    sqlite3_bind_text(stmt.get(), int(i + 1), args[i].c_str(), -1, SQLITE_TRANSIENT);
+  }
+  std::vector<std::vector<std::optional<std::string>>> rows;
+  int rc;
+  while ((rc = sqlite3_step(stmt.get())) == SQLITE_ROW) {
+    auto& row = rows.emplace_back();
+    for (int i = 0; i < sqlite3_column_count(stmt.get()); ++i) {
+      const unsigned char* text = sqlite3_column_text(stmt.get(), i);
+      if (text) {
+        row.emplace_back(reinterpret_cast<const char*>(text));
+      } else {
+        row.emplace_back(std::nullopt);
+      }
+    }
+  }
+  if (rc != SQLITE_DONE) Fail(rc);
+  return rows;
+}
+
+bool SqliteConnection::SchemaMatches(const std::optional<std::string>& schema) const {
+  // Schemaless: no filter, the empty schema and "main" all mean the one database.
+  return !schema || schema->empty() || *schema == "main";
+}
+
+NamespaceListing SqliteConnection::ListNamespaces(const IntrospectionOptions&) { return {}; }
+
+TableListing SqliteConnection::ListTables(const std::optional<std::string>& schema,
+                                          const IntrospectionOptions& options) {
+  TableListing listing;
+  if (!SchemaMatches(schema)) return listing;
+  auto rows = Rows(
+      "SELECT name, upper(type) FROM sqlite_master WHERE type IN ('table','view') "
+      "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name",
+      {});
+  for (auto& row : rows) {
+    if (listing.tables.size() >= options.cap) {
+      listing.truncated = true;
+      break;
+    }
+    listing.tables.push_back(TableInfo{"", row[0].value_or(""), row[1].value_or(""), std::nullopt});
+  }
+  return listing;
+}
+
+std::vector<ColumnSchema> SqliteConnection::ListColumns(const std::optional<std::string>& schema,
+                                                        const std::string& table,
+                                                        const IntrospectionOptions&) {
+  std::vector<ColumnSchema> columns;
+  if (!SchemaMatches(schema)) return columns;
+  const TypeMapper& mapper = TypeMapperFor(Dialect::kSqlite);
+  auto rows =
+      Rows("SELECT name, type, \"notnull\", pk FROM pragma_table_info(?1) ORDER BY cid", {table});
+  for (auto& row : rows) {
+    ColumnSchema column;
+    column.name = row[0].value_or("");
+    column.source_type = row[1].value_or("");
+    column.mapping = mapper.Map(Declared(column.source_type), column.name);
+    column.nullable = row[2].value_or("0") == "0";
+    columns.push_back(std::move(column));
+  }
+  return columns;
+}
+
+TableStats SqliteConnection::GetTableStats(const std::optional<std::string>& schema,
+                                           const std::string& table) {
+  TableStats stats;
+  if (!SchemaMatches(schema)) return stats;
+  auto has_stat1 = Rows("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_stat1'", {});
+  if (!has_stat1.empty()) {
+    auto rows = Rows("SELECT stat FROM sqlite_stat1 WHERE tbl = ?1 LIMIT 1", {table});
+    if (!rows.empty() && rows[0][0]) {
+      stats.row_estimate = std::stoll(*rows[0][0]);
+      stats.stats_source = "sqlite_stat1";
+    }
+  }
+  for (auto& index : Rows("SELECT name, \"unique\", origin FROM pragma_index_list(?1)", {table})) {
+    IndexInfo info{index[0].value_or(""),
+                   {},
+                   index[1].value_or("0") == "1",
+                   index[2].value_or("") == "pk",
+                   "btree"};
+    for (auto& col : Rows("SELECT name FROM pragma_index_info(?1) ORDER BY seqno", {info.name})) {
+      info.columns.push_back(col[0].value_or(""));
+    }
+    stats.indexes.push_back(std::move(info));
+  }
+  return stats;
+}
+
+}  // namespace dp

@@ -1,0 +1,46 @@
+#pragma once
+// One sqlite3 handle. Cancel() is sqlite3_interrupt, which is safe from any thread.
+#include <sqlite3.h>
+
+#include "datapipelines/connectors/connection.hpp"
+#include "datapipelines/connectors/connector_config.hpp"
+
+namespace dp {
+
+class SqliteConnection : public Connection {
+ public:
+  explicit SqliteConnection(const ConnectorConfig& config);
+  ~SqliteConnection() override;
+
+  QueryResult Query(std::string_view sql, const BindMap& binds, const QueryOptions& options,
+                    const RowCallback& on_row, const ColumnsCallback& on_columns = {}) override;
+  void Cancel() override;
+  bool Ping(int timeout_ms) override;
+  std::string ServerVersion() override;
+  bool broken() const override { return db_ == nullptr; }
+
+  NamespaceListing ListNamespaces(const IntrospectionOptions& options) override;
+  TableListing ListTables(const std::optional<std::string>& schema,
+                          const IntrospectionOptions& options) override;
+  std::vector<ColumnSchema> ListColumns(const std::optional<std::string>& schema,
+                                        const std::string& table,
+                                        const IntrospectionOptions& options) override;
+  TableStats GetTableStats(const std::optional<std::string>& schema,
+                           const std::string& table) override;
+  std::optional<std::string> CurrentSchema() override { return std::string("main"); }
+
+ private:
+  sqlite3_stmt* Prepare(std::string_view sql, const char** tail);
+  void BindAll(sqlite3_stmt* stmt, const std::vector<std::string>& names, const BindMap& binds);
+  std::vector<ColumnSchema> Columns(sqlite3_stmt* stmt, bool has_row);
+  [[noreturn]] void Fail(int rc);
+  // Runs a catalog query binding text args, returning all rows as text.
+  std::vector<std::vector<std::optional<std::string>>> Rows(std::string_view sql,
+                                                            const std::vector<std::string>& args);
+  bool SchemaMatches(const std::optional<std::string>& schema) const;
+
+  ConnectorConfig config_;
+  sqlite3* db_ = nullptr;
+};
+
+}  // namespace dp

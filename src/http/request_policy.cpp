@@ -1,0 +1,69 @@
+#include "datapipelines/http/request_policy.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include "datapipelines/util/crypto.hpp"
+
+namespace dp {
+namespace {
+
+std::string Lower(std::string_view text) {
+  std::string out(text);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+// "Host: example.com:8080" → "example.com"; "[::1]:80" → "[::1]".
+std::string StripPort(std::string_view host) {
+  if (!host.empty() && host.front() == '[') {
+    auto close = host.find(']');
+    return std::string(host.substr(0, close == std::string_view::npos ? host.size() : close + 1));
+  }
+  auto colon = host.rfind(':');
+  if (colon != std::string_view::npos && host.find(':') == colon) return std::string(host.substr(0, colon));
+  return std::string(host);
+}
+
+bool IsLoopbackName(std::string_view host) {
+  if (host == "localhost" || host == "[::1]") return true;
+  if (host.rfind("127.", 0) != 0) return false;
+  return std::all_of(host.begin(), host.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '.'; });
+}
+
+}  // namespace
+
+RequestPolicy::RequestPolicy(std::vector<std::string> allowed_hosts,
+                             std::vector<std::string> allowed_origins)
+    : allowed_origins_(std::move(allowed_origins)) {
+  for (const auto& host : allowed_hosts) allowed_hosts_.push_back(Lower(StripPort(host)));
+}
+
+bool RequestPolicy::HostAllowed(std::string_view host_header) const {
+  std::string host = Lower(StripPort(host_header));
+  if (host.empty()) return false;
+  if (IsLoopbackName(host)) return true;
+  return std::find(allowed_hosts_.begin(), allowed_hosts_.end(), host) != allowed_hosts_.end();
+}
+
+bool RequestPolicy::OriginAllowed(std::optional<std::string_view> origin) const {
+  if (!origin) return true;
+  for (const auto& allowed : allowed_origins_) {
+    if (*origin == allowed) return true;
+  }
+  // http://localhost:3000, http://127.0.0.1:8080, http://[::1]:…
+  std::string lowered = Lower(*origin);
+  for (std::string_view scheme : {"http://", "https://"}) {
+    if (lowered.rfind(scheme, 0) == 0) return IsLoopbackName(StripPort(std::string_view(lowered).substr(scheme.size())));
+  }
+  return false;
+}
+
+std::string RequestPolicy::CorrelationIdFor(const HttpHeaders& headers) {
+  auto inbound = headers.Get("DP-Correlation-Id");
+  if (inbound && IsUuid(*inbound)) return Lower(*inbound);
+  return NewUuid();
+}
+
+}  // namespace dp

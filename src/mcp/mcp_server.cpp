@@ -1,0 +1,258 @@
+#include "datapipelines/mcp/mcp_server.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include "datapipelines/domain/domain_error.hpp"
+#include "datapipelines/domain/error_codes.hpp"
+#include "datapipelines/service/audit_log.hpp"
+#include "datapipelines/service/auth_service.hpp"
+#include "datapipelines/service/skill_docs.hpp"
+#include "datapipelines/util/crypto.hpp"
+
+namespace dp {
+
+namespace jsonrpc {
+Json Error(const Json& id, int code, const std::string& message) {
+  return Json{{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code}, {"message", message}}}};
+}
+Json Result(const Json& id, Json result) {
+  return Json{{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}};
+}
+}  // namespace jsonrpc
+
+namespace {
+
+constexpr std::string_view kSkillUri = "datapipelines://docs/skill";
+
+// Identifier-shaped arguments the audit row may carry (spec §14) — never SQL, rows or values.
+constexpr std::string_view kTargetArguments[] = {"id",          "name",       "pipeline_id",
+                                                 "execution_id", "template_id", "datasource",
+                                                 "version",     "node_id",    "table",
+                                                 "namespace",   "schema"};
+
+Json AuditTarget(const Json& arguments) {
+  Json target = Json::object();
+  if (!arguments.is_object()) return target;
+  for (std::string_view key : kTargetArguments) {
+    auto it = arguments.find(std::string(key));
+    if (it != arguments.end() && (it->is_string() || it->is_number_integer() || it->is_array())) {
+      target[std::string(key)] = *it;
+    }
+  }
+  if (auto sql = arguments.find("sql"); sql != arguments.end() && sql->is_string()) {
+    const std::string& text = sql->get_ref<const std::string&>();
+    target["sql_sha256"] = Sha256Hex(text);
+    target["sql_length"] = text.size();
+  }
+  return target;
+}
+
+const Json& ParamsObject(const Json& request) {
+  static const Json kEmpty = Json::object();
+  auto it = request.find("params");
+  if (it == request.end() || it->is_null()) return kEmpty;
+  if (!it->is_object()) throw JsonRpcFault(jsonrpc::kInvalidParams, "Invalid params: params must be an object.");
+  return *it;
+}
+
+const std::string& RequiredString(const Json& params, const char* field) {
+  auto it = params.find(field);
+  if (it == params.end()) {
+    throw JsonRpcFault(jsonrpc::kInvalidParams,
+                       std::string("Invalid params: missing required field '") + field + "'.");
+  }
+  if (!it->is_string()) {
+    throw JsonRpcFault(jsonrpc::kInvalidParams,
+                       std::string("Invalid params: '") + field + "' must be a string.");
+  }
+  return it->get_ref<const std::string&>();
+}
+
+}  // namespace
+
+const std::vector<std::string>& SupportedProtocolVersions() {
+  static const std::vector<std::string> kVersions = {"2025-03-26", "2025-06-18", "2025-11-25"};
+  return kVersions;
+}
+
+bool IsSupportedProtocolVersion(std::string_view version) {
+  const auto& versions = SupportedProtocolVersions();
+  return std::find(versions.begin(), versions.end(), version) != versions.end();
+}
+
+McpServer::McpServer(const ToolCatalog& catalog, AuthService& auth, AuditLog& audit,
+                     const SkillDocs& docs, std::string server_version)
+    : catalog_(catalog), auth_(auth), audit_(audit), docs_(docs),
+      server_version_(std::move(server_version)) {}
+
+Json McpServer::HandleRequest(const Json& request, const McpRequestContext& context) {
+  const Json& id = request["id"];
+  const std::string& method = request["method"].get_ref<const std::string&>();
+  try {
+    const Json& params = ParamsObject(request);
+    if (method == "initialize") return jsonrpc::Result(id, Initialize(params));
+    if (method == "ping") return jsonrpc::Result(id, Json::object());
+    if (method == "tools/list") return jsonrpc::Result(id, catalog_.ListResult());
+    if (method == "tools/call") return jsonrpc::Result(id, CallTool(params, context));
+    if (method == "resources/list") return jsonrpc::Result(id, ListResources(params));
+    if (method == "resources/read") return jsonrpc::Result(id, ReadResource(params, context));
+    if (method == "resources/templates/list") {
+      return jsonrpc::Result(id, Json{{"resourceTemplates", Json::array()}});
+    }
+    if (method == "prompts/list") return jsonrpc::Result(id, Json{{"prompts", Json::array()}});
+    if (method == "prompts/get") {
+      throw JsonRpcFault(jsonrpc::kInvalidParams,
+                         "Invalid params: unknown prompt '" + RequiredString(params, "name") + "'.");
+    }
+    return jsonrpc::Error(id, jsonrpc::kMethodNotFound, "Method not found: " + method);
+  } catch (const JsonRpcFault& fault) {
+    return jsonrpc::Error(id, fault.code(), fault.what());
+  }
+}
+
+Json McpServer::Initialize(const Json& params) {
+  const std::string& requested = RequiredString(params, "protocolVersion");
+  std::string version =
+      IsSupportedProtocolVersion(requested) ? requested : SupportedProtocolVersions().back();
+  return Json{
+      {"protocolVersion", version},
+      {"capabilities",
+       {{"tools", {{"listChanged", false}}},
+        {"resources", {{"listChanged", false}, {"subscribe", false}}},
+        {"prompts", {{"listChanged", false}}}}},
+      {"serverInfo", {{"name", "datapipelines"}, {"version", server_version_}}},
+      {"instructions", std::string(docs_.Instructions())}};
+}
+
+Json McpServer::ToolResult(Json payload, bool is_error, const std::string& correlation_id) const {
+  return Json{{"content", Json::array({{{"type", "text"}, {"text", payload.dump()}}})},
+              {"isError", is_error},
+              {"_meta", {{"correlation_id", correlation_id}}}};
+}
+
+Json McpServer::CallTool(const Json& params, const McpRequestContext& context) {
+  const std::string& name = RequiredString(params, "name");
+  static const Json kNoArguments = Json::object();
+  const Json* arguments = &kNoArguments;
+  if (auto it = params.find("arguments"); it != params.end() && !it->is_null()) {
+    if (!it->is_object()) {
+      throw JsonRpcFault(jsonrpc::kInvalidParams, "Invalid params: 'arguments' must be an object.");
+    }
+    arguments = &*it;
+  }
+  auto started = std::chrono::steady_clock::now();
+  auto elapsed = [&] {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  };
+  const CatalogEntry* entry = catalog_.FindServed(name);
+  if (!entry) {
+    AuditToolCall(nullptr, name, *arguments, context, "invalid_params", "", elapsed(), false);
+    throw JsonRpcFault(jsonrpc::kInvalidParams, "Invalid params: unknown tool '" + name + "'.");
+  }
+  const ToolDefinition& definition = *entry->definition;
+  try {
+    auth_.CheckAccess(context.principal, definition.min_scope, definition.min_role);
+  } catch (const DomainError& refusal) {
+    AuditToolCall(entry, name, *arguments, context, "scope_refused", refusal.code().code,
+                  elapsed(), false);
+    return ToolResult(Json{{"error", refusal.ToJson()}}, true, context.correlation_id);
+  }
+  auto errors = entry->validator->Validate(*arguments);
+  if (!errors.empty()) {
+    AuditToolCall(entry, name, *arguments, context, "invalid_params", "", elapsed(), false);
+    throw JsonRpcFault(jsonrpc::kInvalidParams, FormatInvalidParams(errors));
+  }
+  ToolCall call{context.principal, *arguments, context.correlation_id};
+  try {
+    Json payload = entry->handler(call);
+    AuditToolCall(entry, name, *arguments, context, "success", "", elapsed(), true);
+    return ToolResult(std::move(payload), false, context.correlation_id);
+  } catch (const DomainError& error) {
+    AuditToolCall(entry, name, *arguments, context, "error", error.code().code, elapsed(), true);
+    return ToolResult(Json{{"error", error.ToJson()}}, true, context.correlation_id);
+  } catch (const JsonRpcFault&) {
+    AuditToolCall(entry, name, *arguments, context, "invalid_params", "", elapsed(), true);
+    throw;
+  } catch (const std::exception& e) {
+    spdlog::error("correlation_id={} tool={} internal error: {}", context.correlation_id, name,
+                  e.what());
+    AuditToolCall(entry, name, *arguments, context, "internal_error", errc::kInternal.code,
+                  elapsed(), true);
+    DomainError internal(errc::kInternal, "Internal error; quote the correlation id to an operator.",
+                         Json{{"correlation_id", context.correlation_id}});
+    return ToolResult(Json{{"error", internal.ToJson()}}, true, context.correlation_id);
+  }
+}
+
+void McpServer::AuditToolCall(const CatalogEntry* entry, std::string_view tool,
+                              const Json& arguments, const McpRequestContext& context,
+                              std::string_view outcome, std::string_view code, double elapsed_ms,
+                              bool tool_ran) {
+  AuditEvent event;
+  event.user_id = context.principal.user_id;
+  event.key_id = context.principal.key_id;
+  event.workspace_id = context.principal.workspace_id;
+  event.correlation_id = context.correlation_id;
+  event.source_ip = context.source_ip;
+  event.details = {{"tool", std::string(tool)},
+                   {"target", AuditTarget(arguments)},
+                   {"outcome", std::string(outcome)},
+                   {"elapsed_ms", static_cast<int64_t>(elapsed_ms)}};
+  if (!code.empty()) event.details["code"] = std::string(code);
+  event.event = "mcp.tool.called";
+  audit_.Record(event);
+  // Exactly one write event per mutating call that ran; a refusal never ran the tool (§14).
+  if (entry && entry->definition->mutating && tool_ran) {
+    event.event = "mcp.tool.write";
+    audit_.Record(event);
+  }
+}
+
+Json McpServer::ListResources(const Json& params) {
+  if (params.contains("cursor")) {
+    // Every listing fits one page today, so no cursor was ever issued by this server.
+    throw JsonRpcFault(jsonrpc::kInvalidParams, "Invalid params: unknown cursor.");
+  }
+  Json resources = Json::array();
+  for (const SkillDoc& doc : docs_.List()) {
+    std::string uri(kSkillUri);
+    if (doc.name != "skill") uri += "/" + doc.name;
+    resources.push_back({{"uri", uri},
+                         {"name", doc.name},
+                         {"title", doc.title},
+                         {"description", doc.purpose.empty() ? "The agent skill's operating core."
+                                                             : doc.purpose},
+                         {"mimeType", "text/markdown"}});
+  }
+  return Json{{"resources", std::move(resources)}};
+}
+
+Json McpServer::ReadResource(const Json& params, const McpRequestContext& context) {
+  const std::string& uri = RequiredString(params, "uri");
+  const SkillDoc* doc = nullptr;
+  if (uri == kSkillUri) {
+    doc = docs_.Find("skill");
+  } else if (uri.rfind(std::string(kSkillUri) + "/", 0) == 0) {
+    std::string name = uri.substr(kSkillUri.size() + 1);
+    if (name != "skill" && name != "skill.md") doc = docs_.Find(name);
+  }
+  AuditEvent event;
+  event.event = "mcp.resource.read";
+  event.user_id = context.principal.user_id;
+  event.key_id = context.principal.key_id;
+  event.workspace_id = context.principal.workspace_id;
+  event.correlation_id = context.correlation_id;
+  event.source_ip = context.source_ip;
+  event.details = {{"uri", uri}, {"outcome", doc ? "success" : "error"}};
+  if (!doc) event.details["code"] = "resource_not_found";
+  audit_.Record(event);
+  if (!doc) throw JsonRpcFault(jsonrpc::kResourceNotFound, "Resource not found: " + uri);
+  return Json{{"contents", Json::array({{{"uri", uri},
+                                         {"mimeType", "text/markdown"},
+                                         {"text", std::string(doc->markdown)}}})}};
+}
+
+}  // namespace dp

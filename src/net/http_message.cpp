@@ -1,0 +1,95 @@
+#include "datapipelines/net/http_message.hpp"
+
+#include <cctype>
+
+namespace dp {
+namespace {
+
+bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(a[i])) !=
+        std::tolower(static_cast<unsigned char>(b[i]))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+int HexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+std::string PercentDecode(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '+') {
+      out.push_back(' ');
+    } else if (text[i] == '%' && i + 2 < text.size() &&
+               HexValue(text[i + 1]) >= 0 && HexValue(text[i + 2]) >= 0) {
+      out.push_back(static_cast<char>(HexValue(text[i + 1]) * 16 + HexValue(text[i + 2])));
+      i += 2;
+    } else {
+      out.push_back(text[i]);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+void HttpHeaders::Add(std::string name, std::string value) {
+  entries_.emplace_back(std::move(name), std::move(value));
+}
+
+std::optional<std::string_view> HttpHeaders::Get(std::string_view name) const {
+  for (const auto& [key, value] : entries_) {
+    if (EqualsIgnoreCase(key, name)) return std::string_view(value);
+  }
+  return std::nullopt;
+}
+
+int HttpHeaders::Count(std::string_view name) const {
+  int count = 0;
+  for (const auto& entry : entries_) count += EqualsIgnoreCase(entry.first, name) ? 1 : 0;
+  return count;
+}
+
+std::optional<std::string> QueryParam(std::string_view query, std::string_view name) {
+  while (!query.empty()) {
+    auto amp = query.find('&');
+    std::string_view pair = query.substr(0, amp);
+    auto eq = pair.find('=');
+    if (PercentDecode(pair.substr(0, eq)) == name) {
+      return eq == std::string_view::npos ? std::string() : PercentDecode(pair.substr(eq + 1));
+    }
+    if (amp == std::string_view::npos) break;
+    query.remove_prefix(amp + 1);
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> CookieValue(const HttpHeaders& headers, std::string_view name) {
+  for (const auto& [key, value] : headers.All()) {
+    if (!EqualsIgnoreCase(key, "cookie")) continue;
+    std::string_view rest(value);
+    while (!rest.empty()) {
+      auto semi = rest.find(';');
+      std::string_view item = rest.substr(0, semi);
+      while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+      auto eq = item.find('=');
+      if (eq != std::string_view::npos && item.substr(0, eq) == name) {
+        return std::string(item.substr(eq + 1));
+      }
+      if (semi == std::string_view::npos) break;
+      rest.remove_prefix(semi + 1);
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace dp

@@ -1,0 +1,219 @@
+#include "datapipelines/rest/rest_api.hpp"
+
+#include "datapipelines/domain/domain_error.hpp"
+#include "datapipelines/domain/error_codes.hpp"
+#include "datapipelines/net/envelope.hpp"
+#include "datapipelines/service/auth_service.hpp"
+#include "datapipelines/service/request_authenticator.hpp"
+#include "datapipelines/service/skill_docs.hpp"
+#include "datapipelines/util/clock.hpp"
+#include "datapipelines/util/crypto.hpp"
+
+namespace dp {
+namespace {
+
+constexpr std::string_view kApiPrefix = "/api/v1";
+constexpr std::string_view kKeysPath = "/api/v1/auth/api-keys";
+
+Json ParseBody(const HttpRequest& request) {
+  Json body = Json::parse(request.body, nullptr, false);
+  if (body.is_discarded() || !body.is_object()) {
+    throw DomainError(errc::kRequestInvalid, "Request body must be a JSON object.");
+  }
+  return body;
+}
+
+std::string RequiredString(const Json& body, const char* field) {
+  auto it = body.find(field);
+  if (it == body.end() || !it->is_string()) {
+    throw DomainError(errc::kRequestInvalid, std::string("'") + field + "' is required and must be a string.",
+                      Json{{"field", field}});
+  }
+  return it->get<std::string>();
+}
+
+Json OptionalTimestamp(int64_t ms) { return FormatIso8601Ms(ms); }
+
+Json KeyJson(const ApiKeyRecord& key) {
+  Json out = {{"id", key.id},
+              {"name", key.name},
+              {"kind", std::string(ToString(key.kind))},
+              {"scope", std::string(ToString(key.scope))},
+              {"workspace_id", key.workspace_id},
+              {"revoked", key.is_revoked},
+              {"created_at", FormatIso8601Ms(key.created_at_ms)},
+              {"expires_at", key.expires_at_ms ? OptionalTimestamp(*key.expires_at_ms) : Json()},
+              {"last_used_at", key.last_used_at_ms ? OptionalTimestamp(*key.last_used_at_ms) : Json()}};
+  return out;
+}
+
+Json PrincipalJson(const Principal& principal) {
+  return Json{{"user_id", principal.user_id},
+              {"email", principal.email},
+              {"display_name", principal.display_name},
+              {"workspace", {{"id", principal.workspace_id}, {"name", principal.workspace_name}}},
+              {"role", principal.role ? Json(std::string(ToString(*principal.role))) : Json()},
+              {"super_admin", principal.super_admin},
+              {"auth", principal.via_session ? "session" : "api_key"},
+              {"key_id", principal.via_session ? Json() : Json(principal.key_id)},
+              {"scope", principal.via_session ? Json() : Json(std::string(ToString(principal.scope)))}};
+}
+
+// Parses "2026-12-31T00:00:00Z" (seconds precision, UTC) to epoch ms.
+int64_t ParseTimestamp(const std::string& text) {
+  std::tm tm{};
+  int consumed = 0;
+  if (std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2dZ%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+                  &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &consumed) != 6 ||
+      consumed != static_cast<int>(text.size())) {
+    throw DomainError(errc::kRequestInvalid, "'expires_at' must be an ISO-8601 UTC timestamp like 2026-12-31T00:00:00Z.",
+                      Json{{"field", "expires_at"}});
+  }
+  tm.tm_year -= 1900;
+  tm.tm_mon -= 1;
+  return static_cast<int64_t>(timegm(&tm)) * 1000;
+}
+
+// Cookie-authenticated writes must echo the dp_csrf cookie in DP-CSRF-Token (double submit).
+void RequireCsrf(const HttpRequest& request, const Principal& principal) {
+  if (!principal.via_session || request.method == "GET") return;
+  auto cookie = CookieValue(request.headers, "dp_csrf");
+  auto header = request.headers.Get("DP-CSRF-Token");
+  if (!cookie || !header || !ConstantTimeEquals(*cookie, *header)) {
+    throw DomainError(errc::kCsrfInvalid, "Cookie-authenticated writes need DP-CSRF-Token.",
+                      Json{{"reason", !header ? "missing" : "mismatch"}});
+  }
+}
+
+}  // namespace
+
+RestApi::RestApi(AuthService& auth, RequestAuthenticator& authenticator, const SkillDocs& docs,
+                 RestApiOptions options)
+    : auth_(auth), authenticator_(authenticator), docs_(docs), options_(options) {}
+
+HttpResponse RestApi::HandleApi(const HttpRequest& request) {
+  const std::string& path = request.path;
+  try {
+    if (path == "/api/v1/auth/login" && request.method == "POST") return Login(request);
+    AuthenticatedRequest authenticated = authenticator_.Authenticate(
+        request.headers, request.remote_ip, CredentialPolicy::kApiKeyOrSession);
+    const Principal& principal = authenticated.principal;
+    RequireCsrf(request, principal);
+    HttpResponse response;
+    if (path == "/api/v1/auth/logout" && request.method == "POST") {
+      response = Logout(request);
+    } else if (path == "/api/v1/auth/me" && request.method == "GET") {
+      response = Me(request, principal);
+    } else if (path == kKeysPath && request.method == "POST") {
+      response = CreateKey(request, principal);
+    } else if (path == kKeysPath && request.method == "GET") {
+      response = ListKeys(request, principal);
+    } else if (path.rfind(std::string(kKeysPath) + "/", 0) == 0 && request.method == "DELETE") {
+      response = RevokeKey(request, principal, path.substr(kKeysPath.size() + 1));
+    } else {
+      throw DomainError(errc::kRouteNotFound, "No route for " + request.method + " " + path + ".");
+    }
+    AddRateLimitHeaders(response, authenticated.rate);
+    return response;
+  } catch (const DomainError& error) {
+    return ErrorEnvelope(error, request.correlation_id);
+  }
+}
+
+HttpResponse RestApi::Login(const HttpRequest& request) {
+  Json body = ParseBody(request);
+  LoginResult login = auth_.Login(RequiredString(body, "email"), RequiredString(body, "password"),
+                                  request.remote_ip);
+  std::string csrf = Sha256Hex(RandomBytes(32)).substr(0, 32);
+  HttpResponse response = SuccessEnvelope(
+      Json{{"principal", PrincipalJson(login.principal)},
+           {"expires_at", FormatIso8601Ms(login.expires_at_ms)},
+           {"csrf_token", csrf}},
+      request.correlation_id);
+  std::string attributes = "; Path=/; SameSite=Strict; Max-Age=" +
+                           std::to_string(options_.session_ttl_hours * 3600) +
+                           (options_.secure_cookies ? "; Secure" : "");
+  response.SetHeader("Set-Cookie", "dp_session=" + login.token + attributes + "; HttpOnly");
+  response.SetHeader("Set-Cookie", "dp_csrf=" + csrf + attributes);
+  return response;
+}
+
+HttpResponse RestApi::Logout(const HttpRequest& request) {
+  if (auto cookie = CookieValue(request.headers, "dp_session")) auth_.Logout(*cookie);
+  HttpResponse response;
+  response.status = 204;
+  response.content_type.clear();
+  response.SetHeader("Set-Cookie", "dp_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict");
+  response.SetHeader("Set-Cookie", "dp_csrf=; Path=/; Max-Age=0; SameSite=Strict");
+  return response;
+}
+
+HttpResponse RestApi::Me(const HttpRequest& request, const Principal& principal) {
+  return SuccessEnvelope(PrincipalJson(principal), request.correlation_id);
+}
+
+HttpResponse RestApi::CreateKey(const HttpRequest& request, const Principal& principal) {
+  Json body = ParseBody(request);
+  CreateApiKeyRequest create;
+  create.name = RequiredString(body, "name");
+  std::string scope_text = body.value("scope", std::string("read"));
+  auto scope = ParseScope(scope_text);
+  if (!scope) {
+    throw DomainError(errc::kRequestInvalid, "'scope' must be read, execute or author.",
+                      Json{{"field", "scope"}});
+  }
+  create.scope = *scope;
+  auto kind = ParseKeyKind(body.value("kind", std::string("user")));
+  if (!kind) {
+    throw DomainError(errc::kRequestInvalid, "'kind' must be user, endpoint or server.",
+                      Json{{"field", "kind"}});
+  }
+  create.kind = *kind;
+  create.workspace_name = body.value("workspace", std::string());
+  if (body.contains("expires_at") && !body["expires_at"].is_null()) {
+    create.expires_at_ms = ParseTimestamp(RequiredString(body, "expires_at"));
+  }
+  IssuedApiKey issued = auth_.CreateApiKey(principal, create);
+  Json data = KeyJson(issued.record);
+  data["api_key"] = issued.plaintext;  // shown once, never again
+  return SuccessEnvelope(std::move(data), request.correlation_id, 201);
+}
+
+HttpResponse RestApi::ListKeys(const HttpRequest& request, const Principal& principal) {
+  Json keys = Json::array();
+  for (const auto& key : auth_.ListApiKeys(principal)) keys.push_back(KeyJson(key));
+  return SuccessEnvelope(Json{{"items", std::move(keys)}}, request.correlation_id);
+}
+
+HttpResponse RestApi::RevokeKey(const HttpRequest& request, const Principal& principal,
+                                const std::string& key_id) {
+  auth_.RevokeApiKey(principal, key_id);
+  HttpResponse response;
+  response.status = 204;
+  response.content_type.clear();
+  return response;
+}
+
+HttpResponse RestApi::HandleSkill(const HttpRequest& request) const {
+  std::string name;
+  if (request.path == "/skill.md") {
+    name = "skill";
+  } else {
+    name = request.path.substr(std::string_view("/skill/").size());
+    if (name.size() < 4 || name.substr(name.size() - 3) != ".md" || name == "skill.md") name.clear();
+  }
+  const SkillDoc* doc = name.empty() ? nullptr : docs_.Find(name);
+  if (!doc) {
+    return ErrorEnvelope(DomainError(errc::kSkillReferenceNotFound,
+                                     "No skill reference at " + request.path + ".",
+                                     Json{{"reason", "skill_reference_not_found"},
+                                          {"known_docs", docs_.Names()}}),
+                         request.correlation_id);
+  }
+  HttpResponse response;
+  response.content_type = "text/markdown; charset=utf-8";
+  response.body = std::string(doc->markdown);
+  return response;
+}
+
+}  // namespace dp

@@ -1,0 +1,121 @@
+#include "datapipelines/service/request_authenticator.hpp"
+
+#include "datapipelines/domain/domain_error.hpp"
+#include "datapipelines/domain/error_codes.hpp"
+#include "datapipelines/service/auth_service.hpp"
+#include "datapipelines/store/metadata_store.hpp"
+
+namespace dp {
+namespace {
+
+constexpr std::string_view kBearer = "Bearer ";
+constexpr std::string_view kKeyPrefix = "dpk_";
+
+// The dpk_ token carried by "Authorization: Bearer dpk_…", or nullopt.
+std::optional<std::string_view> BearerKey(const HttpHeaders& headers) {
+  auto authorization = headers.Get("Authorization");
+  if (!authorization || authorization->rfind(kBearer, 0) != 0) return std::nullopt;
+  std::string_view token = authorization->substr(kBearer.size());
+  if (token.rfind(kKeyPrefix, 0) != 0) return std::nullopt;
+  return token;
+}
+
+}  // namespace
+
+RequestAuthenticator::RequestAuthenticator(AuthService& auth, RateLimiter& limiter,
+                                           MetadataStore& store)
+    : auth_(auth), limiter_(limiter), store_(store) {}
+
+AuthenticatedRequest RequestAuthenticator::Authenticate(const HttpHeaders& headers,
+                                                        const std::string& remote_ip,
+                                                        CredentialPolicy policy) {
+  bool has_key = headers.Has("DP-API-Key") || BearerKey(headers).has_value();
+  auto workspace_header = headers.Get("DP-Workspace");
+  Principal principal;
+  if (has_key || policy == CredentialPolicy::kApiKeyOnly) {
+    // A key is pinned to its workspace: a header that tries to switch it is refused, not ignored.
+    if (workspace_header) {
+      throw DomainError(errc::kWorkspaceHeaderForbidden,
+                        "DP-Workspace is not accepted with an API key: the key's pinned workspace "
+                        "is the context.");
+    }
+    principal = AuthenticateKey(headers, remote_ip, policy);
+  } else {
+    auto cookie = CookieValue(headers, "dp_session");
+    if (!cookie || cookie->empty()) {
+      throw DomainError(errc::kApiKeyMissing,
+                        "Send an API key in DP-API-Key, or log in for a dp_session cookie.");
+    }
+    principal = auth_.AuthenticateSession(*cookie);
+    if (workspace_header) principal = SelectSessionWorkspace(std::move(principal), *workspace_header);
+  }
+  RateDecision rate = ChargeRate(principal.user_id);
+  return {std::move(principal), rate};
+}
+
+Principal RequestAuthenticator::AuthenticateKey(const HttpHeaders& headers,
+                                                const std::string& remote_ip,
+                                                CredentialPolicy policy) {
+  int carriers = headers.Count("DP-API-Key") + (BearerKey(headers) ? 1 : 0);
+  if (carriers == 0) {
+    throw DomainError(errc::kApiKeyMissing,
+                      policy == CredentialPolicy::kApiKeyOnly
+                          ? "Send an API key as DP-API-Key: dpk_… or Authorization: Bearer dpk_…; "
+                            "session cookies and other bearer tokens are not accepted on /mcp."
+                          : "Send an API key as DP-API-Key: dpk_….");
+  }
+  if (carriers > 1) {
+    throw DomainError(errc::kApiKeyAmbiguous,
+                      "Send exactly one credential: DP-API-Key or Authorization: Bearer dpk_…, "
+                      "not both.");
+  }
+  auto header_key = headers.Get("DP-API-Key");
+  std::string_view token = header_key ? *header_key : *BearerKey(headers);
+  Principal principal = auth_.AuthenticateApiKey(token, remote_ip);
+  if (policy == CredentialPolicy::kApiKeyOnly && principal.kind != KeyKind::kUser) {
+    throw DomainError(errc::kEndpointKeyKindRefused,
+                      "This key is a " + std::string(ToString(principal.kind)) +
+                          " key; only user (agent) keys may call /mcp.",
+                      Json{{"kind", std::string(ToString(principal.kind))}});
+  }
+  return principal;
+}
+
+Principal RequestAuthenticator::SelectSessionWorkspace(Principal principal,
+                                                       std::string_view workspace_name) {
+  auto workspace = store_.FindWorkspaceByName(std::string(workspace_name));
+  if (!workspace) {
+    throw DomainError(errc::kWorkspaceNotFound, "Workspace not found.",
+                      Json{{"workspace", std::string(workspace_name)}});
+  }
+  auto membership = store_.FindMembership(workspace->id, principal.user_id);
+  if (!membership && !principal.super_admin) {
+    throw DomainError(errc::kWorkspaceMembershipRequired,
+                      "You are not a member of this workspace.",
+                      Json{{"workspace", workspace->name}});
+  }
+  principal.workspace_id = workspace->id;
+  principal.workspace_name = workspace->name;
+  principal.role = membership ? std::optional<Role>(membership->role) : std::optional<Role>(Role::kWsAdmin);
+  return principal;
+}
+
+RateDecision RequestAuthenticator::ChargeRate(const std::string& user_id) {
+  RateDecision decision;
+  try {
+    decision = limiter_.Acquire(user_id);
+  } catch (const RateLimiterUnavailable&) {
+    // Fail closed: an undecidable limit is a refusal, never a free pass (REST API §12.3).
+    throw DomainError(errc::kRateLimitUnavailable,
+                      "The rate limiter is unavailable; retry shortly.",
+                      Json{{"retry_after_seconds", 1}});
+  }
+  if (!decision.allowed) {
+    throw DomainError(errc::kRateLimitExceeded, "Rate limit exceeded; retry after the delay.",
+                      Json{{"retry_after_seconds", decision.retry_after_seconds},
+                           {"limit", decision.limit}});
+  }
+  return decision;
+}
+
+}  // namespace dp

@@ -1,0 +1,83 @@
+#pragma once
+// Recursive-descent parser from FTL source to the TemplateAst (template_ast.hpp). Throws
+// SyntaxError; forbidden constructs are parsed into the tree (kForbidden nodes, built-in
+// names) so TemplateValidator rejects them from the AST, never from the raw text.
+#include <memory>
+#include <string_view>
+
+#include "template/template_ast.hpp"
+#include "template/template_lexer.hpp"
+
+namespace dp::tmpl {
+
+class AstBuilder {
+ public:
+  AstBuilder(std::string_view source, int max_depth);
+  std::unique_ptr<TemplateAst> Build();
+  SourcePos PosAt(size_t offset) const { return lexer_.PosAt(offset); }
+
+ private:
+  struct Terminator {
+    std::string kind;  // "eof", "end:<name>", "else", "elseif", "case", "default", "end:@"
+    size_t begin = 0;
+    size_t end = 0;  // offset of the tag's last byte
+    ExprPtr expr;
+    std::string name;  // for "end:@": the closing name (may be empty)
+  };
+
+  Terminator ParseContent(Node* parent);
+  NodePtr NewNode(NodeKind kind, size_t begin);
+  void AddChild(Node* parent, NodePtr child);
+  void FinishNode(Node* node, size_t last_byte);
+
+  // Directives; each consumes through its end tag and appends to parent.
+  // Returns a terminator when the directive itself is a terminator.
+  bool ParseDirective(Node* parent, size_t begin, Terminator* terminator);
+  void ParseIf(Node* parent, size_t begin);
+  void ParseList(Node* parent, size_t begin);
+  void ParseSep(Node* parent, size_t begin, Terminator* pending);
+  void ParseSwitch(Node* parent, size_t begin);
+  void ParseAssign(Node* parent, size_t begin, AssignScope scope, std::string_view directive);
+  void ParseMacro(Node* parent, size_t begin, bool function);
+  void ParseCall(Node* parent, size_t begin);
+  void ParseInterpolation(Node* parent, size_t begin);
+  void ParseForbidden(Node* parent, size_t begin, std::string construct);
+  size_t ExpectTagEnd(bool allow_empty);
+  void ExpectEndTag(const Terminator& t, std::string_view name);
+
+  // Expressions (FreeMarker precedence, lowest first).
+  ExprPtr ParseExpression();
+  ExprPtr ParseOr();
+  ExprPtr ParseAnd();
+  ExprPtr ParseEquality();
+  ExprPtr ParseRelational();
+  ExprPtr ParseRange();
+  ExprPtr ParseAdditive();
+  ExprPtr ParseMultiplicative();
+  ExprPtr ParseUnary();
+  ExprPtr ParsePrimary();
+  ExprPtr ParseAtom();
+  ExprPtr ParseStringLiteral(const Token& token);
+  std::vector<ExprPtr> ParseArgs(std::string_view close);
+  bool StartsExpression(const Token& token);
+  ExprPtr MakeExpr(ExprKind kind, size_t begin);
+  std::string IdentOrString(std::string_view what);
+
+  [[noreturn]] void Fail(size_t offset, std::string message);
+  void EnterNesting(size_t offset);
+
+  std::string_view source_;
+  TemplateLexer lexer_;
+  size_t pos_ = 0;
+  int max_depth_;
+  int depth_ = 0;
+  int list_depth_ = 0;
+  int switch_depth_ = 0;
+  int macro_depth_ = 0;
+  bool in_function_ = false;
+  TemplateAst* ast_ = nullptr;
+
+  friend struct NestingGuard;
+};
+
+}  // namespace dp::tmpl

@@ -1,0 +1,509 @@
+#include "template/evaluator.hpp"
+
+#include <algorithm>
+
+#include "template/number_format.hpp"
+
+namespace dp::tmpl {
+namespace {
+
+constexpr uint64_t kBytesPerStep = 64;
+
+std::string PosText(const SourcePos& pos) {
+  return "line " + std::to_string(pos.line) + ", column " + std::to_string(pos.column);
+}
+
+}  // namespace
+
+std::string HtmlEscape(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '&': out += "&amp;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+Evaluator::Evaluator(const RenderOptions& options, TemplateMode mode, std::string template_name)
+    : options_(options), mode_(mode), template_name_(std::move(template_name)) {}
+
+void Evaluator::Fail(const SourcePos& pos, std::string message) {
+  throw RenderError{"evaluation_error", message + " (at " + PosText(pos) + ")", pos, nullptr};
+}
+
+void Evaluator::FailType(const Expr* e, std::string_view expected, const ValuePtr& got) {
+  Fail(e->pos, "Expected " + std::string(expected) + ", but \"" + e->source +
+                   "\" has evaluated to " + TypeName(got->type));
+}
+
+void Evaluator::Step(uint64_t n, const SourcePos& pos) {
+  steps_ += n;
+  if (steps_ > options_.max_steps) {
+    throw RenderError{"step_budget_exceeded",
+                      "Render exceeded its step budget of " + std::to_string(options_.max_steps) +
+                          " (at " + PosText(pos) + ")",
+                      pos, Json{{"max_steps", options_.max_steps}}};
+  }
+}
+
+ValuePtr Evaluator::MakeString(std::string s, const SourcePos& pos) {
+  if (s.size() > options_.max_output_bytes) {
+    throw RenderError{"output_limit_exceeded",
+                      "A string value exceeded the output cap of " +
+                          std::to_string(options_.max_output_bytes) + " bytes (at " +
+                          PosText(pos) + ")",
+                      pos, Json{{"max_output_bytes", options_.max_output_bytes}}};
+  }
+  Step(s.size() / kBytesPerStep, pos);
+  return Value::String(std::move(s));
+}
+
+void Evaluator::Write(std::string_view text, const SourcePos& pos) {
+  output_total_ += text.size();
+  if (output_total_ > options_.max_output_bytes) {
+    throw RenderError{"output_limit_exceeded",
+                      "Render output exceeded the cap of " +
+                          std::to_string(options_.max_output_bytes) + " bytes (at " +
+                          PosText(pos) + ")",
+                      pos, Json{{"max_output_bytes", options_.max_output_bytes}}};
+  }
+  Step(text.size() / kBytesPerStep, pos);
+  out_->append(text);
+}
+
+ValuePtr Evaluator::FromJson(const Json& json) {
+  switch (json.type()) {
+    case Json::value_t::null:
+    case Json::value_t::discarded:
+      return nullptr;
+    case Json::value_t::boolean:
+      return Value::Boolean(json.get<bool>());
+    case Json::value_t::number_integer:
+      return Value::Int(json.get<int64_t>());
+    case Json::value_t::number_unsigned:
+      return Value::Number(Decimal(Decimal::BigInt(json.get<uint64_t>()), 0));
+    case Json::value_t::number_float:
+      return Value::Number(Decimal::FromDouble(json.get<double>()));
+    case Json::value_t::string:
+      return Value::String(json.get<std::string>());
+    case Json::value_t::array: {
+      std::vector<ValuePtr> items;
+      items.reserve(json.size());
+      for (const auto& item : json) items.push_back(FromJson(item));
+      return Value::Sequence(std::move(items));
+    }
+    case Json::value_t::object: {
+      auto hash = std::make_shared<Value>();
+      hash->type = ValueType::kHash;
+      for (auto it = json.begin(); it != json.end(); ++it) {
+        ValuePtr v = FromJson(it.value());
+        if (v) hash->HashPut(it.key(), std::move(v));
+      }
+      return hash;
+    }
+    case Json::value_t::binary:
+      return nullptr;
+  }
+  return nullptr;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Namespaces and libraries
+
+void Evaluator::DefineMacros(const ParsedTemplate& tmpl, Namespace* ns) {
+  for (const Node* def : tmpl.ast().definitions) {
+    auto v = std::make_shared<Value>();
+    v->type = def->kind == NodeKind::kFunction ? ValueType::kFunction : ValueType::kMacro;
+    v->callable = def;
+    v->home = ns;
+    ns->vars[def->names[0]] = v;
+  }
+}
+
+ValuePtr Evaluator::NamespaceHash(Namespace* ns) {
+  auto hash = std::make_shared<Value>();
+  hash->type = ValueType::kHash;
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : ns->vars) keys.push_back(key);
+  std::sort(keys.begin(), keys.end());
+  for (const auto& key : keys) hash->HashPut(key, ns->vars[key]);
+  return hash;
+}
+
+Namespace* Evaluator::InstantiateLibrary(const ParsedTemplate* library) {
+  auto found = library_namespaces_.find(library);
+  if (found != library_namespaces_.end()) return found->second;
+  if (++call_depth_ > options_.max_call_depth) {
+    throw RenderError{"call_depth_exceeded", "Library imports are nested too deeply", {}, nullptr};
+  }
+  namespaces_.push_back(std::make_unique<Namespace>());
+  Namespace* ns = namespaces_.back().get();
+  ns->tmpl = library;
+  library_namespaces_[library] = ns;
+  for (const auto& [alias, imported] : library->imports()) {
+    ns->vars[alias] = NamespaceHash(InstantiateLibrary(imported.get()));
+  }
+  DefineMacros(*library, ns);
+  // Run the library's top level (assignments); its output is discarded like an #import's.
+  std::string discard;
+  std::string* saved = out_;
+  out_ = &discard;
+  Frame frame;
+  frame.ns = ns;
+  Ctx ctx{&frame, nullptr};
+  ExecChildren(library->ast().root->children, ctx);
+  out_ = saved;
+  --call_depth_;
+  return ns;
+}
+
+std::string Evaluator::Run(const ParsedTemplate& main, const Json& data_model,
+                           const std::map<std::string, const ParsedTemplate*>& libraries) {
+  if (!data_model.is_object() && !data_model.is_null()) {
+    throw RenderError{"evaluation_error", "The data model must be a JSON object", {}, nullptr};
+  }
+  data_model_ = data_model.is_null() ? nullptr : FromJson(data_model);
+  namespaces_.push_back(std::make_unique<Namespace>());
+  Namespace* main_ns = namespaces_.back().get();
+  main_ns->tmpl = &main;
+  for (const auto& [alias, imported] : main.imports()) {
+    main_ns->vars[alias] = NamespaceHash(InstantiateLibrary(imported.get()));
+  }
+  for (const auto& [alias, library] : libraries) {
+    main_ns->vars[alias] = NamespaceHash(InstantiateLibrary(library));
+  }
+  DefineMacros(main, main_ns);
+  std::string output;
+  out_ = &output;
+  Frame frame;
+  frame.ns = main_ns;
+  Ctx ctx{&frame, nullptr};
+  ExecChildren(main.ast().root->children, ctx);
+  return output;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Elements
+
+Flow Evaluator::ExecChildren(const std::vector<NodePtr>& nodes, Ctx& ctx) {
+  for (const auto& node : nodes) {
+    Flow flow = Exec(node.get(), ctx);
+    if (flow != Flow::kNormal) return flow;
+  }
+  return Flow::kNormal;
+}
+
+Flow Evaluator::Exec(const Node* node, Ctx& ctx) {
+  Step(1, node->begin);
+  switch (node->kind) {
+    case NodeKind::kText:
+      Write(node->text, node->begin);
+      return Flow::kNormal;
+    case NodeKind::kInterpolation:
+      Write(ToOutput(EvalRequired(node->exprs[0].get(), ctx), node->exprs[0].get()), node->begin);
+      return Flow::kNormal;
+    case NodeKind::kIf:
+      return ExecIf(node, ctx);
+    case NodeKind::kList:
+      return ExecList(node, ctx);
+    case NodeKind::kSep:
+      if (ctx.loops && ctx.loops->has_next) return ExecChildren(node->children, ctx);
+      return Flow::kNormal;
+    case NodeKind::kBreak:
+      return Flow::kBreak;
+    case NodeKind::kAssign:
+      ExecAssign(node, ctx);
+      return Flow::kNormal;
+    case NodeKind::kAssignBlock:
+      ExecAssignBlock(node, ctx);
+      return Flow::kNormal;
+    case NodeKind::kMacro:
+    case NodeKind::kFunction: {
+      auto v = std::make_shared<Value>();
+      v->type = node->kind == NodeKind::kFunction ? ValueType::kFunction : ValueType::kMacro;
+      v->callable = node;
+      v->home = ctx.frame->ns;
+      ctx.frame->ns->vars[node->names[0]] = v;
+      return Flow::kNormal;
+    }
+    case NodeKind::kNested:
+      ExecNested(node, ctx);
+      return Flow::kNormal;
+    case NodeKind::kReturn:
+      if (!node->exprs.empty()) ctx.frame->return_value = EvalRequired(node->exprs[0].get(), ctx);
+      return Flow::kReturn;
+    case NodeKind::kCall:
+      ExecCall(node, ctx);
+      return Flow::kNormal;
+    case NodeKind::kSwitch:
+      return ExecSwitch(node, ctx);
+    case NodeKind::kComment:
+      return Flow::kNormal;
+    case NodeKind::kForbidden:
+      Fail(node->begin, "Forbidden construct " + node->text);
+    default:
+      return ExecChildren(node->children, ctx);
+  }
+}
+
+Flow Evaluator::ExecIf(const Node* node, Ctx& ctx) {
+  for (const auto& branch : node->children) {
+    if (branch->exprs.empty() ||
+        RequireBoolean(EvalRequired(branch->exprs[0].get(), ctx), branch->exprs[0].get())) {
+      return ExecChildren(branch->children, ctx);
+    }
+  }
+  return Flow::kNormal;
+}
+
+Flow Evaluator::ExecList(const Node* node, Ctx& ctx) {
+  const Expr* source_expr = node->exprs[0].get();
+  ValuePtr source = EvalRequired(source_expr, ctx);
+  const Node* body = node->children[0].get();
+  const Node* else_node = node->children.size() > 1 ? node->children[1].get() : nullptr;
+  const bool hash_listing = node->names.size() == 2;
+  size_t size = 0;
+  if (hash_listing) {
+    if (source->type != ValueType::kHash) FailType(source_expr, "a hash", source);
+    size = source->entries.size();
+  } else {
+    if (source->type != ValueType::kSequence) FailType(source_expr, "a sequence", source);
+    size = source->SequenceSize();
+  }
+  if (size == 0) return else_node ? ExecChildren(else_node->children, ctx) : Flow::kNormal;
+  LoopState state;
+  state.list = node;
+  state.parent = ctx.loops;
+  Ctx inner{ctx.frame, &state};
+  for (size_t i = 0; i < size; ++i) {
+    Step(1, node->begin);
+    state.index = i;
+    state.has_next = i + 1 < size;
+    if (hash_listing) {
+      state.item = Value::String(source->entries[i].first);
+      state.value = source->entries[i].second;
+    } else {
+      state.item = source->SequenceAt(i);
+    }
+    Flow flow = ExecChildren(body->children, inner);
+    if (flow == Flow::kBreak) break;
+    if (flow == Flow::kReturn) return flow;
+  }
+  return Flow::kNormal;
+}
+
+Flow Evaluator::ExecSwitch(const Node* node, Ctx& ctx) {
+  const Expr* subject_expr = node->exprs[0].get();
+  ValuePtr subject = EvalRequired(subject_expr, ctx);
+  bool processed = false;
+  const Node* default_case = nullptr;
+  for (const auto& kase : node->children) {
+    bool run = processed;
+    if (!processed) {
+      if (kase->exprs.empty()) {
+        default_case = kase.get();
+      } else {
+        run = Compare(subject, EvalRequired(kase->exprs[0].get(), ctx), "==", kase->exprs[0].get());
+      }
+    }
+    if (run) {
+      processed = true;
+      Flow flow = ExecChildren(kase->children, ctx);
+      if (flow == Flow::kBreak) return Flow::kNormal;
+      if (flow == Flow::kReturn) return flow;
+    }
+  }
+  if (!processed && default_case) {
+    Flow flow = ExecChildren(default_case->children, ctx);
+    if (flow == Flow::kReturn) return flow;
+  }
+  return Flow::kNormal;
+}
+
+void Evaluator::SetVariable(const Node* node, AssignScope scope, const std::string& name,
+                            ValuePtr value, Ctx& ctx) {
+  switch (scope) {
+    case AssignScope::kAssign:
+      ctx.frame->ns->vars[name] = std::move(value);
+      break;
+    case AssignScope::kGlobal:
+      globals_[name] = std::move(value);
+      break;
+    case AssignScope::kLocal:
+      if (!ctx.frame->callable) Fail(node->begin, "<#local> used outside a macro or function");
+      ctx.frame->locals[name] = std::move(value);
+      break;
+  }
+}
+
+void Evaluator::ExecAssign(const Node* node, Ctx& ctx) {
+  for (size_t i = 0; i < node->names.size(); ++i) {
+    const std::string& name = node->names[i];
+    const std::string& op = node->ops[i];
+    const Expr* expr = node->exprs[i].get();
+    ValuePtr value;
+    if (op == "=") {
+      value = EvalRequired(expr, ctx);
+    } else {
+      ValuePtr current = Lookup(name, ctx);
+      if (!current) {
+        throw RenderError{"undefined_variable",
+                          "The left-hand operand of " + op + " is missing: " + name + " (at " +
+                              PosText(node->begin) + ")",
+                          node->begin, Json{{"variable", name}}};
+      }
+      Expr fake;
+      fake.kind = ExprKind::kVariable;
+      fake.pos = node->begin;
+      fake.source = name;
+      if (op == "+=") {
+        value = Add(current, EvalRequired(expr, ctx), expr);
+      } else {
+        const Decimal& left = RequireNumber(current, &fake);
+        if (op == "++") {
+          value = Value::Number(left + Decimal::FromInt(1));
+        } else if (op == "--") {
+          value = Value::Number(left - Decimal::FromInt(1));
+        } else {
+          const Decimal& right = RequireNumber(EvalRequired(expr, ctx), expr);
+          if (op == "-=") {
+            value = Value::Number(left - right);
+          } else if (op == "*=") {
+            value = Value::Number(left * right);
+          } else if (op == "/=") {
+            auto q = left.Divide(right);
+            if (!q) Fail(node->begin, "Division by zero");
+            value = Value::Number(*q);
+          } else {
+            if (right.LongValue() == 0) Fail(node->begin, "Division by zero");
+            value = Value::Int(left.LongValue() % right.LongValue());
+          }
+        }
+      }
+    }
+    SetVariable(node, node->scope, name, std::move(value), ctx);
+  }
+}
+
+void Evaluator::ExecAssignBlock(const Node* node, Ctx& ctx) {
+  std::string captured;
+  std::string* saved = out_;
+  out_ = &captured;
+  Flow flow = ExecChildren(node->children, ctx);
+  out_ = saved;
+  (void)flow;
+  ValuePtr value = mode_ == TemplateMode::kHtml ? Value::Markup(std::move(captured))
+                                                : Value::String(std::move(captured));
+  SetVariable(node, node->scope, node->names[0], std::move(value), ctx);
+}
+
+void Evaluator::BindParams(const Node* callable, Frame* frame, std::vector<ValuePtr> positional,
+                           std::vector<std::pair<std::string, ValuePtr>> named,
+                           const SourcePos& pos) {
+  const std::string& name = callable->names[0];
+  const MacroParam* catch_all = nullptr;
+  for (const auto& p : callable->params) {
+    if (p.catch_all) catch_all = &p;
+  }
+  size_t regular = callable->params.size() - (catch_all ? 1 : 0);
+  std::vector<ValuePtr> extra;
+  for (size_t i = 0; i < positional.size(); ++i) {
+    if (i < regular) {
+      if (positional[i]) frame->locals[callable->params[i].name] = positional[i];
+    } else if (catch_all) {
+      extra.push_back(positional[i]);
+    } else {
+      Fail(pos, "\"" + name + "\" only accepts " + std::to_string(regular) + " parameter(s), but got " +
+                    std::to_string(positional.size()));
+    }
+  }
+  auto rest = std::make_shared<Value>();
+  rest->type = ValueType::kHash;
+  for (auto& [arg_name, value] : named) {
+    bool known = false;
+    for (size_t i = 0; i < regular; ++i) known = known || callable->params[i].name == arg_name;
+    if (known) {
+      if (value) frame->locals[arg_name] = value;
+    } else if (catch_all) {
+      if (value) rest->HashPut(arg_name, value);
+    } else {
+      Fail(pos, "Macro \"" + name + "\" has no parameter with name \"" + arg_name + "\"");
+    }
+  }
+  if (catch_all) {
+    frame->locals[catch_all->name] = named.empty() ? Value::Sequence(std::move(extra)) : ValuePtr(rest);
+  }
+  Ctx ctx{frame, nullptr};
+  for (size_t i = 0; i < regular; ++i) {
+    const MacroParam& p = callable->params[i];
+    if (frame->locals.count(p.name)) continue;
+    if (!p.default_value) {
+      Fail(pos, "When calling \"" + name + "\", required parameter \"" + p.name +
+                    "\" (parameter #" + std::to_string(i + 1) + ") was not specified");
+    }
+    frame->locals[p.name] = EvalRequired(p.default_value.get(), ctx);
+  }
+}
+
+void Evaluator::ExecCall(const Node* node, Ctx& ctx) {
+  const Expr* callee_expr = node->exprs[0].get();
+  ValuePtr callee = EvalRequired(callee_expr, ctx);
+  if (callee->type != ValueType::kMacro) FailType(callee_expr, "a macro", callee);
+  std::vector<ValuePtr> positional;
+  for (size_t i = 1; i < node->exprs.size(); ++i) positional.push_back(Eval(node->exprs[i].get(), ctx));
+  std::vector<std::pair<std::string, ValuePtr>> named;
+  for (const auto& [name, expr] : node->named_args) named.emplace_back(name, Eval(expr.get(), ctx));
+  if (++call_depth_ > options_.max_call_depth) {
+    throw RenderError{"call_depth_exceeded",
+                      "Macro calls are nested deeper than " +
+                          std::to_string(options_.max_call_depth) + " (at " + PosText(node->begin) + ")",
+                      node->begin, Json{{"max_call_depth", options_.max_call_depth}}};
+  }
+  Frame frame;
+  frame.ns = const_cast<Namespace*>(callee->home);
+  frame.callable = callee->callable;
+  frame.call_site = node;
+  frame.caller = ctx.frame;
+  frame.caller_loops = ctx.loops;
+  BindParams(callee->callable, &frame, std::move(positional), std::move(named), node->begin);
+  Ctx inner{&frame, nullptr};
+  ExecChildren(callee->callable->children, inner);
+  --call_depth_;
+}
+
+void Evaluator::ExecNested(const Node* node, Ctx& ctx) {
+  Frame* frame = ctx.frame;
+  if (!frame->call_site || frame->call_site->children.empty()) return;
+  Ctx caller{frame->caller, frame->caller_loops};
+  ExecChildren(frame->call_site->children, caller);
+}
+
+ValuePtr Evaluator::CallFunction(const Value& fn, std::vector<ValuePtr> args, const SourcePos& pos) {
+  if (++call_depth_ > options_.max_call_depth) {
+    throw RenderError{"call_depth_exceeded",
+                      "Function calls are nested deeper than " +
+                          std::to_string(options_.max_call_depth) + " (at " + PosText(pos) + ")",
+                      pos, Json{{"max_call_depth", options_.max_call_depth}}};
+  }
+  Frame frame;
+  frame.ns = const_cast<Namespace*>(fn.home);
+  frame.callable = fn.callable;
+  BindParams(fn.callable, &frame, std::move(args), {}, pos);
+  std::string discard;
+  std::string* saved = out_;
+  out_ = &discard;
+  Ctx inner{&frame, nullptr};
+  ExecChildren(fn.callable->children, inner);
+  out_ = saved;
+  --call_depth_;
+  return frame.return_value;
+}
+
+}  // namespace dp::tmpl

@@ -1,0 +1,128 @@
+#pragma once
+// Executes a parse tree against a data model: scopes (loop variables, macro locals,
+// namespaces, globals, data model), macros/functions/nested, built-ins, and the render guards
+// (step budget, output/string cap, call depth). Single-use: one Evaluator per render.
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "datapipelines/template/parsed_template.hpp"
+#include "datapipelines/template/template_renderer.hpp"
+#include "datapipelines/util/json.hpp"
+#include "template/template_ast.hpp"
+#include "template/value.hpp"
+
+namespace dp::tmpl {
+
+// A render failure before translation to DomainError.
+struct RenderError {
+  std::string reason;
+  std::string message;
+  SourcePos pos;
+  Json extra;
+};
+
+struct Namespace {
+  std::unordered_map<std::string, ValuePtr> vars;
+  const ParsedTemplate* tmpl = nullptr;
+};
+
+struct LoopState {
+  const Node* list = nullptr;
+  ValuePtr item;
+  ValuePtr value;  // hash listing: the value variable
+  size_t index = 0;
+  bool has_next = false;
+  LoopState* parent = nullptr;
+};
+
+struct Frame {
+  std::unordered_map<std::string, ValuePtr> locals;
+  Namespace* ns = nullptr;
+  const Node* callable = nullptr;
+  const Node* call_site = nullptr;  // <@m>body</@m>: the body for <#nested>
+  Frame* caller = nullptr;
+  LoopState* caller_loops = nullptr;
+  ValuePtr return_value;
+};
+
+struct Ctx {
+  Frame* frame;
+  LoopState* loops;
+};
+
+enum class Flow { kNormal, kBreak, kReturn };
+
+class Evaluator {
+ public:
+  Evaluator(const RenderOptions& options, TemplateMode mode, std::string template_name);
+  std::string Run(const ParsedTemplate& main, const Json& data_model,
+                  const std::map<std::string, const ParsedTemplate*>& libraries);
+
+ private:
+  // Elements
+  Flow ExecChildren(const std::vector<NodePtr>& nodes, Ctx& ctx);
+  Flow Exec(const Node* node, Ctx& ctx);
+  Flow ExecIf(const Node* node, Ctx& ctx);
+  Flow ExecList(const Node* node, Ctx& ctx);
+  Flow ExecSwitch(const Node* node, Ctx& ctx);
+  void ExecAssign(const Node* node, Ctx& ctx);
+  void ExecAssignBlock(const Node* node, Ctx& ctx);
+  void ExecCall(const Node* node, Ctx& ctx);
+  void ExecNested(const Node* node, Ctx& ctx);
+  void SetVariable(const Node* node, AssignScope scope, const std::string& name, ValuePtr value,
+                   Ctx& ctx);
+  void Write(std::string_view text, const SourcePos& pos);
+
+  // Macros, functions, namespaces
+  void BindParams(const Node* callable, Frame* frame, std::vector<ValuePtr> positional,
+                  std::vector<std::pair<std::string, ValuePtr>> named, const SourcePos& pos);
+  ValuePtr CallFunction(const Value& fn, std::vector<ValuePtr> args, const SourcePos& pos);
+  Namespace* InstantiateLibrary(const ParsedTemplate* library);
+  void DefineMacros(const ParsedTemplate& tmpl, Namespace* ns);
+  ValuePtr NamespaceHash(Namespace* ns);
+
+ public:
+  // Expressions (public for the built-in helpers in builtins.cpp)
+  ValuePtr Eval(const Expr* e, Ctx& ctx);
+  ValuePtr EvalRequired(const Expr* e, Ctx& ctx);
+  ValuePtr EvalLenient(const Expr* e, Ctx& ctx);
+  ValuePtr Lookup(const std::string& name, const Ctx& ctx);
+  ValuePtr EvalBuiltIn(const Expr* e, Ctx& ctx);
+  ValuePtr Add(const ValuePtr& a, const ValuePtr& b, const Expr* e);
+  bool Compare(const ValuePtr& a, const ValuePtr& b, const std::string& op, const Expr* e);
+  bool RequireBoolean(const ValuePtr& v, const Expr* e);
+  const Decimal& RequireNumber(const ValuePtr& v, const Expr* e);
+  const std::string& RequireString(const ValuePtr& v, const Expr* e, std::string_view what);
+  std::string ToOutput(const ValuePtr& v, const Expr* e);
+  // String form for concatenation and ?join (numbers formatted, booleans as true/false).
+  std::string Stringify(const ValuePtr& v, const Expr* e, std::string_view what);
+  ValuePtr MakeString(std::string s, const SourcePos& pos);
+  void Step(uint64_t n, const SourcePos& pos);
+  [[noreturn]] void Fail(const SourcePos& pos, std::string message);
+  [[noreturn]] void FailType(const Expr* e, std::string_view expected, const ValuePtr& got);
+  TemplateMode mode() const { return mode_; }
+
+ private:
+  ValuePtr EvalDynamicKey(const Expr* e, Ctx& ctx);
+  ValuePtr EvalRange(const Expr* e, Ctx& ctx);
+  ValuePtr FromJson(const Json& json);
+
+  RenderOptions options_;
+  TemplateMode mode_;
+  std::string template_name_;
+  uint64_t steps_ = 0;
+  int call_depth_ = 0;
+  std::string* out_ = nullptr;
+  size_t output_total_ = 0;
+  ValuePtr data_model_;
+  std::unordered_map<std::string, ValuePtr> globals_;
+  std::vector<std::unique_ptr<Namespace>> namespaces_;
+  std::map<const ParsedTemplate*, Namespace*> library_namespaces_;
+  std::map<const Namespace*, ValuePtr> namespace_hashes_;
+};
+
+std::string HtmlEscape(std::string_view text);
+
+}  // namespace dp::tmpl

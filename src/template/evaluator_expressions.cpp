@@ -1,0 +1,321 @@
+// Expression evaluation of Evaluator (split from evaluator.cpp to keep files short).
+#include <limits>
+
+#include "template/evaluator.hpp"
+#include "template/number_format.hpp"
+
+namespace dp::tmpl {
+namespace {
+
+std::string PosText(const SourcePos& pos) {
+  return "line " + std::to_string(pos.line) + ", column " + std::to_string(pos.column);
+}
+
+}  // namespace
+
+ValuePtr Evaluator::Lookup(const std::string& name, const Ctx& ctx) {
+  for (const LoopState* loop = ctx.loops; loop; loop = loop->parent) {
+    if (loop->list->names[0] == name) return loop->item;
+    if (loop->list->names.size() > 1 && loop->list->names[1] == name) return loop->value;
+  }
+  if (ctx.frame->callable) {
+    auto it = ctx.frame->locals.find(name);
+    if (it != ctx.frame->locals.end()) return it->second;
+  }
+  auto ns = ctx.frame->ns->vars.find(name);
+  if (ns != ctx.frame->ns->vars.end()) return ns->second;
+  auto global = globals_.find(name);
+  if (global != globals_.end()) return global->second;
+  return data_model_ ? data_model_->HashGet(name) : nullptr;
+}
+
+ValuePtr Evaluator::EvalRequired(const Expr* e, Ctx& ctx) {
+  ValuePtr v = Eval(e, ctx);
+  if (v) return v;
+  throw RenderError{"undefined_variable",
+                    "The following has evaluated to null or missing: ==> " + e->source + " (at " +
+                        PosText(e->pos) + ")",
+                    e->pos, Json{{"variable", e->source}}};
+}
+
+ValuePtr Evaluator::EvalLenient(const Expr* e, Ctx& ctx) {
+  if (e->kind != ExprKind::kParen) return Eval(e, ctx);
+  try {
+    return Eval(e->args[0].get(), ctx);
+  } catch (const RenderError& error) {
+    if (error.reason != "undefined_variable") throw;
+    return nullptr;
+  }
+}
+
+bool Evaluator::RequireBoolean(const ValuePtr& v, const Expr* e) {
+  if (v->type != ValueType::kBoolean) FailType(e, "a boolean", v);
+  return v->boolean;
+}
+
+const Decimal& Evaluator::RequireNumber(const ValuePtr& v, const Expr* e) {
+  if (v->type != ValueType::kNumber) FailType(e, "a number", v);
+  return v->number;
+}
+
+const std::string& Evaluator::RequireString(const ValuePtr& v, const Expr* e, std::string_view what) {
+  if (v->type != ValueType::kString) FailType(e, what, v);
+  return v->str;
+}
+
+std::string Evaluator::Stringify(const ValuePtr& v, const Expr* e, std::string_view what) {
+  switch (v->type) {
+    case ValueType::kString:
+    case ValueType::kMarkup:
+      return v->str;
+    case ValueType::kNumber:
+      return NumberFormat::Computer(v->number);
+    case ValueType::kBoolean:
+      return v->boolean ? "true" : "false";
+    default:
+      FailType(e, what, v);
+  }
+}
+
+std::string Evaluator::ToOutput(const ValuePtr& v, const Expr* e) {
+  if (v->type == ValueType::kString && mode_ == TemplateMode::kHtml) return HtmlEscape(v->str);
+  return Stringify(v, e, "a string, number, boolean or markup for ${...}");
+}
+
+ValuePtr Evaluator::Add(const ValuePtr& a, const ValuePtr& b, const Expr* e) {
+  if (a->type == ValueType::kNumber && b->type == ValueType::kNumber) {
+    return Value::Number(a->number + b->number);
+  }
+  if (a->type == ValueType::kSequence && b->type == ValueType::kSequence) {
+    std::vector<ValuePtr> items;
+    const size_t total = a->SequenceSize() + b->SequenceSize();
+    Step(total, e->pos);
+    items.reserve(total);
+    for (size_t i = 0; i < a->SequenceSize(); ++i) items.push_back(a->SequenceAt(i));
+    for (size_t i = 0; i < b->SequenceSize(); ++i) items.push_back(b->SequenceAt(i));
+    return Value::Sequence(std::move(items));
+  }
+  if (a->type == ValueType::kHash && b->type == ValueType::kHash) {
+    auto merged = std::make_shared<Value>(*a);
+    Step(a->entries.size() + b->entries.size(), e->pos);
+    for (const auto& [key, value] : b->entries) merged->HashPut(key, value);
+    return merged;
+  }
+  const Expr* left_expr = e->args.size() > 0 ? e->args[0].get() : e;
+  const Expr* right_expr = e->args.size() > 1 ? e->args[1].get() : e;
+  if (a->type == ValueType::kMarkup || b->type == ValueType::kMarkup) {
+    auto part = [&](const ValuePtr& v, const Expr* x) {
+      return v->type == ValueType::kString ? HtmlEscape(v->str)
+                                           : Stringify(v, x, "a string or markup");
+    };
+    std::string joined = part(a, left_expr) + part(b, right_expr);
+    MakeString(joined, e->pos);  // enforce the cap
+    return Value::Markup(std::move(joined));
+  }
+  std::string left = Stringify(a, left_expr, "a string or number for \"+\"");
+  std::string right = Stringify(b, right_expr, "a string or number for \"+\"");
+  if (left.size() + right.size() > options_.max_output_bytes) return MakeString(left + right, e->pos);
+  return MakeString(left + right, e->pos);
+}
+
+bool Evaluator::Compare(const ValuePtr& a, const ValuePtr& b, const std::string& op, const Expr* e) {
+  int cmp = 0;
+  const bool equality = op == "==" || op == "!=";
+  if (a->type == ValueType::kNumber && b->type == ValueType::kNumber) {
+    cmp = a->number.Compare(b->number);
+  } else if ((a->type == ValueType::kString || a->type == ValueType::kMarkup) &&
+             (b->type == ValueType::kString || b->type == ValueType::kMarkup)) {
+    if (!equality) Fail(e->pos, "Can't use operator \"" + op + "\" on string values");
+    cmp = a->str == b->str ? 0 : 1;
+  } else if (a->type == ValueType::kBoolean && b->type == ValueType::kBoolean) {
+    if (!equality) Fail(e->pos, "Can't use operator \"" + op + "\" on boolean values");
+    cmp = a->boolean == b->boolean ? 0 : 1;
+  } else {
+    Fail(e->pos, std::string("Can't compare values of these types: left-hand operand is ") +
+                     TypeName(a->type) + ", right-hand operand is " + TypeName(b->type));
+  }
+  if (op == "==") return cmp == 0;
+  if (op == "!=") return cmp != 0;
+  if (op == "<") return cmp < 0;
+  if (op == "<=") return cmp <= 0;
+  if (op == ">") return cmp > 0;
+  return cmp >= 0;
+}
+
+ValuePtr Evaluator::EvalRange(const Expr* e, Ctx& ctx) {
+  const Decimal& begin_num = RequireNumber(EvalRequired(e->args[0].get(), ctx), e->args[0].get());
+  const int64_t begin = begin_num.LongValue();
+  RangeSpec spec;
+  spec.begin = begin;
+  if (e->args.size() < 2) {  // right-unbounded "n..": effectively infinite
+    spec.size = std::numeric_limits<int32_t>::max();
+    return Value::Range(spec);
+  }
+  const int64_t end =
+      RequireNumber(EvalRequired(e->args[1].get(), ctx), e->args[1].get()).LongValue();
+  if (e->name == "..") {
+    spec.step = end >= begin ? 1 : -1;
+    spec.size = (end >= begin ? end - begin : begin - end) + 1;
+  } else if (e->name == "..<") {
+    spec.step = end >= begin ? 1 : -1;
+    spec.size = end >= begin ? end - begin : begin - end;
+  } else {  // "..*": length-limited
+    spec.step = end >= 0 ? 1 : -1;
+    spec.size = end >= 0 ? end : -end;
+  }
+  return Value::Range(spec);
+}
+
+ValuePtr Evaluator::EvalDynamicKey(const Expr* e, Ctx& ctx) {
+  ValuePtr target = EvalRequired(e->args[0].get(), ctx);
+  const Expr* key_expr = e->args[1].get();
+  ValuePtr key = EvalRequired(key_expr, ctx);
+  if (key->type == ValueType::kNumber) {
+    const int64_t index = key->number.LongValue();
+    if (target->type == ValueType::kSequence) {
+      if (index < 0 || static_cast<size_t>(index) >= target->SequenceSize()) return nullptr;
+      return target->SequenceAt(static_cast<size_t>(index));
+    }
+    if (target->type == ValueType::kString) {
+      if (index < 0 || static_cast<size_t>(index) >= target->str.size()) {
+        Fail(e->pos, "String index out of bounds: " + std::to_string(index));
+      }
+      return Value::String(target->str.substr(static_cast<size_t>(index), 1));
+    }
+    FailType(e->args[0].get(), "a sequence or string", target);
+  }
+  if (key->type == ValueType::kString) {
+    if (target->type != ValueType::kHash) FailType(e->args[0].get(), "a hash", target);
+    return target->HashGet(key->str);
+  }
+  if (key->type == ValueType::kSequence && key->range) {
+    const RangeSpec& r = *key->range;
+    if (r.size > 0 && r.step < 0) Fail(e->pos, "Decreasing ranges can't be used for slicing");
+    const int64_t from = r.begin;
+    const int64_t count = r.size;
+    if (target->type == ValueType::kString) {
+      if (from < 0 || from + count > static_cast<int64_t>(target->str.size())) {
+        Fail(e->pos, "Range out of bounds for string slicing");
+      }
+      return Value::String(target->str.substr(static_cast<size_t>(from), static_cast<size_t>(count)));
+    }
+    if (target->type == ValueType::kSequence) {
+      if (from < 0 || from + count > static_cast<int64_t>(target->SequenceSize())) {
+        Fail(e->pos, "Range out of bounds for sequence slicing");
+      }
+      Step(static_cast<uint64_t>(count), e->pos);
+      std::vector<ValuePtr> items;
+      for (int64_t i = 0; i < count; ++i) items.push_back(target->SequenceAt(static_cast<size_t>(from + i)));
+      return Value::Sequence(std::move(items));
+    }
+    FailType(e->args[0].get(), "a sequence or string", target);
+  }
+  FailType(key_expr, "a number, string or range", key);
+}
+
+ValuePtr Evaluator::Eval(const Expr* e, Ctx& ctx) {
+  switch (e->kind) {
+    case ExprKind::kNumber:
+      return Value::Number(e->number);
+    case ExprKind::kString:
+      return Value::String(e->text);
+    case ExprKind::kStringInterp: {
+      std::string out;
+      for (const auto& part : e->args) {
+        if (part->kind == ExprKind::kString) {
+          out += part->text;
+        } else {
+          out += Stringify(EvalRequired(part.get(), ctx), part.get(), "a string, number or boolean");
+        }
+      }
+      return MakeString(std::move(out), e->pos);
+    }
+    case ExprKind::kBoolean:
+      return Value::Boolean(e->boolean);
+    case ExprKind::kVariable:
+      return Lookup(e->name, ctx);
+    case ExprKind::kDot: {
+      ValuePtr target = EvalRequired(e->args[0].get(), ctx);
+      if (target->type != ValueType::kHash) FailType(e->args[0].get(), "a hash", target);
+      return target->HashGet(e->name);
+    }
+    case ExprKind::kDynamicKey:
+      return EvalDynamicKey(e, ctx);
+    case ExprKind::kMethodCall: {
+      ValuePtr callee = EvalRequired(e->args[0].get(), ctx);
+      if (callee->type != ValueType::kFunction) FailType(e->args[0].get(), "a function", callee);
+      std::vector<ValuePtr> args;
+      for (size_t i = 1; i < e->args.size(); ++i) args.push_back(Eval(e->args[i].get(), ctx));
+      return CallFunction(*callee, std::move(args), e->pos);
+    }
+    case ExprKind::kBuiltIn:
+      return EvalBuiltIn(e, ctx);
+    case ExprKind::kDefaultTo: {
+      ValuePtr v = EvalLenient(e->args[0].get(), ctx);
+      if (v) return v;
+      if (e->args.size() > 1) return Eval(e->args[1].get(), ctx);
+      return Value::String("");
+    }
+    case ExprKind::kExists:
+      return Value::Boolean(EvalLenient(e->args[0].get(), ctx) != nullptr);
+    case ExprKind::kParen:
+      return Eval(e->args[0].get(), ctx);
+    case ExprKind::kNot:
+      return Value::Boolean(!RequireBoolean(EvalRequired(e->args[0].get(), ctx), e->args[0].get()));
+    case ExprKind::kNegate:
+      return Value::Number(-RequireNumber(EvalRequired(e->args[0].get(), ctx), e->args[0].get()));
+    case ExprKind::kUnaryPlus:
+      return Value::Number(RequireNumber(EvalRequired(e->args[0].get(), ctx), e->args[0].get()));
+    case ExprKind::kArithmetic: {
+      ValuePtr a = EvalRequired(e->args[0].get(), ctx);
+      ValuePtr b = EvalRequired(e->args[1].get(), ctx);
+      if (e->name == "+") return Add(a, b, e);
+      const Decimal& x = RequireNumber(a, e->args[0].get());
+      const Decimal& y = RequireNumber(b, e->args[1].get());
+      if (e->name == "-") return Value::Number(x - y);
+      if (e->name == "*") return Value::Number(x * y);
+      if (e->name == "/") {
+        auto q = x.Divide(y);
+        if (!q) Fail(e->pos, "Division by zero");
+        return Value::Number(*q);
+      }
+      const int64_t divisor = y.LongValue();
+      if (divisor == 0) Fail(e->pos, "Division by zero");
+      return Value::Int(x.LongValue() % divisor);
+    }
+    case ExprKind::kCompare:
+      return Value::Boolean(Compare(EvalRequired(e->args[0].get(), ctx),
+                                    EvalRequired(e->args[1].get(), ctx), e->name, e));
+    case ExprKind::kAnd:
+      if (!RequireBoolean(EvalRequired(e->args[0].get(), ctx), e->args[0].get())) {
+        return Value::Boolean(false);
+      }
+      return Value::Boolean(RequireBoolean(EvalRequired(e->args[1].get(), ctx), e->args[1].get()));
+    case ExprKind::kOr:
+      if (RequireBoolean(EvalRequired(e->args[0].get(), ctx), e->args[0].get())) {
+        return Value::Boolean(true);
+      }
+      return Value::Boolean(RequireBoolean(EvalRequired(e->args[1].get(), ctx), e->args[1].get()));
+    case ExprKind::kRange:
+      return EvalRange(e, ctx);
+    case ExprKind::kSequence: {
+      std::vector<ValuePtr> items;
+      items.reserve(e->args.size());
+      for (const auto& item : e->args) items.push_back(EvalRequired(item.get(), ctx));
+      return Value::Sequence(std::move(items));
+    }
+    case ExprKind::kHash: {
+      auto hash = std::make_shared<Value>();
+      hash->type = ValueType::kHash;
+      for (size_t i = 0; i + 1 < e->args.size(); i += 2) {
+        ValuePtr key = EvalRequired(e->args[i].get(), ctx);
+        const std::string& k = RequireString(key, e->args[i].get(), "a string as hash key");
+        hash->HashPut(k, EvalRequired(e->args[i + 1].get(), ctx));
+      }
+      return hash;
+    }
+  }
+  Fail(e->pos, "Unsupported expression");
+}
+
+}  // namespace dp::tmpl

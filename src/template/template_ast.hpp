@@ -1,0 +1,115 @@
+#pragma once
+// The parsed form of a template: an immutable tree of elements (directives, text,
+// interpolations) holding expression trees. Built by TemplateParser, walked by the validator
+// and the evaluator; never mutated after parsing, so it is shared freely across threads.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "template/decimal.hpp"
+
+namespace dp::tmpl {
+
+struct SourcePos {
+  int line = 0;
+  int column = 0;
+};
+
+enum class ExprKind {
+  kNumber,        // number literal (number)
+  kString,        // string literal without interpolation (text)
+  kStringInterp,  // "a ${b}" : parts in args (kString pieces and expressions)
+  kBoolean,       // true / false (number unused, boolean)
+  kVariable,      // name
+  kDot,           // args[0].name
+  kDynamicKey,    // args[0][args[1]]  (index, key or slice by range)
+  kMethodCall,    // args[0](args[1..])
+  kBuiltIn,       // args[0]?name, call_args when called with (...)
+  kDefaultTo,     // args[0]!args[1]  (args[1] may be absent)
+  kExists,        // args[0]??
+  kParen,         // (args[0])
+  kNot,           // !args[0]
+  kNegate,        // -args[0]
+  kUnaryPlus,     // +args[0]
+  kArithmetic,    // args[0] op args[1], op in + - * / %
+  kCompare,       // args[0] op args[1], op in == != < <= > >=
+  kAnd,
+  kOr,
+  kRange,         // args[0]..args[1]; op "..", "..<", "..!", "..*"; args[1] absent for "1.."
+  kSequence,      // [args...]
+  kHash,          // {args[0]: args[1], ...}
+};
+
+struct Expr {
+  ExprKind kind;
+  SourcePos pos;
+  std::string name;  // variable name, key, built-in name, operator
+  std::string text;  // string literal value
+  Decimal number;
+  bool boolean = false;
+  bool has_call_args = false;  // built-in invoked with (...)
+  std::vector<std::unique_ptr<Expr>> args;
+  std::vector<std::unique_ptr<Expr>> call_args;
+  std::string source;  // canonical-ish source snippet, for error messages
+};
+using ExprPtr = std::unique_ptr<Expr>;
+
+enum class NodeKind {
+  kRoot,
+  kText,
+  kInterpolation,  // exprs[0]
+  kComment,
+  kIf,             // children: kIfBranch
+  kIfBranch,       // exprs[0] condition (absent for <#else>)
+  kList,           // exprs[0] source; names: loop var(s); children: kListBody [, kListElse]
+  kListBody,
+  kListElse,
+  kSep,
+  kBreak,
+  kAssign,         // assignments: names[i] op ops[i] exprs[i]; scope
+  kAssignBlock,    // names[0] captures children output
+  kMacro,          // names[0] name; params; children body
+  kFunction,
+  kNested,         // exprs = loop args
+  kReturn,         // exprs[0] optional
+  kCall,           // exprs[0] callee; named_args or positional exprs[1..]; children body
+  kSwitch,         // exprs[0]; children: kCase
+  kCase,           // exprs[0] value (absent for <#default>)
+  kForbidden,      // a construct refused by TemplateValidator; text names it
+};
+
+enum class AssignScope { kAssign, kGlobal, kLocal };
+
+struct MacroParam {
+  std::string name;
+  ExprPtr default_value;  // null when required
+  bool catch_all = false;
+};
+
+struct Node {
+  NodeKind kind;
+  SourcePos begin;
+  SourcePos end;  // position of the element's last character
+  std::string text;
+  std::vector<ExprPtr> exprs;
+  std::vector<std::string> names;
+  std::vector<std::string> ops;  // assignment operators: "=", "+=", "++", ...
+  AssignScope scope = AssignScope::kAssign;
+  std::vector<MacroParam> params;
+  std::vector<std::pair<std::string, ExprPtr>> named_args;
+  std::vector<std::unique_ptr<Node>> children;
+  bool has_sep = false;  // list body contains a <#sep>
+  // Whitespace-stripping bookkeeping (parse time only).
+  Node* parent = nullptr;
+  size_t index = 0;
+};
+using NodePtr = std::unique_ptr<Node>;
+
+// A parsed template body plus the index of its top-level macro/function definitions.
+struct TemplateAst {
+  NodePtr root;
+  std::vector<const Node*> definitions;  // top-level <#macro>/<#function>, in order
+  std::string name;
+};
+
+}  // namespace dp::tmpl

@@ -1,0 +1,28 @@
+#include "datapipelines/template/template_renderer.hpp"
+
+#include "datapipelines/domain/domain_error.hpp"
+#include "datapipelines/domain/error_codes.hpp"
+#include "template/evaluator.hpp"
+
+namespace dp {
+
+std::string TemplateRenderer::Render(const ParsedTemplate& tmpl, const Json& data_model,
+                                     const RenderOptions& options,
+                                     const std::map<std::string, const ParsedTemplate*>& libraries) {
+  tmpl::Evaluator evaluator(options, tmpl.mode(), tmpl.name());
+  try {
+    return evaluator.Run(tmpl, data_model, libraries);
+  } catch (const tmpl::RenderError& error) {
+    Json details = {{"reason", error.reason},
+                    {"line", error.pos.line},
+                    {"column", error.pos.column},
+                    {"template", tmpl.name()}};
+    if (error.extra.is_object()) {
+      for (auto it = error.extra.begin(); it != error.extra.end(); ++it) details[it.key()] = it.value();
+    }
+    throw DomainError(errc::kTemplateRenderFailed,
+                      "Template " + tmpl.name() + " failed to render: " + error.message, details);
+  }
+}
+
+}  // namespace dp

@@ -1,0 +1,178 @@
+#include "template/whitespace_stripper.hpp"
+
+#include <string_view>
+
+namespace dp::tmpl {
+namespace {
+
+bool IsWs(char c) { return static_cast<unsigned char>(c) <= ' '; }
+
+bool TrimmableToEmpty(std::string_view text) {
+  for (char c : text) {
+    if (!IsWs(c)) return false;
+  }
+  return true;
+}
+
+bool IsTopLevel(const Node* node) { return node->parent && node->parent->kind == NodeKind::kRoot; }
+
+Node* PrevSibling(const Node* node) {
+  if (!node->parent || node->index == 0) return nullptr;
+  return node->parent->children[node->index - 1].get();
+}
+
+Node* NextSibling(const Node* node) {
+  if (!node->parent || node->index + 1 >= node->parent->children.size()) return nullptr;
+  return node->parent->children[node->index + 1].get();
+}
+
+bool TreatedAsLeaf(const Node* node) {
+  return node->children.empty() || node->kind == NodeKind::kMacro ||
+         node->kind == NodeKind::kFunction || node->kind == NodeKind::kAssignBlock;
+}
+
+Node* LastLeaf(Node* node) {
+  while (!TreatedAsLeaf(node)) node = node->children.back().get();
+  return node;
+}
+
+Node* FirstLeaf(Node* node) {
+  while (!TreatedAsLeaf(node)) node = node->children.front().get();
+  return node;
+}
+
+Node* PrevTerminal(const Node* node) {
+  if (Node* prev = PrevSibling(node)) return LastLeaf(prev);
+  if (node->parent && node->parent->kind != NodeKind::kRoot) return PrevTerminal(node->parent);
+  return nullptr;
+}
+
+Node* NextTerminal(const Node* node) {
+  if (Node* next = NextSibling(node)) return FirstLeaf(next);
+  if (node->parent && node->parent->kind != NodeKind::kRoot) return NextTerminal(node->parent);
+  return nullptr;
+}
+
+bool NonOutputting(const Node* node) {
+  if (!node) return false;
+  switch (node->kind) {
+    case NodeKind::kMacro:
+    case NodeKind::kFunction:
+    case NodeKind::kAssign:
+    case NodeKind::kComment:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool IsIgnorable(const Node* node) {
+  if (node->kind != NodeKind::kText) return false;
+  if (node->text.empty()) return true;
+  if (!TrimmableToEmpty(node->text)) return false;
+  const bool top = IsTopLevel(node);
+  const Node* prev = PrevSibling(node);
+  const Node* next = NextSibling(node);
+  return ((prev == nullptr && top) || NonOutputting(prev)) &&
+         ((next == nullptr && top) || NonOutputting(next));
+}
+
+bool HeedsOpening(const Node* node) {
+  if (node->kind == NodeKind::kInterpolation) return true;
+  if (node->kind != NodeKind::kText || IsIgnorable(node)) return false;
+  for (size_t i = node->text.size(); i-- > 0;) {
+    const char c = node->text[i];
+    if (c == '\n' || c == '\r') return false;
+    if (!IsWs(c)) return true;
+  }
+  return true;
+}
+
+bool HeedsTrailing(const Node* node) {
+  if (node->kind == NodeKind::kInterpolation) return true;
+  if (node->kind != NodeKind::kText || IsIgnorable(node)) return false;
+  for (char c : node->text) {
+    if (c == '\n' || c == '\r') return false;
+    if (!IsWs(c)) return true;
+  }
+  return true;
+}
+
+size_t OpeningCharsToStrip(const Node* node) {
+  const std::string& text = node->text;
+  const size_t newline = text.find_first_of("\r\n");
+  if (newline == std::string::npos && node->begin.column != 1) return 0;
+  size_t count = newline == std::string::npos ? 0 : newline + 1;
+  if (count > 0 && count < text.size() && text[count - 1] == '\r' && text[count] == '\n') ++count;
+  if (!TrimmableToEmpty(std::string_view(text).substr(0, count))) return 0;
+  for (const Node* elem = PrevTerminal(node); elem && elem->end.line == node->begin.line;
+       elem = PrevTerminal(elem)) {
+    if (HeedsOpening(elem)) return 0;
+  }
+  return count;
+}
+
+size_t TrailingCharsToStrip(const Node* node) {
+  const std::string& text = node->text;
+  const size_t last = text.find_last_of("\r\n");
+  if (last == std::string::npos && node->begin.column != 1) return 0;
+  const size_t from = last == std::string::npos ? 0 : last + 1;
+  if (!TrimmableToEmpty(std::string_view(text).substr(from))) return 0;
+  for (const Node* elem = NextTerminal(node); elem && elem->begin.line == node->end.line;
+       elem = NextTerminal(elem)) {
+    if (HeedsTrailing(elem)) return 0;
+  }
+  return text.size() - from;
+}
+
+void CleanText(Node* node) {
+  if (node->text.empty()) return;
+  if (IsTopLevel(node) && PrevSibling(node) == nullptr) return;
+  const size_t trailing = TrailingCharsToStrip(node);
+  const size_t opening = OpeningCharsToStrip(node);
+  if (opening == 0 && trailing == 0) return;
+  if (opening + trailing >= node->text.size()) {
+    node->text.clear();
+  } else {
+    node->text = node->text.substr(opening, node->text.size() - opening - trailing);
+  }
+  if (opening > 0) {
+    ++node->begin.line;
+    node->begin.column = 1;
+  }
+}
+
+void Clean(Node* node) {
+  for (auto& child : node->children) {
+    if (child->kind == NodeKind::kText) {
+      CleanText(child.get());
+    } else {
+      Clean(child.get());
+    }
+  }
+  for (size_t i = 0; i < node->children.size();) {
+    if (IsIgnorable(node->children[i].get())) {
+      node->children.erase(node->children.begin() + static_cast<long>(i));
+      for (size_t j = i; j < node->children.size(); ++j) node->children[j]->index = j;
+    } else {
+      ++i;
+    }
+  }
+}
+
+void AssignIndexes(Node* node) {
+  for (size_t i = 0; i < node->children.size(); ++i) {
+    node->children[i]->index = i;
+    node->children[i]->parent = node;
+    AssignIndexes(node->children[i].get());
+  }
+}
+
+}  // namespace
+
+void WhitespaceStripper::Strip(Node* root) {
+  AssignIndexes(root);
+  Clean(root);
+}
+
+}  // namespace dp::tmpl

@@ -1,0 +1,68 @@
+#pragma once
+// A real SQLite metadata store (in memory) behind a real AuthService with a hand-driven clock
+// and cheap Argon2 parameters.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <memory>
+#include <string>
+
+#include "datapipelines/domain/domain_error.hpp"
+#include "datapipelines/domain/error_codes.hpp"
+#include "datapipelines/service/audit_log.hpp"
+#include "datapipelines/service/auth_service.hpp"
+#include "datapipelines/store/metadata_store.hpp"
+
+namespace dp::test {
+
+inline constexpr int64_t kStartMs = 1'800'000'000'000;
+inline constexpr int64_t kTtlMs = 60'000;
+inline constexpr const char* kPassword = "correct horse battery";
+
+// The code a call throws, "<none>" when it returns.
+template <typename F>
+std::string CodeOf(F&& call) {
+  try {
+    call();
+  } catch (const DomainError& e) {
+    return std::string(e.code().code);
+  }
+  return "<none>";
+}
+
+class AuthServiceTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    store_ = OpenMetadataStore(":memory:");
+    store_->Migrate();
+    audit_ = std::make_unique<AuditLog>(*store_);
+    AuthOptions options;
+    options.cache_ttl = std::chrono::milliseconds(kTtlMs);
+    options.hasher = Argon2Params{.time_cost = 1, .memory_kib = 1024, .parallelism = 1};
+    options.clock = [this] { return now_.load(); };
+    service_ = std::make_unique<AuthService>(*store_, *audit_, options);
+  }
+
+  void Advance(int64_t ms) { now_ += ms; }
+
+  // A workspace "default" with alice as `role`.
+  User MakeMember(const std::string& email, Role role, const std::string& workspace = "default",
+                  bool super_admin = false) {
+    User user = service_->CreateUser(email, "", kPassword, super_admin);
+    if (!store_->FindWorkspaceByName(workspace)) service_->CreateWorkspace(workspace, "", email);
+    service_->SetMembership(workspace, email, role);
+    return user;
+  }
+
+  IssuedApiKey KeyFor(const std::string& email, Scope scope, KeyKind kind = KeyKind::kUser,
+                      std::optional<int64_t> expires_at_ms = std::nullopt) {
+    return service_->CreateApiKeyFor(email, "default", "test key", scope, kind, expires_at_ms);
+  }
+
+  std::atomic<int64_t> now_{kStartMs};
+  std::unique_ptr<MetadataStore> store_;
+  std::unique_ptr<AuditLog> audit_;
+  std::unique_ptr<AuthService> service_;
+};
+
+}  // namespace dp::test

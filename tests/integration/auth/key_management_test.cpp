@@ -1,0 +1,156 @@
+// Issuing, listing and revoking keys: the issuer rule (auth.md §7.4, workspaces design §5.2).
+#include "auth/auth_test_fixture.hpp"
+
+namespace dp::test {
+namespace {
+
+using KeyManagement = AuthServiceTest;
+
+Principal SessionOf(AuthService& service, const std::string& email) {
+  return service.Login(email, kPassword, "").principal;
+}
+
+TEST_F(KeyManagement, ScopeMayNotExceedTheIssuersRole) {
+  MakeMember("viewer@example.com", Role::kViewer);
+  Principal viewer = SessionOf(*service_, "viewer@example.com");
+  try {
+    service_->CreateApiKey(viewer, CreateApiKeyRequest{"agent", Scope::kAuthor});
+    FAIL() << "expected auth.api_key.scope_exceeds_issuer";
+  } catch (const DomainError& e) {
+    EXPECT_EQ(e.code(), errc::kKeyScopeExceedsIssuer);
+    EXPECT_EQ(e.details(), (Json{{"requested", "author"}, {"max", "read"}}));
+  }
+  IssuedApiKey key = service_->CreateApiKey(viewer, CreateApiKeyRequest{"agent", Scope::kRead});
+  EXPECT_EQ(key.record.scope, Scope::kRead);
+  EXPECT_EQ(key.record.workspace_id, viewer.workspace_id);
+  EXPECT_EQ(service_->AuthenticateApiKey(key.plaintext, "").user_id, viewer.user_id);
+
+  MakeMember("op@example.com", Role::kOperator);
+  EXPECT_EQ(CodeOf([&] {
+              service_->CreateApiKeyFor("op@example.com", "default", "k", Scope::kAuthor,
+                                        KeyKind::kUser, std::nullopt);
+            }),
+            "auth.api_key.scope_exceeds_issuer");
+  EXPECT_EQ(CodeOf([&] {
+              service_->CreateApiKeyFor("op@example.com", "default", "k", Scope::kExecute,
+                                        KeyKind::kUser, std::nullopt);
+            }),
+            "<none>");
+}
+
+TEST_F(KeyManagement, AKeyCannotMintAWiderKey) {
+  MakeMember("alice@example.com", Role::kAuthor);
+  IssuedApiKey read_key = KeyFor("alice@example.com", Scope::kRead);
+  Principal as_key = service_->AuthenticateApiKey(read_key.plaintext, "");
+  EXPECT_EQ(CodeOf([&] {
+              service_->CreateApiKey(as_key, CreateApiKeyRequest{"wider", Scope::kExecute});
+            }),
+            "auth.api_key.scope_exceeds_issuer");
+  EXPECT_EQ(CodeOf([&] {
+              service_->CreateApiKey(as_key, CreateApiKeyRequest{"same", Scope::kRead});
+            }),
+            "<none>");
+}
+
+TEST_F(KeyManagement, IssuerMustBeAMemberUnlessSuperAdmin) {
+  MakeMember("alice@example.com", Role::kAuthor);
+  service_->CreateWorkspace("other", "Other", "");
+  Principal alice = SessionOf(*service_, "alice@example.com");
+  EXPECT_EQ(CodeOf([&] {
+              service_->CreateApiKey(
+                  alice, CreateApiKeyRequest{"x", Scope::kRead, KeyKind::kUser, "other"});
+            }),
+            "workspace.membership_required");
+  EXPECT_EQ(CodeOf([&] {
+              service_->CreateApiKey(
+                  alice, CreateApiKeyRequest{"x", Scope::kRead, KeyKind::kUser, "missing"});
+            }),
+            "workspace.not_found");
+
+  service_->CreateUser("root@example.com", "", kPassword, true);
+  Principal root = SessionOf(*service_, "root@example.com");
+  IssuedApiKey key = service_->CreateApiKey(
+      root, CreateApiKeyRequest{"ops", Scope::kAuthor, KeyKind::kServer, "other"});
+  Principal p = service_->AuthenticateApiKey(key.plaintext, "");
+  EXPECT_EQ(p.workspace_name, "other");
+  EXPECT_FALSE(p.role.has_value());
+  EXPECT_TRUE(p.super_admin);
+  EXPECT_EQ(CodeOf([&] { service_->CheckAccess(p, Scope::kAuthor, Role::kWsAdmin); }), "<none>");
+}
+
+TEST_F(KeyManagement, NameAndExpiryAreValidated) {
+  MakeMember("alice@example.com", Role::kAuthor);
+  Principal alice = SessionOf(*service_, "alice@example.com");
+  auto create = [&](std::string name, std::optional<int64_t> expiry) {
+    return CodeOf([&] {
+      service_->CreateApiKey(alice,
+                             CreateApiKeyRequest{name, Scope::kRead, KeyKind::kUser, "", expiry});
+    });
+  };
+  EXPECT_EQ(create("", std::nullopt), "request.validation.invalid");
+  EXPECT_EQ(create(std::string(101, 'n'), std::nullopt), "request.validation.invalid");
+  EXPECT_EQ(create(std::string(100, 'n'), std::nullopt), "<none>");
+  EXPECT_EQ(create("past", kStartMs - 1), "request.validation.invalid");
+  EXPECT_EQ(create("now", kStartMs), "request.validation.invalid");
+  EXPECT_EQ(create("future", kStartMs + 1), "<none>");
+}
+
+TEST_F(KeyManagement, ListShowsOwnKeysWithoutHashes) {
+  MakeMember("alice@example.com", Role::kAuthor);
+  MakeMember("bob@example.com", Role::kAuthor);
+  IssuedApiKey a1 = KeyFor("alice@example.com", Scope::kRead);
+  IssuedApiKey a2 = KeyFor("alice@example.com", Scope::kAuthor);
+  KeyFor("bob@example.com", Scope::kRead);
+  Principal alice = SessionOf(*service_, "alice@example.com");
+  auto keys = service_->ListApiKeys(alice);
+  ASSERT_EQ(keys.size(), 2u);
+  for (const auto& key : keys) {
+    EXPECT_TRUE(key.key_hash.empty());
+    EXPECT_TRUE(key.id == a1.record.id || key.id == a2.record.id);
+  }
+  auto all = service_->ListAllKeys();
+  EXPECT_EQ(all.size(), 3u);
+  for (const auto& key : all) EXPECT_TRUE(key.key_hash.empty());
+}
+
+TEST_F(KeyManagement, RevokingSomeoneElsesKeyLooksLikeNotFound) {
+  MakeMember("alice@example.com", Role::kAuthor);
+  MakeMember("bob@example.com", Role::kAuthor);
+  IssuedApiKey bobs = KeyFor("bob@example.com", Scope::kRead);
+  Principal alice = SessionOf(*service_, "alice@example.com");
+  EXPECT_EQ(CodeOf([&] { service_->RevokeApiKey(alice, bobs.record.id); }),
+            "auth.api_key.not_found");
+  EXPECT_EQ(CodeOf([&] { service_->RevokeApiKey(alice, "dpk_AAAAAAAAAAAA"); }),
+            "auth.api_key.not_found");
+  EXPECT_FALSE(store_->FindApiKey(bobs.record.id)->is_revoked);
+
+  service_->CreateUser("root@example.com", "", kPassword, true);
+  Principal root = SessionOf(*service_, "root@example.com");
+  service_->RevokeApiKey(root, bobs.record.id);
+  EXPECT_TRUE(store_->FindApiKey(bobs.record.id)->is_revoked);
+}
+
+TEST_F(KeyManagement, OperatorRevocation) {
+  MakeMember("alice@example.com", Role::kAuthor);
+  IssuedApiKey key = KeyFor("alice@example.com", Scope::kRead);
+  service_->AuthenticateApiKey(key.plaintext, "");
+  service_->RevokeApiKeyById(key.record.id);
+  EXPECT_EQ(CodeOf([&] { service_->AuthenticateApiKey(key.plaintext, ""); }),
+            "auth.api_key.invalid");
+  EXPECT_EQ(CodeOf([&] { service_->RevokeApiKeyById("dpk_AAAAAAAAAAAA"); }),
+            "auth.api_key.not_found");
+}
+
+TEST_F(KeyManagement, CreationIsAuditedWithoutTheSecret) {
+  User alice = MakeMember("alice@example.com", Role::kAuthor);
+  IssuedApiKey key = KeyFor("alice@example.com", Scope::kExecute);
+  auto created = store_->ListAudit("auth.api_key.created", 5);
+  ASSERT_EQ(created.size(), 1u);
+  EXPECT_EQ(created[0].user_id, alice.id);
+  EXPECT_EQ(created[0].key_id, key.record.id);
+  EXPECT_EQ(created[0].details.value("scope", ""), "execute");
+  EXPECT_EQ(created[0].details.dump().find(key.plaintext.substr(17)), std::string::npos);
+}
+
+}  // namespace
+}  // namespace dp::test

@@ -1,0 +1,114 @@
+// Operator verbs (the CLI) and bootstrap idempotency.
+#include "auth/auth_test_fixture.hpp"
+
+namespace dp::test {
+namespace {
+
+using Operator = AuthServiceTest;
+
+TEST_F(Operator, UserValidation) {
+  EXPECT_EQ(CodeOf([&] { service_->CreateUser("not-an-email", "", kPassword, false); }),
+            "user.validation.email_invalid");
+  EXPECT_EQ(CodeOf([&] { service_->CreateUser("a@example.com", "", "short-pw-11", false); }),
+            "user.validation.password_too_short");
+  User user = service_->CreateUser(" Carol@Example.com ", "Carol", kPassword, false);
+  EXPECT_EQ(user.email, "carol@example.com");
+  EXPECT_TRUE(user.password_hash.empty());
+  EXPECT_TRUE(store_->FindUserById(user.id)->password_hash.starts_with("$argon2id$"));
+  EXPECT_EQ(CodeOf([&] { service_->CreateUser("CAROL@example.com", "", kPassword, false); }),
+            "user.validation.duplicate_email");
+  for (const User& listed : service_->ListUsers()) EXPECT_TRUE(listed.password_hash.empty());
+  EXPECT_EQ(store_->ListAudit("auth.user.created", 5).size(), 1u);
+}
+
+TEST_F(Operator, WorkspaceValidation) {
+  EXPECT_EQ(CodeOf([&] { service_->CreateWorkspace("Bad Name", "", ""); }),
+            "workspace.validation.name_invalid");
+  EXPECT_EQ(CodeOf([&] { service_->CreateWorkspace(std::string(64, 'a'), "", ""); }),
+            "workspace.validation.name_invalid");
+  Workspace ws = service_->CreateWorkspace("team-a", "Team A", "");
+  EXPECT_EQ(ws.display_name, "Team A");
+  EXPECT_EQ(CodeOf([&] { service_->CreateWorkspace("team-a", "", ""); }),
+            "workspace.validation.duplicate_name");
+  EXPECT_EQ(CodeOf([&] { service_->CreateWorkspace("team-b", "", "ghost@example.com"); }),
+            "user.not_found");
+  EXPECT_EQ(service_->ListWorkspaces().size(), 1u);
+}
+
+TEST_F(Operator, Memberships) {
+  service_->CreateUser("dave@example.com", "Dave", kPassword, false);
+  service_->CreateWorkspace("team", "", "");
+  EXPECT_EQ(CodeOf([&] { service_->SetMembership("team", "ghost@example.com", Role::kViewer); }),
+            "user.not_found");
+  EXPECT_EQ(CodeOf([&] { service_->SetMembership("nope", "dave@example.com", Role::kViewer); }),
+            "workspace.not_found");
+  service_->SetMembership("team", "dave@example.com", Role::kOperator);
+  service_->SetMembership("team", "DAVE@example.com", Role::kAuthor);
+  auto members = service_->ListMembers("team");
+  ASSERT_EQ(members.size(), 1u);
+  EXPECT_EQ(members[0].email, "dave@example.com");
+  EXPECT_EQ(members[0].display_name, "Dave");
+  EXPECT_EQ(members[0].role, Role::kAuthor);
+  EXPECT_TRUE(service_->RemoveMembership("team", "dave@example.com"));
+  EXPECT_FALSE(service_->RemoveMembership("team", "dave@example.com"));
+  EXPECT_TRUE(service_->ListMembers("team").empty());
+}
+
+TEST_F(Operator, KeysForAnInactiveUserAreRefused) {
+  MakeMember("eve@example.com", Role::kAuthor);
+  service_->SetUserActive("eve@example.com", false);
+  EXPECT_EQ(CodeOf([&] { KeyFor("eve@example.com", Scope::kRead); }), "auth.login.user_inactive");
+}
+
+TEST_F(Operator, BootstrapCreatesOnlyWhatIsMissing) {
+  BootstrapResult first = service_->Bootstrap(BootstrapRequest{"admin@example.com"});
+  EXPECT_TRUE(first.created_user);
+  EXPECT_TRUE(first.created_workspace);
+  EXPECT_TRUE(first.created_membership);
+  EXPECT_TRUE(first.created_key);
+  ASSERT_TRUE(first.key.has_value());
+  EXPECT_GE(first.generated_password.size(), 12u);
+
+  // The generated password logs in; the key is an author key of a super_admin ws_admin.
+  LoginResult login = service_->Login("admin@example.com", first.generated_password, "");
+  EXPECT_TRUE(login.principal.super_admin);
+  Principal p = service_->AuthenticateApiKey(first.key->plaintext, "");
+  EXPECT_EQ(p.scope, Scope::kAuthor);
+  EXPECT_EQ(p.role, Role::kWsAdmin);
+  EXPECT_EQ(p.workspace_name, "default");
+  EXPECT_EQ(p.kind, KeyKind::kUser);
+
+  BootstrapResult second = service_->Bootstrap(BootstrapRequest{"admin@example.com"});
+  EXPECT_FALSE(second.created_user);
+  EXPECT_FALSE(second.created_workspace);
+  EXPECT_FALSE(second.created_membership);
+  EXPECT_FALSE(second.created_key);
+  EXPECT_FALSE(second.key.has_value());
+  EXPECT_TRUE(second.generated_password.empty());
+  EXPECT_EQ(second.user_id, first.user_id);
+  EXPECT_EQ(second.workspace_id, first.workspace_id);
+  EXPECT_EQ(service_->ListAllKeys().size(), 1u);
+
+  // Once the key is revoked, bootstrap issues a new one and nothing else.
+  service_->RevokeApiKeyById(first.key->record.id);
+  BootstrapResult third = service_->Bootstrap(BootstrapRequest{"admin@example.com"});
+  EXPECT_FALSE(third.created_user);
+  EXPECT_TRUE(third.created_key);
+  ASSERT_TRUE(third.key.has_value());
+  EXPECT_NE(third.key->record.id, first.key->record.id);
+  EXPECT_EQ(service_->ListUsers().size(), 1u);
+  EXPECT_EQ(service_->ListWorkspaces().size(), 1u);
+}
+
+TEST_F(Operator, BootstrapWithAGivenPasswordReturnsNoPassword) {
+  BootstrapResult result =
+      service_->Bootstrap(BootstrapRequest{"admin@example.com", "a-chosen-password", "main"});
+  EXPECT_TRUE(result.generated_password.empty());
+  EXPECT_EQ(service_->Login("admin@example.com", "a-chosen-password", "").principal.workspace_name,
+            "main");
+  EXPECT_EQ(CodeOf([&] { service_->Bootstrap(BootstrapRequest{"not-an-email"}); }),
+            "user.validation.email_invalid");
+}
+
+}  // namespace
+}  // namespace dp::test

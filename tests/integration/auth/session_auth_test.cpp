@@ -1,0 +1,120 @@
+// Local login and dp_session validation against a real SQLite metadata store.
+#include "auth/auth_test_fixture.hpp"
+#include "datapipelines/util/crypto.hpp"
+
+namespace dp::test {
+namespace {
+
+using SessionAuth = AuthServiceTest;
+
+TEST_F(SessionAuth, LoginOpensASessionInTheFirstWorkspace) {
+  User bob = MakeMember("bob@example.com", Role::kOperator);
+  LoginResult login = service_->Login("BOB@example.com", kPassword, "10.0.0.9");
+  EXPECT_EQ(login.token.size(), 43u);  // 32 random bytes, base64url without padding
+  EXPECT_EQ(login.token.find_first_of("+/="), std::string::npos);
+  EXPECT_EQ(login.expires_at_ms, kStartMs + 8 * 3600 * 1000);
+  EXPECT_EQ(login.principal.user_id, bob.id);
+  EXPECT_EQ(login.principal.workspace_name, "default");
+  EXPECT_EQ(login.principal.role, Role::kOperator);
+  EXPECT_EQ(login.principal.scope, Scope::kExecute);
+  EXPECT_TRUE(login.principal.via_session);
+  EXPECT_TRUE(login.principal.key_id.empty());
+  // Only the digest is stored.
+  auto session = store_->FindSession(Sha256Hex(login.token));
+  ASSERT_TRUE(session.has_value());
+  EXPECT_EQ(session->user_id, bob.id);
+
+  Principal p = service_->AuthenticateSession(login.token);
+  EXPECT_EQ(p.user_id, bob.id);
+  EXPECT_EQ(p.workspace_id, login.principal.workspace_id);
+  EXPECT_TRUE(p.via_session);
+
+  auto success = store_->ListAudit("auth.login.success", 5);
+  ASSERT_EQ(success.size(), 1u);
+  EXPECT_EQ(success[0].source_ip, "10.0.0.9");
+  EXPECT_EQ(success[0].details.dump().find(kPassword), std::string::npos);
+}
+
+TEST_F(SessionAuth, WrongPasswordAndUnknownEmailLookAlike) {
+  MakeMember("bob@example.com", Role::kViewer);
+  std::string wrong_message, unknown_message;
+  try {
+    service_->Login("bob@example.com", "not the password", "");
+  } catch (const DomainError& e) {
+    EXPECT_EQ(e.code(), errc::kLoginInvalid);
+    wrong_message = e.what();
+  }
+  const uint64_t verifies = service_->hasher().verify_count();
+  try {
+    service_->Login("nobody@example.com", "not the password", "");
+  } catch (const DomainError& e) {
+    EXPECT_EQ(e.code(), errc::kLoginInvalid);
+    unknown_message = e.what();
+  }
+  EXPECT_FALSE(wrong_message.empty());
+  EXPECT_EQ(wrong_message, unknown_message);
+  // The unknown account still paid for one Argon2 verification.
+  EXPECT_EQ(service_->hasher().verify_count(), verifies + 1);
+  auto failures = store_->ListAudit("auth.login.failure", 5);
+  ASSERT_EQ(failures.size(), 2u);
+  for (const auto& e : failures) {
+    EXPECT_EQ(e.details.dump().find("not the password"), std::string::npos);
+  }
+}
+
+TEST_F(SessionAuth, InactiveUserCannotLogIn) {
+  MakeMember("bob@example.com", Role::kViewer);
+  service_->SetUserActive("bob@example.com", false);
+  EXPECT_EQ(CodeOf([&] { service_->Login("bob@example.com", kPassword, ""); }),
+            "auth.login.user_inactive");
+  EXPECT_EQ(store_->ListAudit("auth.login.user_inactive", 5).size(), 1u);
+}
+
+TEST_F(SessionAuth, SessionExpires) {
+  MakeMember("bob@example.com", Role::kViewer);
+  LoginResult login = service_->Login("bob@example.com", kPassword, "");
+  Advance(8LL * 3600 * 1000 - 1);
+  EXPECT_EQ(CodeOf([&] { service_->AuthenticateSession(login.token); }), "<none>");
+  Advance(1);
+  EXPECT_EQ(CodeOf([&] { service_->AuthenticateSession(login.token); }), "auth.session.expired");
+}
+
+TEST_F(SessionAuth, LogoutAndDeactivationEndTheSessionAtOnce) {
+  MakeMember("bob@example.com", Role::kViewer);
+  LoginResult first = service_->Login("bob@example.com", kPassword, "");
+  LoginResult second = service_->Login("bob@example.com", kPassword, "");
+  service_->AuthenticateSession(first.token);
+  service_->Logout(first.token);
+  EXPECT_EQ(CodeOf([&] { service_->AuthenticateSession(first.token); }), "auth.session.invalid");
+  EXPECT_FALSE(store_->FindSession(Sha256Hex(first.token)).has_value());
+  service_->AuthenticateSession(second.token);
+  service_->SetUserActive("bob@example.com", false);
+  EXPECT_EQ(CodeOf([&] { service_->AuthenticateSession(second.token); }), "auth.session.invalid");
+}
+
+TEST_F(SessionAuth, SessionCacheRereadsMembershipAtTtl) {
+  User bob = MakeMember("bob@example.com", Role::kViewer);
+  LoginResult login = service_->Login("bob@example.com", kPassword, "");
+  store_->UpsertMembership(Membership{login.principal.workspace_id, bob.id, Role::kAuthor, 0});
+  EXPECT_EQ(service_->AuthenticateSession(login.token).role, Role::kViewer);
+  Advance(kTtlMs);
+  Principal p = service_->AuthenticateSession(login.token);
+  EXPECT_EQ(p.role, Role::kAuthor);
+  EXPECT_EQ(p.scope, Scope::kAuthor);
+}
+
+TEST_F(SessionAuth, UnknownOrEmptyCookieIsInvalid) {
+  EXPECT_EQ(CodeOf([&] { service_->AuthenticateSession(""); }), "auth.session.invalid");
+  EXPECT_EQ(CodeOf([&] { service_->AuthenticateSession("made-up"); }), "auth.session.invalid");
+}
+
+TEST_F(SessionAuth, SuperAdminWithoutWorkspaceGetsAnEmptyContext) {
+  service_->CreateUser("root@example.com", "Root", kPassword, true);
+  LoginResult login = service_->Login("root@example.com", kPassword, "");
+  EXPECT_TRUE(login.principal.super_admin);
+  EXPECT_TRUE(login.principal.workspace_id.empty());
+  EXPECT_EQ(login.principal.scope, Scope::kAuthor);
+}
+
+}  // namespace
+}  // namespace dp::test

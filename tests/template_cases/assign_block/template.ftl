@@ -1,0 +1,1 @@
+<#assign block>Hello ${name}</#assign>[${block}]

@@ -1,0 +1,1 @@
+<#assign h={'a': 1, 'b': 'two'}>${h.a} ${h['b']} ${h?size}

@@ -1,0 +1,1 @@
+<#assign total=0><#list nums as n><#assign total = total + n></#list>${total}

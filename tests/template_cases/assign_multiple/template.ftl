@@ -1,0 +1,1 @@
+<#assign a=1 b=2, c='three'>${a}${b}${c}

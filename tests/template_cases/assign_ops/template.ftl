@@ -1,0 +1,1 @@
+<#assign n=10><#assign n+=5>${n} <#assign n-=3>${n} <#assign n*=2>${n} <#assign n/=4>${n} <#assign n%=4>${n} <#assign n++>${n} <#assign n-->${n}

@@ -1,0 +1,1 @@
+<#assign name='Bob'>${name}

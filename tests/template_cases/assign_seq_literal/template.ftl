@@ -1,0 +1,1 @@
+<#assign s=[1, 'two', true]>${s?size} ${s[1]}

@@ -1,0 +1,1 @@
+<#assign "my-var" = 3>ok

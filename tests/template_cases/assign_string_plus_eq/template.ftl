@@ -1,0 +1,1 @@
+<#assign s='a'><#assign s+='b'><#assign s += 1>${s}

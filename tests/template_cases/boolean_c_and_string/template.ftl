@@ -1,0 +1,1 @@
+${true?c} ${false?string} ${true?string('yes', 'no')} ${false?string('yes', 'no')}

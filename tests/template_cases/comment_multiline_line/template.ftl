@@ -1,0 +1,4 @@
+a
+<#-- comment
+spanning -->
+b

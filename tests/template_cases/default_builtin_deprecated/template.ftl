@@ -1,0 +1,1 @@
+${missing?default('d')} ${name?default('d')}

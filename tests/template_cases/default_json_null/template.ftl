@@ -1,0 +1,1 @@
+${none!'was null'}

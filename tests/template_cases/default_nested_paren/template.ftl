@@ -1,0 +1,1 @@
+${(nothere.deeper.x)!'safe'}

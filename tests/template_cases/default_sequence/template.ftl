@@ -1,0 +1,1 @@
+<#list missing![] as x>${x}<#else>none</#list>

@@ -1,0 +1,1 @@
+${(missing!'abc')?upper_case}

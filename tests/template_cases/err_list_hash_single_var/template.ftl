@@ -1,0 +1,1 @@
+<#list address as x>${x}</#list>

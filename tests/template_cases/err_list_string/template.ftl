@@ -1,0 +1,1 @@
+<#list name as c>${c}</#list>

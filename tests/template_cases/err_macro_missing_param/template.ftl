@@ -1,0 +1,1 @@
+<#macro m a>${a}</#macro><@m/>

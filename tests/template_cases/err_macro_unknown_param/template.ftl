@@ -1,0 +1,1 @@
+<#macro m a>${a}</#macro><@m a=1 b=2/>

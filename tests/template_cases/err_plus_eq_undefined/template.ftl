@@ -1,0 +1,1 @@
+<#assign nope += 1>

@@ -1,0 +1,1 @@
+<#list nope as x>${x}</#list>

@@ -1,0 +1,1 @@
+${missing?exists?c} ${name?exists?c} ${missing?if_exists}|

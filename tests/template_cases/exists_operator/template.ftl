@@ -1,0 +1,1 @@
+<#if name??>yes</#if><#if missing??>no</#if>

@@ -1,0 +1,1 @@
+<#function isAdult a><#return a gte 18></#function><#if isAdult(age)>adult</#if>

@@ -1,0 +1,1 @@
+<#function f>IGNORED<#return 'r'></#function>${f()}

@@ -1,0 +1,1 @@
+<#function fact n><#if n lte 1><#return 1></#if><#return n * fact(n - 1)></#function>${fact(10)}

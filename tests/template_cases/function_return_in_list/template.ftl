@@ -1,0 +1,1 @@
+<#function firstBig xs><#list xs as x><#if x gt 2><#return x></#if></#list><#return -1></#function>${firstBig([1,5,3])} ${firstBig([1])}

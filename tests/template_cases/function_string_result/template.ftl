@@ -1,0 +1,1 @@
+<#function quote s><#return "'" + s + "'"></#function>${quote(name)}

@@ -1,0 +1,1 @@
+<#function sum xs><#local t = 0><#list xs as x><#local t = t + x></#list><#return t></#function>${sum([1,2,3,4])}

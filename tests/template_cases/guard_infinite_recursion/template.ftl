@@ -1,0 +1,1 @@
+<#macro m><@m/></#macro><@m/>

@@ -1,0 +1,1 @@
+<#list 1..100000 as a><#list 1..100000 as b></#list></#list>

@@ -1,0 +1,1 @@
+<#assign s='x'><#list 1..64 as i><#assign s = s + s></#list>${s?length}

@@ -1,0 +1,1 @@
+${name?has_content?c} ${empty?has_content?c} ${missing?has_content?c} ${tags?has_content?c}

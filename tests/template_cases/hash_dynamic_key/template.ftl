@@ -1,0 +1,1 @@
+<#assign k='city'>${address[k]}

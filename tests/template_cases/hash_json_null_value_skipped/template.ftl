@@ -1,0 +1,1 @@
+<#list h as k, v>${k}</#list> ${h?size}

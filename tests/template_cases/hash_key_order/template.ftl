@@ -1,0 +1,1 @@
+<#list data as k, v>${k}</#list>

@@ -1,0 +1,1 @@
+${address?keys?join(',')} ${address?values?join(',')}

@@ -1,0 +1,1 @@
+${address.country!'n/a'}

@@ -1,0 +1,1 @@
+<#assign h={'inner': {'x': [1, 2]}}>${h.inner.x[1]}

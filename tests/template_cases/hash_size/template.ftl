@@ -1,0 +1,1 @@
+${address?size} ${{}?size}

@@ -1,0 +1,1 @@
+<#assign frag><b>${user}</b></#assign>${frag}

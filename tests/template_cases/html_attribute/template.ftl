@@ -1,0 +1,1 @@
+<input value="${user}">

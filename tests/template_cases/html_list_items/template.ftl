@@ -1,0 +1,1 @@
+<ul><#list items as i><li>${i}</li></#list></ul>

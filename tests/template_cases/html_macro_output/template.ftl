@@ -1,0 +1,1 @@
+<#macro cell v><td>${v}</td></#macro><tr><@cell v=user/></tr>

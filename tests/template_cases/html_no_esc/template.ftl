@@ -1,0 +1,1 @@
+${safe?no_esc} ${safe}

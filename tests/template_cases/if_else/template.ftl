@@ -1,0 +1,1 @@
+<#if age < 18>minor<#else>adult</#if>

@@ -1,0 +1,5 @@
+<#if !active>
+A
+<#else>
+B
+</#if>

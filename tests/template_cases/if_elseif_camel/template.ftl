@@ -1,0 +1,1 @@
+<#if age == 1>one<#elseIf age == 36>thirty-six</#if>

@@ -1,0 +1,1 @@
+<#list [5, 15, 25] as n><#if n lt 10>low<#elseif n lt 20>mid<#else>high</#if> </#list>

@@ -1,0 +1,1 @@
+<#if age gt 30>a</#if><#if age gte 36>b</#if><#if age lte 36>c</#if><#if (age > 35)>d</#if>

@@ -1,0 +1,1 @@
+<#if active && age == 36>1</#if><#if !active || age != 36>2<#else>3</#if><#if active & true>4</#if><#if false | active>5</#if>

@@ -1,0 +1,5 @@
+start
+<#if active>
+  inside
+</#if>
+end

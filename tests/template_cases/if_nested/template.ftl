@@ -1,0 +1,1 @@
+<#if active><#if age gt 30>both<#else>one</#if></#if>

@@ -1,0 +1,1 @@
+<#if name == 'Ada'>eq</#if><#if name = 'Ada'>eq2</#if><#if name != 'Bob'>ne</#if>

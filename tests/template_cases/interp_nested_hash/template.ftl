@@ -1,0 +1,1 @@
+${address.city} ${address['zip']}

@@ -1,0 +1,1 @@
+SELECT ${sql.ident(col)} FROM t WHERE name = ${sql.q(v)}

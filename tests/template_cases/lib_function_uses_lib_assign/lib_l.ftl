@@ -1,0 +1,2 @@
+<#assign prefix = 'P_'>
+<#function f><#return prefix + 'x'></#function>

@@ -1,0 +1,2 @@
+<#macro inner>I</#macro>
+<#macro outer>[<@inner/>]</#macro>

@@ -1,0 +1,1 @@
+WHERE <@dates.recent_only column='created_at'/>

@@ -1,0 +1,1 @@
+<#macro col name>"${name}"</#macro>

@@ -1,0 +1,1 @@
+<#list cols as c><@l.col name=c/><#sep>, </#list>

@@ -1,0 +1,1 @@
+<#macro wrap>(<#nested>)</#macro>

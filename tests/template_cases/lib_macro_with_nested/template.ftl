@@ -1,0 +1,1 @@
+<@w.wrap>core</@w.wrap>

@@ -1,0 +1,1 @@
+<#list 1..10 as i><#if i == 4><#break></#if>${i}</#list>

@@ -1,0 +1,1 @@
+<#list 1..5 as i>${i}<#if i gte 2><#if true><#break></#if></#if></#list>

@@ -1,0 +1,1 @@
+<#list [] as x>${x}<#else>empty</#list>

@@ -1,0 +1,1 @@
+<#list tags as t><#if t?is_first>[</#if>${t}<#if t?is_last>]</#if></#list>

@@ -1,0 +1,1 @@
+<#list tags as t>${t}<#if t?has_next>+</#if></#list>

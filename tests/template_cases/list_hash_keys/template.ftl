@@ -1,0 +1,1 @@
+<#list address?keys as k>${k}</#list>|<#list address?values as v>${v}</#list>

@@ -1,0 +1,1 @@
+<#list address as k, v>${k}=${v};</#list>

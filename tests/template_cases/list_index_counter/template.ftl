@@ -1,0 +1,1 @@
+<#list tags as t>${t?index}:${t?counter} </#list>

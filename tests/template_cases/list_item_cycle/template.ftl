@@ -1,0 +1,1 @@
+<#list 1..5 as i>${i?item_cycle('a','b','c')}</#list>

@@ -1,0 +1,1 @@
+<#assign t='outer'><#list tags as t>${t}</#list>${t}

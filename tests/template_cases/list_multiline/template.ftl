@@ -1,0 +1,3 @@
+<#list tags as t>
+  - ${t}
+</#list>

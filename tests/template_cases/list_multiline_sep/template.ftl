@@ -1,0 +1,5 @@
+SELECT
+<#list cols as c>
+  ${c}<#sep>,</#sep>
+</#list>
+FROM t

@@ -1,0 +1,1 @@
+<#list [[1,2],[3]] as row><#list row as c>${c}</#list>|</#list>

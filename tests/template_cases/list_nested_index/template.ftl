@@ -1,0 +1,1 @@
+<#list ['a','b'] as x><#list [1,2] as y>${x?index}${y?index} </#list></#list>

@@ -1,0 +1,1 @@
+<#list people as p>${p.name}(${p.age}) </#list>

@@ -1,0 +1,1 @@
+<#list tags as t>${t?item_parity} ${t?item_parity_cap} ${t?is_even_item?c} ${t?is_odd_item?c};</#list>

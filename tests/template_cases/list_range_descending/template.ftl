@@ -1,0 +1,1 @@
+<#list 5..1 as i>${i}</#list>|<#list 3..<0 as i>${i}</#list>

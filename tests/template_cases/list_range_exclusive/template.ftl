@@ -1,0 +1,1 @@
+<#list 0..<3 as i>${i}</#list>|<#list 0..<0 as i>${i}</#list>

@@ -1,0 +1,1 @@
+<#list 1..n as i>${i}<#sep>,</#list>

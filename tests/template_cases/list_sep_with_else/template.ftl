@@ -1,0 +1,1 @@
+<#list xs as x>${x}<#sep>/<#else>none</#list>

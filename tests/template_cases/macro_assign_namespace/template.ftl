@@ -1,0 +1,1 @@
+<#macro m><#assign fromMacro='set'></#macro><@m/>${fromMacro}

@@ -1,0 +1,1 @@
+<#macro hi>Hello</#macro><@hi/> <@hi/>

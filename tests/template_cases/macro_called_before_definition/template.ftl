@@ -1,0 +1,1 @@
+<@later/>;<#macro later>L</#macro>

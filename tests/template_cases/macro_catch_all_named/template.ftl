@@ -1,0 +1,1 @@
+<#macro m a rest...>${a}:<#list rest as k, v>${k}=${v};</#list></#macro><@m a=1 x=2 y=3/>

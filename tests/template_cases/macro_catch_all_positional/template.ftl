@@ -1,0 +1,1 @@
+<#macro m a rest...>${a}:<#list rest as v>${v}</#list></#macro><@m 1 2 3/>

@@ -1,0 +1,1 @@
+<#macro m a b=a+1>${a},${b}</#macro><@m a=1/>

@@ -1,0 +1,1 @@
+<#macro greet who='you' n=1>${who}${n}</#macro><@greet/> <@greet who='me'/> <@greet n=2/>

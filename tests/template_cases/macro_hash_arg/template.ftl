@@ -1,0 +1,1 @@
+<#macro m h>${h.city}</#macro><@m h=address/>

@@ -1,0 +1,1 @@
+<#macro m><#local v='local'>${v}</#macro><#assign v='global'><@m/> ${v}

@@ -1,0 +1,1 @@
+<#macro b><b><#nested></b></#macro><@b>bold</@>

@@ -1,0 +1,1 @@
+<#macro wrap>(<#nested>)</#macro><#list 1..3 as i><@wrap>${i}</@wrap></#list>

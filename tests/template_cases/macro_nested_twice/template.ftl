@@ -1,0 +1,1 @@
+<#macro twice><#nested>|<#nested></#macro><@twice>x</@twice>

@@ -1,0 +1,1 @@
+<#assign x='g'><#macro m x>${x}</#macro><@m x='p'/>${x}

@@ -1,0 +1,1 @@
+<#macro greet who punct>Hi ${who}${punct}</#macro><@greet who='Ada' punct='!'/>

@@ -1,0 +1,1 @@
+<#macro pair a b>${a}-${b}</#macro><@pair 1 2/> <@pair 'x', 'y'/>

@@ -1,0 +1,1 @@
+<#macro count n><#if n gt 0>${n}<@count n=n-1/></#if></#macro><@count n=5/>

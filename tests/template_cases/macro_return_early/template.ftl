@@ -1,0 +1,1 @@
+<#macro m x><#if x == 0>zero<#return></#if>nonzero</#macro><@m x=0/> <@m x=1/>

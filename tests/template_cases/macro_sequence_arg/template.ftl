@@ -1,0 +1,1 @@
+<#macro m items><#list items as i>${i}</#list></#macro><@m items=[1,2,3]/>

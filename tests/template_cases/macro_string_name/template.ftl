@@ -1,0 +1,1 @@
+<#macro "my_macro">ok</#macro><@my_macro/>

@@ -1,0 +1,1 @@
+<#macro m cols><#list cols as c>${c}<#sep>, </#list></#macro>SELECT <@m cols=['a','b']/> FROM t

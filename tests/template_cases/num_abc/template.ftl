@@ -1,0 +1,1 @@
+${1?lower_abc} ${26?upper_abc} ${27?lower_abc} ${703?upper_abc}

@@ -1,0 +1,1 @@
+${1?is_infinite?c} ${1?is_nan?c}

@@ -1,0 +1,1 @@
+${2.5?round} ${(-2.5)?round} ${2.4?round} ${1.5?floor} ${(-1.5)?floor} ${1.2?ceiling} ${(-1.2)?ceiling}

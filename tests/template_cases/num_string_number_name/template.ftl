@@ -1,0 +1,1 @@
+${1234567.891?string('number')} ${1234567.891?string('computer')}

@@ -1,0 +1,1 @@
+${5?string('$0.00')} ${5?string('0 units')}

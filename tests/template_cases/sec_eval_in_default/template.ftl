@@ -1,0 +1,1 @@
+<#macro m a=('1'?eval)>${a}</#macro>

@@ -1,0 +1,1 @@
+<#assign a="<#--">${'x'?eval}<#assign b="-->">

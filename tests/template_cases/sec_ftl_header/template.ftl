@@ -1,0 +1,1 @@
+<#ftl output_format='HTML'>x

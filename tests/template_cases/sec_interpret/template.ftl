@@ -1,0 +1,1 @@
+<#assign t = 'x'?interpret><@t/>

@@ -1,0 +1,1 @@
+[#ftl][#include 'y']

@@ -1,0 +1,1 @@
+<#list [1,2,3,4,5]?chunk(2) as row>${row?join('')}|</#list>

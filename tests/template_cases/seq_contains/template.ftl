@@ -1,0 +1,1 @@
+${tags?seq_contains('b')?c} ${tags?seq_contains('z')?c} ${nums?seq_contains(2)?c}

@@ -1,0 +1,1 @@
+${tags?seq_index_of('c')} ${tags?seq_index_of('q')} ${['a','b','a']?seq_last_index_of('a')}

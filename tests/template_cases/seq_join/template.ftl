@@ -1,0 +1,1 @@
+${tags?join(', ')} ${nums?join('-')} ${[]?join(',', 'empty')} ${tags?join(',', '', '.')}

@@ -1,0 +1,1 @@
+${nums?min} ${nums?max}

@@ -1,0 +1,1 @@
+${nums?reverse?join(',')}

@@ -1,0 +1,1 @@
+${tags?size} ${tags?first} ${tags?last}

@@ -1,0 +1,1 @@
+<#list people?sort_by('age') as p>${p.name}</#list>

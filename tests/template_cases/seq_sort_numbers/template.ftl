@@ -1,0 +1,1 @@
+${nums?sort?join(',')} ${[3.5, -1, 2]?sort?join(',')}

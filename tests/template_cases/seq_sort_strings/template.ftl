@@ -1,0 +1,1 @@
+${['pear', 'apple', 'fig']?sort?join(',')}

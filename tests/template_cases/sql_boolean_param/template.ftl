@@ -1,0 +1,1 @@
+SELECT * FROM t WHERE active = ${active} AND flag = ${flag?c}

@@ -1,0 +1,1 @@
+SELECT * FROM t WHERE price > ${price} AND ratio < ${ratio} AND qty = ${qty} AND big = ${big}

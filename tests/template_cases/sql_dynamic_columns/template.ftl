@@ -1,0 +1,5 @@
+SELECT
+<#list columns as c>
+  ${c}<#sep>,</#sep>
+</#list>
+FROM orders

@@ -1,0 +1,3 @@
+SELECT *
+FROM orders
+WHERE status IN (<#list statuses as s>'${s}'<#sep>, </#list>)

@@ -1,0 +1,1 @@
+<#macro between col lo hi>${col} >= '${lo}' AND ${col} < '${hi}'</#macro>

@@ -1,0 +1,1 @@
+${b?boolean?then('yes', 'no')}

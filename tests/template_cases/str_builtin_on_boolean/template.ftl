@@ -1,0 +1,1 @@
+${true?upper_case} ${false?length}

@@ -1,0 +1,1 @@
+${w?cap_first} ${'  lead'?cap_first} ${'Abc'?uncap_first}

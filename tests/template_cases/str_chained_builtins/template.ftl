@@ -1,0 +1,1 @@
+${s?trim?upper_case?replace(',', '')?length}

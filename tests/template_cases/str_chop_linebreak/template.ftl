@@ -1,0 +1,1 @@
+[${'line\n'?chop_linebreak}]

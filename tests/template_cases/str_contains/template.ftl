@@ -1,0 +1,1 @@
+${w?contains('lo w')?c} ${w?contains('xyz')?c}

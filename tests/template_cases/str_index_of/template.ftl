@@ -1,0 +1,1 @@
+${w?index_of('o')} ${w?last_index_of('o')} ${w?index_of('z')} ${w?index_of('o', 5)}

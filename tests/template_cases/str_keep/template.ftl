@@ -1,0 +1,1 @@
+${path?keep_before('/local')}|${path?keep_after('/local')}|${'a.b.c'?keep_before_last('.')}|${'a.b.c'?keep_after_last('.')}|${'abc'?keep_after('z')}|${'abc'?keep_before('z')}

@@ -1,0 +1,1 @@
+${n?number + 1} ${'7'?number * 2} ${'-0.5'?number}

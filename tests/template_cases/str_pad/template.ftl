@@ -1,0 +1,1 @@
+[${'7'?left_pad(3, '0')}] [${'ab'?right_pad(5)}] [${'abc'?left_pad(2)}] [${'x'?right_pad(4, '-=')}]

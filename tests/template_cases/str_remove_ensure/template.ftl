@@ -1,0 +1,1 @@
+${'prefix_name'?remove_beginning('prefix_')} ${'file.sql'?remove_ending('.sql')} ${'x'?ensure_starts_with('/')} ${'/x'?ensure_starts_with('/')} ${'dir'?ensure_ends_with('/')}

@@ -1,0 +1,1 @@
+${w?replace('o', '0')} ${w?replace('world', 'there')} ${'aaa'?replace('a', 'bb')}

@@ -1,0 +1,1 @@
+<#list csv?split(',') as p>[${p}]</#list> ${csv?split(',')?size}

@@ -1,0 +1,1 @@
+<#list path?split('/') as p>${p?index}:${p};</#list>

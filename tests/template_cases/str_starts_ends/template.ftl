@@ -1,0 +1,1 @@
+${w?starts_with('hell')?c} ${w?ends_with('world')?c} ${w?ends_with('x')?c}

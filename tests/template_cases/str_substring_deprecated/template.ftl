@@ -1,0 +1,1 @@
+${'abcdef'?substring(1, 3)} ${'abcdef'?substring(2)}

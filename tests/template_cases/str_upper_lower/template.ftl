@@ -1,0 +1,1 @@
+${w?upper_case} ${w?lower_case} ${'MiXeD'?lower_case}

@@ -1,0 +1,1 @@
+${age?upper_case}

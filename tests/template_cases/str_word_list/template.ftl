@@ -1,0 +1,1 @@
+<#list '  a  bb ccc '?word_list as w>${w}.</#list>

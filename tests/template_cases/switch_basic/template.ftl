@@ -1,0 +1,1 @@
+<#switch n><#case 1>one<#break><#case 2>two<#break><#default>many</#switch>

@@ -1,0 +1,1 @@
+<#switch 1><#case 1><#list 1..3 as i>${i}<#break></#list>after</#switch>

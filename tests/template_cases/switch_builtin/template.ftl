@@ -1,0 +1,1 @@
+${age?switch(1, 'one', 36, 'thirty-six', 'other')} ${'b'?switch('a', 1, 'b', 2)} ${9?switch(1, 'one', 'dflt')}

@@ -1,0 +1,1 @@
+<#switch n><#case 1>one<#break><#default>other</#switch>

@@ -1,0 +1,1 @@
+<#switch 5><#case 1>one<#default>def<#case 2>two</#switch>

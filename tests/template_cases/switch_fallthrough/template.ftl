@@ -1,0 +1,1 @@
+<#switch n><#case 1>one<#case 2>two<#break><#case 3>three</#switch>

@@ -1,0 +1,1 @@
+<#list [1,2,3] as i><#switch i><#case 2>two<#break><#default>${i}</#switch></#list>

@@ -1,0 +1,1 @@
+<#switch 1><#case 1>one<#default>def<#case 2>two</#switch>

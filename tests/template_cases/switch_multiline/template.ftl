@@ -1,0 +1,8 @@
+<#switch dialect>
+  <#case 'POSTGRES'>
+    LIMIT ${n}
+    <#break>
+  <#case 'MSSQL'>
+    TOP ${n}
+    <#break>
+</#switch>

@@ -1,0 +1,1 @@
+[<#switch 'z'><#case 'a'>A</#switch>]

@@ -1,0 +1,1 @@
+<#switch kind><#case 'a'>A<#break><#case 'b'>B<#break></#switch>

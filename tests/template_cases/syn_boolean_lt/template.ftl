@@ -1,0 +1,1 @@
+<#if true < false>x</#if>

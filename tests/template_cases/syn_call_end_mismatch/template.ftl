@@ -1,0 +1,1 @@
+<#macro m><#nested></#macro><@m>x</@n>

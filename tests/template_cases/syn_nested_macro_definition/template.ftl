@@ -1,0 +1,1 @@
+<#macro a><#macro b></#macro></#macro>

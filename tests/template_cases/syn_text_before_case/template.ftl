@@ -1,0 +1,1 @@
+<#switch 1>text<#case 1>x</#switch>

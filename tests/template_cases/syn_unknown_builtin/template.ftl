@@ -1,0 +1,1 @@
+${name?no_such_builtin}

@@ -1,0 +1,1 @@
+${active?then('Y', 'N')} ${(age > 50)?then('old', 'young')}

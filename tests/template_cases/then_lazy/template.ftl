@@ -1,0 +1,1 @@
+${true?then('ok', missing)}

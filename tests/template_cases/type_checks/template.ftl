@@ -1,0 +1,1 @@
+${name?is_string?c} ${age?is_number?c} ${active?is_boolean?c} ${tags?is_sequence?c} ${address?is_hash?c} ${name?is_sequence?c}

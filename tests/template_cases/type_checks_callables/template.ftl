@@ -1,0 +1,1 @@
+<#macro m></#macro><#function f><#return 1></#function>${m?is_macro?c} ${f?is_method?c} ${m?is_directive?c} ${name?is_macro?c} ${tags?is_collection?c} ${tags?is_enumerable?c} ${address?is_hash_ex?c} ${tags?is_indexable?c}

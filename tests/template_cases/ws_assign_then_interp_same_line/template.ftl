@@ -1,0 +1,2 @@
+<#assign a=1>${a}
+<#assign b=2> ${b}

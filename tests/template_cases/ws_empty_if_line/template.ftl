@@ -1,0 +1,3 @@
+a
+<#if false></#if>
+b

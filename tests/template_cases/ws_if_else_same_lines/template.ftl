@@ -1,0 +1,6 @@
+<#if true>T<#else>F</#if>
+<#if false>
+T
+<#else>
+F
+</#if>

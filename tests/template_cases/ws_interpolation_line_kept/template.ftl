@@ -1,0 +1,4 @@
+<#assign x=1>
+  ${x}
+<#if true>
+</#if>

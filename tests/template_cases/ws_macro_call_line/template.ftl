@@ -1,0 +1,4 @@
+<#macro m>M</#macro>
+A
+  <@m/>  
+B

@@ -1,0 +1,4 @@
+<#macro a>A</#macro>
+
+<#macro b>B</#macro>
+<@a/><@b/>

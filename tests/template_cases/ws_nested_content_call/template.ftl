@@ -1,0 +1,8 @@
+<#macro w>
+[
+<#nested>
+]
+</#macro>
+<@w>
+inner
+</@w>

@@ -1,0 +1,7 @@
+x
+<#switch 1>
+<#case 1>
+one
+<#break>
+</#switch>
+y

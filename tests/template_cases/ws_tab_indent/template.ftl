@@ -1,0 +1,5 @@
+a
+	<#if true>
+	b
+	</#if>
+c

@@ -1,0 +1,5 @@
+line1
+  <#if true>
+  line2
+  </#if>
+line3

@@ -1,0 +1,2 @@
+A <#if true>x</#if> B
+<#if true>y</#if>

@@ -1,0 +1,5 @@
+A
+<#if true><#if true>
+B
+</#if></#if>
+C
