@@ -7,6 +7,7 @@
 #include "datapipelines/app/application.hpp"
 #include "datapipelines/cli/operator_commands.hpp"
 #include "datapipelines/config/config.hpp"
+#include "datapipelines/mcp/tool_reference.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"datapipelines — declarative SQL pipelines, MCP-native"};
@@ -18,6 +19,8 @@ int main(int argc, char** argv) {
   auto* serve = app.add_subcommand("serve", "Run the HTTP server (MCP at /mcp, REST at /api/v1)");
   auto* migrate = app.add_subcommand("migrate", "Apply pending metadata-store migrations and exit");
   auto* version = app.add_subcommand("version", "Print the version");
+  auto* tool_reference = app.add_subcommand(
+      "tool-reference", "Print skill/references/tools.md as rendered from the served catalog");
   dp::cli::OperatorCommands operators(app);
 
   CLI11_PARSE(app, argc, argv);
@@ -32,6 +35,15 @@ int main(int argc, char** argv) {
   } catch (const dp::ConfigError& e) {
     std::cerr << "configuration error: " << e.what() << "\n";
     return 2;
+  }
+  if (tool_reference->parsed()) {
+    // A throwaway in-memory instance: the reference depends on the build, not on any data.
+    config.metadata_url = ":memory:";
+    config.log_level = "warn";
+    dp::ConfigureLogging(config);
+    dp::Application application(config);
+    std::cout << dp::RenderToolReference(application.Catalog());
+    return 0;
   }
   dp::ConfigureLogging(config);
   try {

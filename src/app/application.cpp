@@ -137,6 +137,7 @@ void Application::Run() { impl_->server->Run(/*handle_signals=*/true); }
 void Application::Shutdown() { impl_->server->Shutdown(); }
 AuthService& Application::Auth() { return *impl_->auth; }
 MetadataStore& Application::Store() { return *impl_->store; }
+const ToolCatalog& Application::Catalog() const { return impl_->catalog; }
 
 void ConfigureLogging(const Config& config) {
   auto logger = spdlog::stderr_logger_mt("datapipelines");

@@ -415,7 +415,7 @@ TableStats MysqlConnection::GetTableStats(const std::optional<std::string>& sche
   auto index_rows = Fetch(
       "SELECT INDEX_NAME, NON_UNIQUE, COLUMN_NAME, INDEX_TYPE FROM information_schema.STATISTICS "
       "WHERE " +
-      where + " ORDER BY INDEX_NAME, SEQ_IN_INDEX");
+      where + " ORDER BY INDEX_NAME <> 'PRIMARY', INDEX_NAME, SEQ_IN_INDEX");
   for (auto& row : index_rows) {
     std::string name = row[0].value_or("");
     if (stats.indexes.empty() || stats.indexes.back().name != name) {

@@ -142,6 +142,9 @@ PostgresConnection::PostgresConnection(const ConnectorConfig& config) : config_(
     throw driver_errors::Unreachable(config_, message);
   }
   cancel_ = PQgetCancel(conn_);
+  // Server NOTICEs ("table does not exist, skipping") are not ours to print on stderr.
+  PQsetNoticeProcessor(
+      conn_, [](void*, const char*) {}, nullptr);
 }
 
 PostgresConnection::~PostgresConnection() {
@@ -181,14 +184,14 @@ PostgresConnection::Rows PostgresConnection::Fetch(
   return rows;
 }
 
-void PostgresConnection::ResolveTypes(const std::vector<Oid>& oids) {
+bool PostgresConnection::ResolveTypes(const std::vector<Oid>& oids) {
   std::string missing = "{";
   for (Oid oid : oids) {
     if (types_.count(oid)) continue;
     if (missing.size() > 1) missing += ",";
     missing += std::to_string(oid);
   }
-  if (missing.size() == 1) return;
+  if (missing.size() == 1) return false;
   missing += "}";
   // Domains resolve to their base type; arrays and enums keep their own category.
   auto rows = Fetch(
@@ -201,13 +204,15 @@ void PostgresConnection::ResolveTypes(const std::vector<Oid>& oids) {
     types_[static_cast<Oid>(std::stoul(*row[0]))] =
         PgType{row[1].value_or(""), category.empty() ? '\0' : category[0]};
   }
+  return true;
 }
 
-std::vector<ColumnSchema> PostgresConnection::DescribeColumns(const PGresult* description) {
+std::vector<ColumnSchema> PostgresConnection::DescribeColumns(const PGresult* description,
+                                                              bool& looked_up) {
   int count = PQnfields(description);
   std::vector<Oid> oids;
   for (int i = 0; i < count; ++i) oids.push_back(PQftype(description, i));
-  ResolveTypes(oids);
+  looked_up = ResolveTypes(oids);
   const TypeMapper& mapper = TypeMapperFor(Dialect::kPostgres);
   std::vector<ColumnSchema> columns;
   for (int i = 0; i < count; ++i) {
@@ -275,9 +280,16 @@ QueryResult PostgresConnection::Query(std::string_view sql, const BindMap& binds
   PGresult* description = PQdescribePrepared(conn_, "");
   if (PQresultStatus(description) != PGRES_COMMAND_OK) Fail(description);
   QueryResult result;
+  bool looked_up = false;
   {
     ResultPtr owner(description);
-    result.columns = DescribeColumns(description);
+    result.columns = DescribeColumns(description, looked_up);
+  }
+  if (looked_up) {
+    // The pg_type lookup reused the unnamed statement slot: prepare ours again.
+    prepared = PQprepare(conn_, "", rendered.c_str(), n, types.data());
+    if (PQresultStatus(prepared) != PGRES_COMMAND_OK) Fail(prepared);
+    PQclear(prepared);
   }
   if (!result.columns.empty() && on_columns) on_columns(result.columns);
 

@@ -43,8 +43,9 @@ class PostgresConnection : public Connection {
   // Catalog helper: a parameterised text query, all rows materialised (small results only).
   Rows Fetch(const std::string& sql, const std::vector<std::optional<std::string>>& params);
   [[noreturn]] void Fail(PGresult* result);
-  void ResolveTypes(const std::vector<Oid>& oids);
-  std::vector<ColumnSchema> DescribeColumns(const PGresult* description);
+  // Fills the oid → type cache; true when it had to query the catalog.
+  bool ResolveTypes(const std::vector<Oid>& oids);
+  std::vector<ColumnSchema> DescribeColumns(const PGresult* description, bool& looked_up);
   void Drain();
   // The exclusion floor minus the include_schemas escape hatch, as SQL text-array param.
   static std::string ExcludedSchemas(const IntrospectionOptions& options);

@@ -134,19 +134,26 @@ Json McpServer::ToolResult(Json payload, bool is_error, const std::string& corre
 }
 
 Json McpServer::CallTool(const Json& params, const McpRequestContext& context) {
-  const std::string& name = RequiredString(params, "name");
-  static const Json kNoArguments = Json::object();
-  const Json* arguments = &kNoArguments;
-  if (auto it = params.find("arguments"); it != params.end() && !it->is_null()) {
-    if (!it->is_object()) {
-      throw JsonRpcFault(jsonrpc::kInvalidParams, "Invalid params: 'arguments' must be an object.");
-    }
-    arguments = &*it;
-  }
   auto started = std::chrono::steady_clock::now();
   auto elapsed = [&] {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   };
+  static const Json kNoArguments = Json::object();
+  const Json* arguments = &kNoArguments;
+  std::string name;
+  try {
+    name = RequiredString(params, "name");
+    if (auto it = params.find("arguments"); it != params.end() && !it->is_null()) {
+      if (!it->is_object()) {
+        throw JsonRpcFault(jsonrpc::kInvalidParams, "Invalid params: 'arguments' must be an object.");
+      }
+      arguments = &*it;
+    }
+  } catch (const JsonRpcFault&) {
+    // Malformed calls are calls too: every outcome leaves an mcp.tool.called row (§14).
+    AuditToolCall(nullptr, name, kNoArguments, context, "invalid_params", "", elapsed(), false);
+    throw;
+  }
   const CatalogEntry* entry = catalog_.FindServed(name);
   if (!entry) {
     AuditToolCall(nullptr, name, *arguments, context, "invalid_params", "", elapsed(), false);

@@ -221,7 +221,9 @@ LoginResult AuthService::Login(std::string_view email, std::string_view password
                   memberships.empty() ? "" : memberships.front().workspace_id, now,
                   result.expires_at_ms};
   store_.InsertSession(session);
+  const uint64_t generation = session_cache_.generation();
   SessionEntry entry = LoadSessionEntry(session.token_hash);
+  session_cache_.Put(session.token_hash, entry, Now(), generation);
   result.principal = SessionPrincipal(entry);
   Audit("auth.login.success", user->id, "", session.workspace_id, source_ip,
         {{"email", normalized}});
@@ -473,7 +475,10 @@ std::vector<ApiKeyRecord> AuthService::ListAllKeys() {
   return keys;
 }
 
-BootstrapResult AuthService::Bootstrap(const BootstrapRequest& request) {
+BootstrapResult AuthService::Bootstrap(const BootstrapRequest& given) {
+  BootstrapRequest request = given;
+  if (request.workspace_name.empty()) request.workspace_name = "default";
+  if (request.key_name.empty()) request.key_name = "bootstrap";
   BootstrapResult result;
   const std::string email = NormalizeEmail(request.admin_email);
   auto user = store_.FindUserByEmail(email);

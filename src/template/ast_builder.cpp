@@ -18,11 +18,11 @@ bool IsIdent(const Token& t, std::string_view word) {
 }
 
 constexpr std::array<std::string_view, 30> kUnsupportedDirectives = {
-    "items",    "setting",  "attempt",   "recover",      "compress", "noparse",
-    "noParse",  "escape",   "noescape",  "noEscape",     "visit",    "recurse",
-    "fallback", "flush",    "stop",      "t",            "lt",       "rt",
-    "nt",       "outputformat", "outputFormat", "autoesc", "autoEsc", "noautoesc",
-    "noAutoEsc", "comment", "on",        "continue",     "call",     "transform"};
+    "items",     "setting",      "attempt",      "recover",  "compress", "noparse",
+    "noParse",   "escape",       "noescape",     "noEscape", "visit",    "recurse",
+    "fallback",  "flush",        "stop",         "t",        "lt",       "rt",
+    "nt",        "outputformat", "outputFormat", "autoesc",  "autoEsc",  "noautoesc",
+    "noAutoEsc", "comment",      "on",           "continue", "call",     "transform"};
 
 bool IsUnsupportedDirective(std::string_view name) {
   return std::find(kUnsupportedDirectives.begin(), kUnsupportedDirectives.end(), name) !=
@@ -56,7 +56,7 @@ void CheckLiteral(const Expr* e, Want want, size_t offset) {
       break;
   }
   if (found.empty()) return;
-  const char* expected = want == Want::kNumber ? "number"
+  const char* expected = want == Want::kNumber    ? "number"
                          : want == Want::kBoolean ? "boolean (true/false)"
                                                   : "string";
   throw SyntaxError{offset, "Found " + found + ": " + e->source + ". Expecting: " + expected};
@@ -87,7 +87,8 @@ std::unique_ptr<TemplateAst> AstBuilder::Build() {
   ast->root = NewNode(NodeKind::kRoot, 0);
   Terminator t = ParseContent(ast->root.get());
   if (t.kind != "eof") {
-    Fail(t.begin, "Unexpected " + (t.kind.rfind("end:", 0) == 0 ? "closing tag" : "<#" + t.kind + ">") +
+    Fail(t.begin, "Unexpected " +
+                      (t.kind.rfind("end:", 0) == 0 ? "closing tag" : "<#" + t.kind + ">") +
                       " with no matching opening directive");
   }
   ast->root->end = lexer_.PosAt(source_.empty() ? 0 : source_.size() - 1);
@@ -166,8 +167,8 @@ AstBuilder::Terminator AstBuilder::ParseContent(Node* parent) {
       ParseCall(parent, i);
     } else {  // "</@"
       size_t j = i + 3;
-      while (j < n && (IsIdentStart(source_[j]) || std::isdigit(static_cast<unsigned char>(source_[j])) ||
-                       source_[j] == '.')) {
+      while (j < n && (IsIdentStart(source_[j]) ||
+                       std::isdigit(static_cast<unsigned char>(source_[j])) || source_[j] == '.')) {
         ++j;
       }
       std::string name(source_.substr(i + 3, j - i - 3));
@@ -213,12 +214,14 @@ bool AstBuilder::ParseDirective(Node* parent, size_t begin, Terminator* terminat
     ParseSep(parent, begin, terminator);
     return !terminator->kind.empty();
   } else if (name == "break") {
-    if (list_depth_ == 0 && switch_depth_ == 0) Fail(begin, "<#break> must be inside <#list> or <#switch>");
+    if (list_depth_ == 0 && switch_depth_ == 0)
+      Fail(begin, "<#break> must be inside <#list> or <#switch>");
     NodePtr node = NewNode(NodeKind::kBreak, begin);
     FinishNode(node.get(), ExpectTagEnd(true));
     AddChild(parent, std::move(node));
   } else if (name == "assign" || name == "global" || name == "local") {
-    if (name == "local" && macro_depth_ == 0) Fail(begin, "<#local> is only allowed inside a macro or function");
+    if (name == "local" && macro_depth_ == 0)
+      Fail(begin, "<#local> is only allowed inside a macro or function");
     ParseAssign(parent, begin,
                 name == "assign" ? AssignScope::kAssign
                                  : (name == "global" ? AssignScope::kGlobal : AssignScope::kLocal),
@@ -280,7 +283,8 @@ void AstBuilder::ParseInterpolation(Node* parent, size_t begin) {
   node->exprs.push_back(ParseExpression());
   Token t = lexer_.Next();
   if (t.kind != TokKind::kInterpEnd) {
-    Fail(t.begin, t.kind == TokKind::kEnd ? "Unclosed ${" : "Unexpected \"" + t.text + "\" in ${...}");
+    Fail(t.begin,
+         t.kind == TokKind::kEnd ? "Unclosed ${" : "Unexpected \"" + t.text + "\" in ${...}");
   }
   pos_ = t.end;
   FinishNode(node.get(), t.begin);
@@ -289,9 +293,11 @@ void AstBuilder::ParseInterpolation(Node* parent, size_t begin) {
 
 void AstBuilder::ExpectEndTag(const Terminator& t, std::string_view name) {
   if (t.kind == "end:" + std::string(name)) return;
-  if (t.kind == "eof") Fail(t.begin, "Unclosed <#" + std::string(name) + ">: expected </#" + std::string(name) + ">");
-  Fail(t.begin, "Expected </#" + std::string(name) + "> but found " +
-                    (t.kind.rfind("end:", 0) == 0 ? "</#" + t.kind.substr(4) + ">" : "<#" + t.kind + ">"));
+  if (t.kind == "eof")
+    Fail(t.begin, "Unclosed <#" + std::string(name) + ">: expected </#" + std::string(name) + ">");
+  Fail(t.begin,
+       "Expected </#" + std::string(name) + "> but found " +
+           (t.kind.rfind("end:", 0) == 0 ? "</#" + t.kind.substr(4) + ">" : "<#" + t.kind + ">"));
 }
 
 void AstBuilder::ParseIf(Node* parent, size_t begin) {
@@ -345,7 +351,8 @@ void AstBuilder::ParseList(Node* parent, size_t begin) {
   ++list_depth_;
   Terminator t = ParseContent(body_ptr);
   --list_depth_;
-  body_ptr->end = body_ptr->children.empty() ? lexer_.PosAt(tag_end) : body_ptr->children.back()->end;
+  body_ptr->end =
+      body_ptr->children.empty() ? lexer_.PosAt(tag_end) : body_ptr->children.back()->end;
   if (body_ptr->children.empty()) body_ptr->begin = list->begin;
   for (const auto& child : body_ptr->children) {
     if (child->kind == NodeKind::kSep) list->has_sep = true;
@@ -428,9 +435,8 @@ void AstBuilder::ParseAssign(Node* parent, size_t begin, AssignScope scope,
   while (true) {
     node->names.push_back(IdentOrString("a variable name"));
     const Token& op = lexer_.Peek();
-    if (op.kind == TokKind::kOp &&
-        (op.text == "=" || op.text == "+=" || op.text == "-=" || op.text == "*=" ||
-         op.text == "/=" || op.text == "%=")) {
+    if (op.kind == TokKind::kOp && (op.text == "=" || op.text == "+=" || op.text == "-=" ||
+                                    op.text == "*=" || op.text == "/=" || op.text == "%=")) {
       node->ops.push_back(lexer_.Next().text);
       node->exprs.push_back(ParseExpression());
     } else if (IsOp(op, "++") || IsOp(op, "--")) {
@@ -536,7 +542,8 @@ void AstBuilder::ParseCall(Node* parent, size_t begin) {
     AddChild(parent, std::move(node));
     return;
   }
-  if (end.kind != TokKind::kTagEnd) Fail(end.begin, "Unexpected \"" + end.text + "\" in macro call");
+  if (end.kind != TokKind::kTagEnd)
+    Fail(end.begin, "Unexpected \"" + end.text + "\" in macro call");
   pos_ = end.end;
   Node* call = node.get();
   AddChild(parent, std::move(node));
@@ -629,7 +636,8 @@ ExprPtr AstBuilder::ParseRelational() {
   ExprPtr left = ParseRange();
   const Token& t = lexer_.Peek();
   std::string op;
-  if (t.kind == TokKind::kOp && (t.text == "<" || t.text == "<=" || t.text == ">" || t.text == ">=")) {
+  if (t.kind == TokKind::kOp &&
+      (t.text == "<" || t.text == "<=" || t.text == ">" || t.text == ">=")) {
     op = t.text;
   } else if (IsIdent(t, "lt")) {
     op = "<";
@@ -712,9 +720,8 @@ ExprPtr AstBuilder::ParseUnary() {
   const size_t begin = t.begin;
   if (IsOp(t, "!") || IsOp(t, "-") || IsOp(t, "+")) {
     const std::string op = lexer_.Next().text;
-    ExprPtr node = MakeExpr(op == "!" ? ExprKind::kNot
-                                      : (op == "-" ? ExprKind::kNegate : ExprKind::kUnaryPlus),
-                            begin);
+    ExprPtr node = MakeExpr(
+        op == "!" ? ExprKind::kNot : (op == "-" ? ExprKind::kNegate : ExprKind::kUnaryPlus), begin);
     node->args.push_back(op == "!" ? ParseUnary() : ParsePrimary());
     if (op != "!") CheckLiteral(node->args[0].get(), Want::kNumber, begin);
     node->source = std::string(source_.substr(begin, lexer_.consumed_end() - begin));
@@ -819,7 +826,8 @@ ExprPtr AstBuilder::ParseStringLiteral(const Token& token) {
       sub.lexer_.Start(open + 2, ExprMode::kInterpolation);
       ExprPtr inner = sub.ParseExpression();
       Token close = sub.lexer_.Next();
-      if (close.kind != TokKind::kInterpEnd) Fail(token.begin, "Malformed ${...} in string literal");
+      if (close.kind != TokKind::kInterpEnd)
+        Fail(token.begin, "Malformed ${...} in string literal");
       node->args.push_back(std::move(inner));
       i = close.end;
     }
@@ -863,8 +871,10 @@ ExprPtr AstBuilder::ParseAtom() {
         node = MakeExpr(ExprKind::kHash, t.begin);
         while (!IsOp(lexer_.Peek(), "}")) {
           node->args.push_back(ParseExpression());
-          CheckLiteral(node->args.back().get(), Want::kString, node->args.back()->source.empty() ? t.begin : lexer_.consumed_end());
-          if (!IsOp(lexer_.Next(), ":")) Fail(lexer_.consumed_end(), "Expected \":\" in hash literal");
+          CheckLiteral(node->args.back().get(), Want::kString,
+                       node->args.back()->source.empty() ? t.begin : lexer_.consumed_end());
+          if (!IsOp(lexer_.Next(), ":"))
+            Fail(lexer_.consumed_end(), "Expected \":\" in hash literal");
           node->args.push_back(ParseExpression());
           if (IsOp(lexer_.Peek(), ",")) {
             lexer_.Next();

@@ -9,25 +9,25 @@ namespace {
 constexpr std::array<std::string_view, 5> kForbidden = {"eval", "interpret", "eval_json", "api",
                                                         "new"};
 constexpr std::array<std::string_view, 14> kLoop = {
-    "index",    "counter",     "has_next",        "is_first",     "is_last",
+    "index",       "counter",         "has_next",   "is_first",     "is_last",
     "item_parity", "item_parity_cap", "item_cycle", "is_even_item", "is_odd_item",
-    "is_first", "is_last", "has_next", "index"};
+    "is_first",    "is_last",         "has_next",   "index"};
 constexpr std::array<std::string_view, 95> kSupported = {
     // strings
     "length", "upper_case", "lower_case", "cap_first", "uncap_first", "capitalize", "trim",
     "contains", "starts_with", "ends_with", "index_of", "last_index_of", "replace", "split",
     "left_pad", "right_pad", "keep_before", "keep_after", "keep_before_last", "keep_after_last",
-    "remove_beginning", "remove_ending", "ensure_starts_with", "ensure_ends_with",
-    "chop_linebreak", "number", "boolean", "j_string", "js_string", "json_string", "word_list",
-    "substring", "html", "xhtml", "xml",
+    "remove_beginning", "remove_ending", "ensure_starts_with", "ensure_ends_with", "chop_linebreak",
+    "number", "boolean", "j_string", "js_string", "json_string", "word_list", "substring", "html",
+    "xhtml", "xml",
     // numbers
-    "c", "string", "round", "floor", "ceiling", "abs", "int", "is_infinite", "is_nan",
-    "lower_abc", "upper_abc",
+    "c", "string", "round", "floor", "ceiling", "abs", "int", "is_infinite", "is_nan", "lower_abc",
+    "upper_abc",
     // booleans and conditionals
     "then", "switch",
     // sequences and hashes
-    "size", "first", "last", "join", "seq_contains", "seq_index_of", "seq_last_index_of",
-    "reverse", "sort", "sort_by", "chunk", "min", "max", "keys", "values",
+    "size", "first", "last", "join", "seq_contains", "seq_index_of", "seq_last_index_of", "reverse",
+    "sort", "sort_by", "chunk", "min", "max", "keys", "values",
     // existence and types
     "has_content", "exists", "if_exists", "default", "is_string", "is_number", "is_boolean",
     "is_sequence", "is_hash", "is_hash_ex", "is_collection", "is_enumerable", "is_indexable",

@@ -67,13 +67,27 @@ std::string JavaStringEscape(const std::string& s, bool js, bool json) {
   for (char ch : s) {
     const unsigned char c = static_cast<unsigned char>(ch);
     switch (ch) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
       case '\'':
         out += (js && !json) ? "\\'" : "'";
         break;
@@ -212,13 +226,17 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
     if (name == "is_string") return Value::Boolean(t == ValueType::kString);
     if (name == "is_number") return Value::Boolean(t == ValueType::kNumber);
     if (name == "is_boolean") return Value::Boolean(t == ValueType::kBoolean);
-    if (name == "is_sequence" || name == "is_indexable") return Value::Boolean(t == ValueType::kSequence);
-    if (name == "is_collection" || name == "is_enumerable") {
+    if (name == "is_sequence" || name == "is_indexable")
       return Value::Boolean(t == ValueType::kSequence);
-    }
+    // JSON lists and FTL literals are sequences, never FreeMarker "collections".
+    if (name == "is_collection") return Value::Boolean(false);
+    if (name == "is_enumerable") return Value::Boolean(t == ValueType::kSequence);
     if (name == "is_hash" || name == "is_hash_ex") return Value::Boolean(t == ValueType::kHash);
-    if (name == "is_macro" || name == "is_directive") return Value::Boolean(t == ValueType::kMacro);
-    if (name == "is_method") return Value::Boolean(t == ValueType::kFunction);
+    // <#function> values are macros to FreeMarker, not methods.
+    if (name == "is_macro" || name == "is_directive") {
+      return Value::Boolean(t == ValueType::kMacro || t == ValueType::kFunction);
+    }
+    if (name == "is_method") return Value::Boolean(false);
     if (name == "is_markup_output") return Value::Boolean(t == ValueType::kMarkup);
     if (name == "is_date") return Value::Boolean(false);
     if (name == "is_infinite" || name == "is_nan") {
@@ -237,8 +255,10 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
 
   // ?c and ?string work on several types.
   if (name == "c") {
-    if (target->type == ValueType::kNumber) return Value::String(NumberFormat::Computer(target->number));
-    if (target->type == ValueType::kBoolean) return Value::String(target->boolean ? "true" : "false");
+    if (target->type == ValueType::kNumber)
+      return Value::String(NumberFormat::Computer(target->number));
+    if (target->type == ValueType::kBoolean)
+      return Value::String(target->boolean ? "true" : "false");
     FailType(target_expr, "a number or boolean", target);
   }
   if (name == "string") {
@@ -353,7 +373,8 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
         ValuePtr key = item;
         if (name == "sort_by") {
           need_args(1, 1);
-          if (!item || item->type != ValueType::kHash) Fail(e->pos, "?sort_by needs a sequence of hashes");
+          if (!item || item->type != ValueType::kHash)
+            Fail(e->pos, "?sort_by needs a sequence of hashes");
           key = item->HashGet(arg_string(0));
         }
         if (!key) Fail(e->pos, "?" + name + " found a missing value");
@@ -362,13 +383,14 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
       if (!keyed.empty()) {
         const ValueType t = keyed[0].first->type;
         for (const auto& k : keyed) {
-          if (k.first->type != t || (t != ValueType::kNumber && t != ValueType::kString &&
-                                     t != ValueType::kBoolean)) {
+          if (k.first->type != t ||
+              (t != ValueType::kNumber && t != ValueType::kString && t != ValueType::kBoolean)) {
             Fail(e->pos, "?" + name + " needs values of one type: all strings or all numbers");
           }
         }
         std::stable_sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) {
-          if (a.first->type == ValueType::kNumber) return a.first->number.Compare(b.first->number) < 0;
+          if (a.first->type == ValueType::kNumber)
+            return a.first->number.Compare(b.first->number) < 0;
           if (a.first->type == ValueType::kBoolean) return !a.first->boolean && b.first->boolean;
           return a.first->str < b.first->str;
         });
@@ -471,8 +493,10 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
       const int64_t from = args.size() > 1 ? std::max<int64_t>(0, arg_number(1).LongValue()) : 0;
       found = s.find(needle, static_cast<size_t>(from));
     } else {
-      found = args.size() > 1 ? s.rfind(needle, static_cast<size_t>(std::max<int64_t>(0, arg_number(1).LongValue())))
-                              : s.rfind(needle);
+      found = args.size() > 1
+                  ? s.rfind(needle,
+                            static_cast<size_t>(std::max<int64_t>(0, arg_number(1).LongValue())))
+                  : s.rfind(needle);
     }
     return Value::Int(found == std::string::npos ? -1 : static_cast<int64_t>(found));
   }
@@ -511,7 +535,10 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
     const int64_t missing = width - Utf16Length(s);
     if (missing <= 0) return target;
     std::string pad;
-    for (int64_t i = 0; i < missing; ++i) pad += fill[static_cast<size_t>(i) % fill.size()];
+    // The fill pattern is anchored at the start of the result (FreeMarker's padding).
+    const int64_t offset = name == "left_pad" ? 0 : Utf16Length(s);
+    for (int64_t i = 0; i < missing; ++i)
+      pad += fill[static_cast<size_t>(offset + i) % fill.size()];
     return str(name == "left_pad" ? pad + s : s + pad);
   }
   if (name == "keep_before" || name == "keep_after" || name == "keep_before_last" ||
@@ -575,7 +602,8 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
     need_args(1, 2);
     const int64_t from = arg_number(0).LongValue();
     const int64_t to = args.size() > 1 ? arg_number(1).LongValue() : static_cast<int64_t>(s.size());
-    if (from < 0 || to < from || to > static_cast<int64_t>(s.size())) Fail(e->pos, "?substring index out of bounds");
+    if (from < 0 || to < from || to > static_cast<int64_t>(s.size()))
+      Fail(e->pos, "?substring index out of bounds");
     return str(s.substr(static_cast<size_t>(from), static_cast<size_t>(to - from)));
   }
   if (name == "size") {

@@ -81,7 +81,9 @@ std::optional<Decimal> Decimal::Parse(std::string_view text) {
     pos = end - text.data();
   }
   if (pos != text.size()) return std::nullopt;
-  BigInt unscaled(digits);
+  // cpp_int reads a leading 0 as octal.
+  const size_t first = digits.find_first_not_of('0');
+  BigInt unscaled(first == std::string::npos ? std::string("0") : digits.substr(first));
   long new_scale = scale - exponent;
   if (new_scale < 0) {
     unscaled *= Pow10(static_cast<int>(-new_scale));
@@ -119,6 +121,11 @@ Decimal Decimal::operator-(const Decimal& other) const {
 
 Decimal Decimal::operator*(const Decimal& other) const {
   return Decimal(unscaled_ * other.unscaled_, scale_ + other.scale_);
+}
+
+Decimal Decimal::EngineMultiply(const Decimal& other) const {
+  Decimal product = *this * other;
+  return product.scale_ > 12 ? product.SetScale(12, RoundingMode::kHalfUp) : product;
 }
 
 std::optional<Decimal> Decimal::Divide(const Decimal& other) const {
@@ -194,7 +201,8 @@ std::string Decimal::ToPlainString() const {
 void Decimal::Digits(int max_fraction, int min_fraction, RoundingMode mode, std::string* int_part,
                      std::string* frac_part, bool* negative) const {
   Decimal rounded = scale_ > max_fraction ? SetScale(max_fraction, mode) : *this;
-  *negative = rounded.unscaled_ < 0;
+  // java.text.DecimalFormat keeps the sign of a negative value that rounds to zero ("-0").
+  *negative = unscaled_ < 0;
   std::string digits = Abs(rounded.unscaled_).str();
   const int scale = std::max(rounded.scale_, 0);
   if (rounded.scale_ < 0) digits.append(-rounded.scale_, '0');
@@ -215,8 +223,7 @@ std::string Decimal::ToComputerString() const {
   std::string int_part, frac_part;
   bool negative = false;
   Digits(16, 0, RoundingMode::kHalfEven, &int_part, &frac_part, &negative);
-  const bool zero = int_part == "0" && frac_part.empty();
-  std::string out = (negative && !zero) ? "-" : "";
+  std::string out = negative ? "-" : "";
   out += int_part;
   if (!frac_part.empty()) out += "." + frac_part;
   return out;

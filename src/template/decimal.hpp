@@ -36,6 +36,10 @@ class Decimal {
   Decimal operator-(const Decimal& other) const;
   Decimal operator*(const Decimal& other) const;
   Decimal operator-() const { return Decimal(-unscaled_, scale_); }
+  // FreeMarker's BigDecimal engine multiply: the product's scale is capped at 12 (HALF_UP).
+  // Unary minus is a multiplication by -1 there, so it is capped too.
+  Decimal EngineMultiply(const Decimal& other) const;
+  Decimal EngineNegate() const { return EngineMultiply(FromInt(-1)); }
   // FreeMarker's BigDecimal engine: scale max(12, s1, s2), HALF_UP. nullopt on division by 0.
   std::optional<Decimal> Divide(const Decimal& other) const;
   int Compare(const Decimal& other) const;

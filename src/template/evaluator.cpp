@@ -20,12 +20,23 @@ std::string HtmlEscape(std::string_view text) {
   out.reserve(text.size());
   for (char c : text) {
     switch (c) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -57,8 +68,8 @@ ValuePtr Evaluator::MakeString(std::string s, const SourcePos& pos) {
   if (s.size() > options_.max_output_bytes) {
     throw RenderError{"output_limit_exceeded",
                       "A string value exceeded the output cap of " +
-                          std::to_string(options_.max_output_bytes) + " bytes (at " +
-                          PosText(pos) + ")",
+                          std::to_string(options_.max_output_bytes) + " bytes (at " + PosText(pos) +
+                          ")",
                       pos, Json{{"max_output_bytes", options_.max_output_bytes}}};
   }
   Step(s.size() / kBytesPerStep, pos);
@@ -70,8 +81,8 @@ void Evaluator::Write(std::string_view text, const SourcePos& pos) {
   if (output_total_ > options_.max_output_bytes) {
     throw RenderError{"output_limit_exceeded",
                       "Render output exceeded the cap of " +
-                          std::to_string(options_.max_output_bytes) + " bytes (at " +
-                          PosText(pos) + ")",
+                          std::to_string(options_.max_output_bytes) + " bytes (at " + PosText(pos) +
+                          ")",
                       pos, Json{{"max_output_bytes", options_.max_output_bytes}}};
   }
   Step(text.size() / kBytesPerStep, pos);
@@ -103,8 +114,8 @@ ValuePtr Evaluator::FromJson(const Json& json) {
       auto hash = std::make_shared<Value>();
       hash->type = ValueType::kHash;
       for (auto it = json.begin(); it != json.end(); ++it) {
-        ValuePtr v = FromJson(it.value());
-        if (v) hash->HashPut(it.key(), std::move(v));
+        // A null member stays a key (FreeMarker lists it) whose value is missing.
+        hash->HashPut(it.key(), FromJson(it.value()));
       }
       return hash;
     }
@@ -376,7 +387,7 @@ void Evaluator::ExecAssign(const Node* node, Ctx& ctx) {
           if (op == "-=") {
             value = Value::Number(left - right);
           } else if (op == "*=") {
-            value = Value::Number(left * right);
+            value = Value::Number(left.EngineMultiply(right));
           } else if (op == "/=") {
             auto q = left.Divide(right);
             if (!q) Fail(node->begin, "Division by zero");
@@ -420,8 +431,8 @@ void Evaluator::BindParams(const Node* callable, Frame* frame, std::vector<Value
     } else if (catch_all) {
       extra.push_back(positional[i]);
     } else {
-      Fail(pos, "\"" + name + "\" only accepts " + std::to_string(regular) + " parameter(s), but got " +
-                    std::to_string(positional.size()));
+      Fail(pos, "\"" + name + "\" only accepts " + std::to_string(regular) +
+                    " parameter(s), but got " + std::to_string(positional.size()));
     }
   }
   auto rest = std::make_shared<Value>();
@@ -438,7 +449,8 @@ void Evaluator::BindParams(const Node* callable, Frame* frame, std::vector<Value
     }
   }
   if (catch_all) {
-    frame->locals[catch_all->name] = named.empty() ? Value::Sequence(std::move(extra)) : ValuePtr(rest);
+    frame->locals[catch_all->name] =
+        named.empty() ? Value::Sequence(std::move(extra)) : ValuePtr(rest);
   }
   Ctx ctx{frame, nullptr};
   for (size_t i = 0; i < regular; ++i) {
@@ -457,13 +469,15 @@ void Evaluator::ExecCall(const Node* node, Ctx& ctx) {
   ValuePtr callee = EvalRequired(callee_expr, ctx);
   if (callee->type != ValueType::kMacro) FailType(callee_expr, "a macro", callee);
   std::vector<ValuePtr> positional;
-  for (size_t i = 1; i < node->exprs.size(); ++i) positional.push_back(Eval(node->exprs[i].get(), ctx));
+  for (size_t i = 1; i < node->exprs.size(); ++i)
+    positional.push_back(Eval(node->exprs[i].get(), ctx));
   std::vector<std::pair<std::string, ValuePtr>> named;
   for (const auto& [name, expr] : node->named_args) named.emplace_back(name, Eval(expr.get(), ctx));
   if (++call_depth_ > options_.max_call_depth) {
     throw RenderError{"call_depth_exceeded",
                       "Macro calls are nested deeper than " +
-                          std::to_string(options_.max_call_depth) + " (at " + PosText(node->begin) + ")",
+                          std::to_string(options_.max_call_depth) + " (at " + PosText(node->begin) +
+                          ")",
                       node->begin, Json{{"max_call_depth", options_.max_call_depth}}};
   }
   Frame frame;
@@ -485,7 +499,8 @@ void Evaluator::ExecNested(const Node* node, Ctx& ctx) {
   ExecChildren(frame->call_site->children, caller);
 }
 
-ValuePtr Evaluator::CallFunction(const Value& fn, std::vector<ValuePtr> args, const SourcePos& pos) {
+ValuePtr Evaluator::CallFunction(const Value& fn, std::vector<ValuePtr> args,
+                                 const SourcePos& pos) {
   if (++call_depth_ > options_.max_call_depth) {
     throw RenderError{"call_depth_exceeded",
                       "Function calls are nested deeper than " +

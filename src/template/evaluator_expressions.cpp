@@ -58,7 +58,8 @@ const Decimal& Evaluator::RequireNumber(const ValuePtr& v, const Expr* e) {
   return v->number;
 }
 
-const std::string& Evaluator::RequireString(const ValuePtr& v, const Expr* e, std::string_view what) {
+const std::string& Evaluator::RequireString(const ValuePtr& v, const Expr* e,
+                                            std::string_view what) {
   if (v->type != ValueType::kString) FailType(e, what, v);
   return v->str;
 }
@@ -114,11 +115,13 @@ ValuePtr Evaluator::Add(const ValuePtr& a, const ValuePtr& b, const Expr* e) {
   }
   std::string left = Stringify(a, left_expr, "a string or number for \"+\"");
   std::string right = Stringify(b, right_expr, "a string or number for \"+\"");
-  if (left.size() + right.size() > options_.max_output_bytes) return MakeString(left + right, e->pos);
+  if (left.size() + right.size() > options_.max_output_bytes)
+    return MakeString(left + right, e->pos);
   return MakeString(left + right, e->pos);
 }
 
-bool Evaluator::Compare(const ValuePtr& a, const ValuePtr& b, const std::string& op, const Expr* e) {
+bool Evaluator::Compare(const ValuePtr& a, const ValuePtr& b, const std::string& op,
+                        const Expr* e) {
   int cmp = 0;
   const bool equality = op == "==" || op == "!=";
   if (a->type == ValueType::kNumber && b->type == ValueType::kNumber) {
@@ -197,7 +200,8 @@ ValuePtr Evaluator::EvalDynamicKey(const Expr* e, Ctx& ctx) {
       if (from < 0 || from + count > static_cast<int64_t>(target->str.size())) {
         Fail(e->pos, "Range out of bounds for string slicing");
       }
-      return Value::String(target->str.substr(static_cast<size_t>(from), static_cast<size_t>(count)));
+      return Value::String(
+          target->str.substr(static_cast<size_t>(from), static_cast<size_t>(count)));
     }
     if (target->type == ValueType::kSequence) {
       if (from < 0 || from + count > static_cast<int64_t>(target->SequenceSize())) {
@@ -205,7 +209,8 @@ ValuePtr Evaluator::EvalDynamicKey(const Expr* e, Ctx& ctx) {
       }
       Step(static_cast<uint64_t>(count), e->pos);
       std::vector<ValuePtr> items;
-      for (int64_t i = 0; i < count; ++i) items.push_back(target->SequenceAt(static_cast<size_t>(from + i)));
+      for (int64_t i = 0; i < count; ++i)
+        items.push_back(target->SequenceAt(static_cast<size_t>(from + i)));
       return Value::Sequence(std::move(items));
     }
     FailType(e->args[0].get(), "a sequence or string", target);
@@ -225,7 +230,8 @@ ValuePtr Evaluator::Eval(const Expr* e, Ctx& ctx) {
         if (part->kind == ExprKind::kString) {
           out += part->text;
         } else {
-          out += Stringify(EvalRequired(part.get(), ctx), part.get(), "a string, number or boolean");
+          out +=
+              Stringify(EvalRequired(part.get(), ctx), part.get(), "a string, number or boolean");
         }
       }
       return MakeString(std::move(out), e->pos);
@@ -263,7 +269,8 @@ ValuePtr Evaluator::Eval(const Expr* e, Ctx& ctx) {
     case ExprKind::kNot:
       return Value::Boolean(!RequireBoolean(EvalRequired(e->args[0].get(), ctx), e->args[0].get()));
     case ExprKind::kNegate:
-      return Value::Number(-RequireNumber(EvalRequired(e->args[0].get(), ctx), e->args[0].get()));
+      return Value::Number(
+          RequireNumber(EvalRequired(e->args[0].get(), ctx), e->args[0].get()).EngineNegate());
     case ExprKind::kUnaryPlus:
       return Value::Number(RequireNumber(EvalRequired(e->args[0].get(), ctx), e->args[0].get()));
     case ExprKind::kArithmetic: {
@@ -273,7 +280,7 @@ ValuePtr Evaluator::Eval(const Expr* e, Ctx& ctx) {
       const Decimal& x = RequireNumber(a, e->args[0].get());
       const Decimal& y = RequireNumber(b, e->args[1].get());
       if (e->name == "-") return Value::Number(x - y);
-      if (e->name == "*") return Value::Number(x * y);
+      if (e->name == "*") return Value::Number(x.EngineMultiply(y));
       if (e->name == "/") {
         auto q = x.Divide(y);
         if (!q) Fail(e->pos, "Division by zero");

@@ -47,6 +47,8 @@ std::optional<Pattern> ParsePattern(std::string_view text) {
     }
   }
   p.min_int = zeros;
+  // java.text.DecimalFormat turns "#.##" (no '0' anywhere) into "0.##".
+  if (zeros == 0 && p.min_frac == 0 && in_fraction) p.min_int = 1;
   p.grouping = since_group > 0 ? since_group : 0;
   for (; i < text.size(); ++i) {
     if (text[i] == '\'' || is_num(text[i]) || text[i] == 'E') return std::nullopt;
@@ -83,12 +85,10 @@ std::optional<std::string> NumberFormat::Format(const Decimal& value, std::strin
                 &negative);
   if (int_part == "0" && parsed->min_int == 0) int_part.clear();
   while (static_cast<int>(int_part.size()) < parsed->min_int) int_part.insert(0, "0");
-  const bool zero = int_part.find_first_not_of('0') == std::string::npos &&
-                    frac_part.find_first_not_of('0') == std::string::npos;
   std::string body = Group(int_part, parsed->grouping);
   if (!frac_part.empty()) body += "." + frac_part;
   if (body.empty()) body = "0";
-  return (negative && !zero ? "-" : "") + parsed->prefix + body + parsed->suffix;
+  return (negative ? "-" : "") + parsed->prefix + body + parsed->suffix;
 }
 
 }  // namespace dp::tmpl

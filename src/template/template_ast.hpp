@@ -35,9 +35,9 @@ enum class ExprKind {
   kCompare,       // args[0] op args[1], op in == != < <= > >=
   kAnd,
   kOr,
-  kRange,         // args[0]..args[1]; op "..", "..<", "..!", "..*"; args[1] absent for "1.."
-  kSequence,      // [args...]
-  kHash,          // {args[0]: args[1], ...}
+  kRange,     // args[0]..args[1]; op "..", "..<", "..!", "..*"; args[1] absent for "1.."
+  kSequence,  // [args...]
+  kHash,      // {args[0]: args[1], ...}
 };
 
 struct Expr {
@@ -59,23 +59,23 @@ enum class NodeKind {
   kText,
   kInterpolation,  // exprs[0]
   kComment,
-  kIf,             // children: kIfBranch
-  kIfBranch,       // exprs[0] condition (absent for <#else>)
-  kList,           // exprs[0] source; names: loop var(s); children: kListBody [, kListElse]
+  kIf,        // children: kIfBranch
+  kIfBranch,  // exprs[0] condition (absent for <#else>)
+  kList,      // exprs[0] source; names: loop var(s); children: kListBody [, kListElse]
   kListBody,
   kListElse,
   kSep,
   kBreak,
-  kAssign,         // assignments: names[i] op ops[i] exprs[i]; scope
-  kAssignBlock,    // names[0] captures children output
-  kMacro,          // names[0] name; params; children body
+  kAssign,       // assignments: names[i] op ops[i] exprs[i]; scope
+  kAssignBlock,  // names[0] captures children output
+  kMacro,        // names[0] name; params; children body
   kFunction,
-  kNested,         // exprs = loop args
-  kReturn,         // exprs[0] optional
-  kCall,           // exprs[0] callee; named_args or positional exprs[1..]; children body
-  kSwitch,         // exprs[0]; children: kCase
-  kCase,           // exprs[0] value (absent for <#default>)
-  kForbidden,      // a construct refused by TemplateValidator; text names it
+  kNested,     // exprs = loop args
+  kReturn,     // exprs[0] optional
+  kCall,       // exprs[0] callee; named_args or positional exprs[1..]; children body
+  kSwitch,     // exprs[0]; children: kCase
+  kCase,       // exprs[0] value (absent for <#default>)
+  kForbidden,  // a construct refused by TemplateValidator; text names it
 };
 
 enum class AssignScope { kAssign, kGlobal, kLocal };

@@ -7,7 +7,9 @@
 namespace dp::tmpl {
 namespace {
 
-bool IsIdentStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '$'; }
+bool IsIdentStart(char c) {
+  return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '$';
+}
 bool IsIdentPart(char c) { return IsIdentStart(c) || std::isdigit(static_cast<unsigned char>(c)); }
 
 // Longest operators first so "..<" wins over "..".
@@ -183,21 +185,44 @@ Token TemplateLexer::ScanString(char quote, bool raw) {
       const char e = source_[i + 1];
       i += 2;
       switch (e) {
-        case 'n': value += '\n'; break;
-        case 'r': value += '\r'; break;
-        case 't': value += '\t'; break;
-        case 'b': value += '\b'; break;
-        case 'f': value += '\f'; break;
-        case 'l': value += '<'; break;
-        case 'g': value += '>'; break;
-        case 'a': value += '&'; break;
-        case '"': case '\'': case '\\': case '{': case '=': value += e; break;
+        case 'n':
+          value += '\n';
+          break;
+        case 'r':
+          value += '\r';
+          break;
+        case 't':
+          value += '\t';
+          break;
+        case 'b':
+          value += '\b';
+          break;
+        case 'f':
+          value += '\f';
+          break;
+        case 'l':
+          value += '<';
+          break;
+        case 'g':
+          value += '>';
+          break;
+        case 'a':
+          value += '&';
+          break;
+        case '"':
+        case '\'':
+        case '\\':
+        case '{':
+        case '=':
+          value += e;
+          break;
         case 'x': {
           uint32_t cp = 0;
           int digits = 0;
           while (digits < 4 && i < source_.size() &&
                  std::isxdigit(static_cast<unsigned char>(source_[i]))) {
-            cp = cp * 16 + static_cast<uint32_t>(std::stoi(std::string(1, source_[i]), nullptr, 16));
+            cp =
+                cp * 16 + static_cast<uint32_t>(std::stoi(std::string(1, source_[i]), nullptr, 16));
             ++i;
             ++digits;
           }

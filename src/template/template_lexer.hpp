@@ -12,7 +12,17 @@
 
 namespace dp::tmpl {
 
-enum class TokKind { kEnd, kNumber, kString, kRawString, kIdent, kOp, kTagEnd, kEmptyTagEnd, kInterpEnd };
+enum class TokKind {
+  kEnd,
+  kNumber,
+  kString,
+  kRawString,
+  kIdent,
+  kOp,
+  kTagEnd,
+  kEmptyTagEnd,
+  kInterpEnd
+};
 
 struct Token {
   TokKind kind = TokKind::kEnd;

@@ -6,9 +6,9 @@
 
 namespace dp {
 
-std::string TemplateRenderer::Render(const ParsedTemplate& tmpl, const Json& data_model,
-                                     const RenderOptions& options,
-                                     const std::map<std::string, const ParsedTemplate*>& libraries) {
+std::string TemplateRenderer::Render(
+    const ParsedTemplate& tmpl, const Json& data_model, const RenderOptions& options,
+    const std::map<std::string, const ParsedTemplate*>& libraries) {
   tmpl::Evaluator evaluator(options, tmpl.mode(), tmpl.name());
   try {
     return evaluator.Run(tmpl, data_model, libraries);
@@ -18,7 +18,8 @@ std::string TemplateRenderer::Render(const ParsedTemplate& tmpl, const Json& dat
                     {"column", error.pos.column},
                     {"template", tmpl.name()}};
     if (error.extra.is_object()) {
-      for (auto it = error.extra.begin(); it != error.extra.end(); ++it) details[it.key()] = it.value();
+      for (auto it = error.extra.begin(); it != error.extra.end(); ++it)
+        details[it.key()] = it.value();
     }
     throw DomainError(errc::kTemplateRenderFailed,
                       "Template " + tmpl.name() + " failed to render: " + error.message, details);

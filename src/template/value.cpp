@@ -74,14 +74,22 @@ ValuePtr Value::Range(RangeSpec spec) {
 
 const char* TypeName(ValueType type) {
   switch (type) {
-    case ValueType::kString: return "a string";
-    case ValueType::kNumber: return "a number";
-    case ValueType::kBoolean: return "a boolean";
-    case ValueType::kSequence: return "a sequence";
-    case ValueType::kHash: return "a hash";
-    case ValueType::kMacro: return "a macro";
-    case ValueType::kFunction: return "a function";
-    case ValueType::kMarkup: return "a markup output";
+    case ValueType::kString:
+      return "a string";
+    case ValueType::kNumber:
+      return "a number";
+    case ValueType::kBoolean:
+      return "a boolean";
+    case ValueType::kSequence:
+      return "a sequence";
+    case ValueType::kHash:
+      return "a hash";
+    case ValueType::kMacro:
+      return "a macro";
+    case ValueType::kFunction:
+      return "a function";
+    case ValueType::kMarkup:
+      return "a markup output";
   }
   return "a value";
 }

@@ -34,7 +34,7 @@ struct Value {
   std::vector<ValuePtr> items;  // kSequence (when !range)
   std::optional<RangeSpec> range;
   std::vector<std::pair<std::string, ValuePtr>> entries;  // kHash, in insertion order
-  std::unordered_map<std::string, size_t> index;         // key -> position in entries
+  std::unordered_map<std::string, size_t> index;          // key -> position in entries
   const Node* callable = nullptr;                         // kMacro / kFunction
   const Namespace* home = nullptr;                        // namespace a callable was defined in
 

@@ -10,6 +10,7 @@ namespace dp {
 
 class AuthService;
 class MetadataStore;
+class ToolCatalog;
 
 class Application {
  public:
@@ -24,6 +25,7 @@ class Application {
 
   AuthService& Auth();
   MetadataStore& Store();
+  const ToolCatalog& Catalog() const;
 
  private:
   struct Impl;

@@ -27,7 +27,8 @@ class ParsedTemplate {
   bool IsLibraryBody() const;
   // A copy whose own library imports are bound (alias -> library), so a library can import
   // another one transitively (templates.md §6.3 step 3). The parse tree is shared.
-  ParsedTemplate WithImports(std::map<std::string, std::shared_ptr<const ParsedTemplate>> imports) const;
+  ParsedTemplate WithImports(
+      std::map<std::string, std::shared_ptr<const ParsedTemplate>> imports) const;
   const std::map<std::string, std::shared_ptr<const ParsedTemplate>>& imports() const {
     return imports_;
   }

@@ -1,6 +1,6 @@
 // API-key validation (auth.md §7.3, §11.4) against a real SQLite metadata store.
-#include "auth/auth_test_fixture.hpp"
 #include "datapipelines/auth/api_key_format.hpp"
+#include "integration/auth/auth_test_fixture.hpp"
 
 #include <set>
 #include <thread>

@@ -1,10 +1,20 @@
 // Issuing, listing and revoking keys: the issuer rule (auth.md §7.4, workspaces design §5.2).
-#include "auth/auth_test_fixture.hpp"
+#include "integration/auth/auth_test_fixture.hpp"
 
 namespace dp::test {
 namespace {
 
 using KeyManagement = AuthServiceTest;
+
+CreateApiKeyRequest Request(std::string name, Scope scope, KeyKind kind = KeyKind::kUser,
+                            std::string workspace = "") {
+  CreateApiKeyRequest request;
+  request.name = std::move(name);
+  request.scope = scope;
+  request.kind = kind;
+  request.workspace_name = std::move(workspace);
+  return request;
+}
 
 Principal SessionOf(AuthService& service, const std::string& email) {
   return service.Login(email, kPassword, "").principal;
@@ -14,13 +24,13 @@ TEST_F(KeyManagement, ScopeMayNotExceedTheIssuersRole) {
   MakeMember("viewer@example.com", Role::kViewer);
   Principal viewer = SessionOf(*service_, "viewer@example.com");
   try {
-    service_->CreateApiKey(viewer, CreateApiKeyRequest{"agent", Scope::kAuthor});
+    service_->CreateApiKey(viewer, Request("agent", Scope::kAuthor));
     FAIL() << "expected auth.api_key.scope_exceeds_issuer";
   } catch (const DomainError& e) {
     EXPECT_EQ(e.code(), errc::kKeyScopeExceedsIssuer);
     EXPECT_EQ(e.details(), (Json{{"requested", "author"}, {"max", "read"}}));
   }
-  IssuedApiKey key = service_->CreateApiKey(viewer, CreateApiKeyRequest{"agent", Scope::kRead});
+  IssuedApiKey key = service_->CreateApiKey(viewer, Request("agent", Scope::kRead));
   EXPECT_EQ(key.record.scope, Scope::kRead);
   EXPECT_EQ(key.record.workspace_id, viewer.workspace_id);
   EXPECT_EQ(service_->AuthenticateApiKey(key.plaintext, "").user_id, viewer.user_id);
@@ -42,13 +52,9 @@ TEST_F(KeyManagement, AKeyCannotMintAWiderKey) {
   MakeMember("alice@example.com", Role::kAuthor);
   IssuedApiKey read_key = KeyFor("alice@example.com", Scope::kRead);
   Principal as_key = service_->AuthenticateApiKey(read_key.plaintext, "");
-  EXPECT_EQ(CodeOf([&] {
-              service_->CreateApiKey(as_key, CreateApiKeyRequest{"wider", Scope::kExecute});
-            }),
+  EXPECT_EQ(CodeOf([&] { service_->CreateApiKey(as_key, Request("wider", Scope::kExecute)); }),
             "auth.api_key.scope_exceeds_issuer");
-  EXPECT_EQ(CodeOf([&] {
-              service_->CreateApiKey(as_key, CreateApiKeyRequest{"same", Scope::kRead});
-            }),
+  EXPECT_EQ(CodeOf([&] { service_->CreateApiKey(as_key, Request("same", Scope::kRead)); }),
             "<none>");
 }
 
@@ -57,20 +63,18 @@ TEST_F(KeyManagement, IssuerMustBeAMemberUnlessSuperAdmin) {
   service_->CreateWorkspace("other", "Other", "");
   Principal alice = SessionOf(*service_, "alice@example.com");
   EXPECT_EQ(CodeOf([&] {
-              service_->CreateApiKey(
-                  alice, CreateApiKeyRequest{"x", Scope::kRead, KeyKind::kUser, "other"});
+              service_->CreateApiKey(alice, Request("x", Scope::kRead, KeyKind::kUser, "other"));
             }),
             "workspace.membership_required");
   EXPECT_EQ(CodeOf([&] {
-              service_->CreateApiKey(
-                  alice, CreateApiKeyRequest{"x", Scope::kRead, KeyKind::kUser, "missing"});
+              service_->CreateApiKey(alice, Request("x", Scope::kRead, KeyKind::kUser, "missing"));
             }),
             "workspace.not_found");
 
   service_->CreateUser("root@example.com", "", kPassword, true);
   Principal root = SessionOf(*service_, "root@example.com");
-  IssuedApiKey key = service_->CreateApiKey(
-      root, CreateApiKeyRequest{"ops", Scope::kAuthor, KeyKind::kServer, "other"});
+  IssuedApiKey key =
+      service_->CreateApiKey(root, Request("ops", Scope::kAuthor, KeyKind::kServer, "other"));
   Principal p = service_->AuthenticateApiKey(key.plaintext, "");
   EXPECT_EQ(p.workspace_name, "other");
   EXPECT_FALSE(p.role.has_value());

@@ -1,10 +1,19 @@
 // Operator verbs (the CLI) and bootstrap idempotency.
-#include "auth/auth_test_fixture.hpp"
+#include "integration/auth/auth_test_fixture.hpp"
 
 namespace dp::test {
 namespace {
 
 using Operator = AuthServiceTest;
+
+BootstrapRequest Admin(std::string email, std::string password = "",
+                       std::string workspace = "default") {
+  BootstrapRequest request;
+  request.admin_email = std::move(email);
+  request.admin_password = std::move(password);
+  request.workspace_name = std::move(workspace);
+  return request;
+}
 
 TEST_F(Operator, UserValidation) {
   EXPECT_EQ(CodeOf([&] { service_->CreateUser("not-an-email", "", kPassword, false); }),
@@ -61,7 +70,7 @@ TEST_F(Operator, KeysForAnInactiveUserAreRefused) {
 }
 
 TEST_F(Operator, BootstrapCreatesOnlyWhatIsMissing) {
-  BootstrapResult first = service_->Bootstrap(BootstrapRequest{"admin@example.com"});
+  BootstrapResult first = service_->Bootstrap(Admin("admin@example.com"));
   EXPECT_TRUE(first.created_user);
   EXPECT_TRUE(first.created_workspace);
   EXPECT_TRUE(first.created_membership);
@@ -78,7 +87,7 @@ TEST_F(Operator, BootstrapCreatesOnlyWhatIsMissing) {
   EXPECT_EQ(p.workspace_name, "default");
   EXPECT_EQ(p.kind, KeyKind::kUser);
 
-  BootstrapResult second = service_->Bootstrap(BootstrapRequest{"admin@example.com"});
+  BootstrapResult second = service_->Bootstrap(Admin("admin@example.com"));
   EXPECT_FALSE(second.created_user);
   EXPECT_FALSE(second.created_workspace);
   EXPECT_FALSE(second.created_membership);
@@ -91,7 +100,7 @@ TEST_F(Operator, BootstrapCreatesOnlyWhatIsMissing) {
 
   // Once the key is revoked, bootstrap issues a new one and nothing else.
   service_->RevokeApiKeyById(first.key->record.id);
-  BootstrapResult third = service_->Bootstrap(BootstrapRequest{"admin@example.com"});
+  BootstrapResult third = service_->Bootstrap(Admin("admin@example.com"));
   EXPECT_FALSE(third.created_user);
   EXPECT_TRUE(third.created_key);
   ASSERT_TRUE(third.key.has_value());
@@ -102,11 +111,11 @@ TEST_F(Operator, BootstrapCreatesOnlyWhatIsMissing) {
 
 TEST_F(Operator, BootstrapWithAGivenPasswordReturnsNoPassword) {
   BootstrapResult result =
-      service_->Bootstrap(BootstrapRequest{"admin@example.com", "a-chosen-password", "main"});
+      service_->Bootstrap(Admin("admin@example.com", "a-chosen-password", "main"));
   EXPECT_TRUE(result.generated_password.empty());
   EXPECT_EQ(service_->Login("admin@example.com", "a-chosen-password", "").principal.workspace_name,
             "main");
-  EXPECT_EQ(CodeOf([&] { service_->Bootstrap(BootstrapRequest{"not-an-email"}); }),
+  EXPECT_EQ(CodeOf([&] { service_->Bootstrap(Admin("not-an-email")); }),
             "user.validation.email_invalid");
 }
 

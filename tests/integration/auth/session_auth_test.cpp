@@ -1,6 +1,6 @@
 // Local login and dp_session validation against a real SQLite metadata store.
-#include "auth/auth_test_fixture.hpp"
 #include "datapipelines/util/crypto.hpp"
+#include "integration/auth/auth_test_fixture.hpp"
 
 namespace dp::test {
 namespace {

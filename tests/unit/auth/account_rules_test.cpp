@@ -18,7 +18,9 @@ TEST(AccountRules, EmailShape) {
         "al ice@example.com", "alice@example.", "alice@.com", "alice@exa..mple.com"}) {
     EXPECT_FALSE(IsValidEmail(bad)) << bad;
   }
-  EXPECT_FALSE(IsValidEmail(std::string(250, 'a') + "@b.co"));
+  std::string too_long(250, 'a');
+  too_long.append("@b.co");
+  EXPECT_FALSE(IsValidEmail(too_long));
 }
 
 TEST(AccountRules, WorkspaceNames) {

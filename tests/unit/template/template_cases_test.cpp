@@ -39,7 +39,8 @@ std::vector<std::string> CaseNames() {
 // Parses and renders one case; returns the output or throws DomainError.
 std::string RunCase(const fs::path& dir, const Json& options) {
   ParseOptions parse_options;
-  parse_options.mode = options.value("mode", "sql") == "html" ? TemplateMode::kHtml : TemplateMode::kSql;
+  parse_options.mode =
+      options.value("mode", "sql") == "html" ? TemplateMode::kHtml : TemplateMode::kSql;
   parse_options.name = dir.filename().string();
   ParsedTemplate tmpl = TemplateParser::Parse(ReadFile(dir / "template.ftl"), parse_options);
   std::vector<ParsedTemplate> libraries;
@@ -55,9 +56,11 @@ std::string RunCase(const fs::path& dir, const Json& options) {
   }
   std::map<std::string, const ParsedTemplate*> bound;
   for (size_t i = 0; i < libraries.size(); ++i) bound[aliases[i]] = &libraries[i];
-  Json data = fs::exists(dir / "data.json") ? Json::parse(ReadFile(dir / "data.json")) : Json::object();
+  Json data =
+      fs::exists(dir / "data.json") ? Json::parse(ReadFile(dir / "data.json")) : Json::object();
   RenderOptions render_options;
-  if (options.contains("max_steps")) render_options.max_steps = options["max_steps"].get<uint64_t>();
+  if (options.contains("max_steps"))
+    render_options.max_steps = options["max_steps"].get<uint64_t>();
   if (options.contains("max_output_bytes")) {
     render_options.max_output_bytes = options["max_output_bytes"].get<size_t>();
   }
@@ -68,8 +71,9 @@ class TemplateCaseTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(TemplateCaseTest, MatchesExpectation) {
   const fs::path dir = CasesDir() / GetParam();
-  const Json options =
-      fs::exists(dir / "options.json") ? Json::parse(ReadFile(dir / "options.json")) : Json::object();
+  const Json options = fs::exists(dir / "options.json")
+                           ? Json::parse(ReadFile(dir / "options.json"))
+                           : Json::object();
   if (fs::exists(dir / "expected.txt")) {
     std::string output;
     try {

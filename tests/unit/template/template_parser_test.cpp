@@ -60,7 +60,8 @@ TEST(TemplateParser, PayloadHiddenBetweenCommentMarkersInLiteralsIsStillFound) {
 }
 
 TEST(TemplateParser, ForbiddenWordsInsideDataAreNotConstructs) {
-  EXPECT_NO_THROW(TemplateParser::Parse("SELECT '?eval' AS x, '<#include>' ${'?api'} <#-- ?eval -->"));
+  EXPECT_NO_THROW(
+      TemplateParser::Parse("SELECT '?eval' AS x, ${'<#include>'} ${'?api'} <#-- ?eval -->"));
 }
 
 TEST(TemplateParser, MiscasedBuiltInIsASyntaxError) {
@@ -87,7 +88,8 @@ TEST(TemplateParser, DeepNestingIsASyntaxErrorNotACrash) {
 TEST(TemplateParser, LibraryBodyMustHoldOnlyDefinitions) {
   ParseOptions library;
   library.library = true;
-  EXPECT_NO_THROW(TemplateParser::Parse("<#-- lib -->\n<#macro a>x</#macro>\n\n<#function f><#return 1></#function>\n", library));
+  EXPECT_NO_THROW(TemplateParser::Parse(
+      "<#-- lib -->\n<#macro a>x</#macro>\n\n<#function f><#return 1></#function>\n", library));
   EXPECT_NO_THROW(TemplateParser::Parse("<#function f><#return 1></#function>", library));
   EXPECT_EQ(ParseError("text <#macro a>x</#macro>", library).code(),
             errc::kTemplateLibraryWithoutMacros);

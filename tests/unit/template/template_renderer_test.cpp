@@ -34,7 +34,7 @@ TEST(TemplateRenderer, MissingVariableNamesItAndItsPosition) {
   EXPECT_EQ(error.details()["reason"], "undefined_variable");
   EXPECT_EQ(error.details()["variable"], "start_date");
   EXPECT_EQ(error.details()["line"], 2);
-  EXPECT_EQ(error.details()["column"], 19);
+  EXPECT_EQ(error.details()["column"], 20);
 }
 
 TEST(TemplateRenderer, StepBudgetStopsRunawayLoops) {
@@ -47,22 +47,23 @@ TEST(TemplateRenderer, StepBudgetStopsRunawayLoops) {
 TEST(TemplateRenderer, StringGrowthIsBoundedWithoutWritingOutput) {
   RenderOptions options;
   options.max_output_bytes = 1 << 20;
-  DomainError error = RenderError(
-      "<#assign s='x'><#list 1..64 as i><#assign s=s+s></#list>", Json::object(), options);
+  DomainError error = RenderError("<#assign s='x'><#list 1..64 as i><#assign s=s+s></#list>",
+                                  Json::object(), options);
   EXPECT_EQ(error.details()["reason"], "output_limit_exceeded");
 }
 
 TEST(TemplateRenderer, OutputCapApplies) {
   RenderOptions options;
   options.max_output_bytes = 100;
-  EXPECT_EQ(RenderError("<#list 1..1000 as i>x</#list>", Json::object(), options)
-                .details()["reason"],
-            "output_limit_exceeded");
+  EXPECT_EQ(
+      RenderError("<#list 1..1000 as i>x</#list>", Json::object(), options).details()["reason"],
+      "output_limit_exceeded");
   EXPECT_EQ(Render("<#list 1..100 as i>x</#list>", Json::object(), options).size(), 100u);
 }
 
 TEST(TemplateRenderer, RecursionIsBounded) {
-  EXPECT_EQ(RenderError("<#macro m><@m/></#macro><@m/>").details()["reason"], "call_depth_exceeded");
+  EXPECT_EQ(RenderError("<#macro m><@m/></#macro><@m/>").details()["reason"],
+            "call_depth_exceeded");
 }
 
 TEST(TemplateRenderer, LibrariesAreBoundUnderAliases) {
@@ -79,8 +80,8 @@ TEST(TemplateRenderer, LibrariesAreBoundUnderAliases) {
 TEST(TemplateRenderer, LibrariesImportOtherLibrariesTransitively) {
   ParseOptions lib_options;
   lib_options.library = true;
-  auto quoting = std::make_shared<const ParsedTemplate>(TemplateParser::Parse(
-      "<#function q s><#return \"'\" + s + \"'\"></#function>", lib_options));
+  auto quoting = std::make_shared<const ParsedTemplate>(
+      TemplateParser::Parse("<#function q s><#return \"'\" + s + \"'\"></#function>", lib_options));
   ParsedTemplate filters =
       TemplateParser::Parse("<#macro eq col v>${col} = ${qt.q(v)}</#macro>", lib_options)
           .WithImports({{"qt", quoting}});
@@ -98,8 +99,8 @@ TEST(TemplateRenderer, HtmlModeEscapes) {
 }
 
 TEST(TemplateRenderer, ParsedTemplateIsSharedAcrossThreads) {
-  const ParsedTemplate tmpl = TemplateParser::Parse(
-      "<#list items as i>${i * factor}<#sep>,</#list>");
+  const ParsedTemplate tmpl =
+      TemplateParser::Parse("<#list items as i>${i * factor}<#sep>,</#list>");
   std::vector<std::thread> threads;
   std::vector<std::string> results(8);
   for (int t = 0; t < 8; ++t) {
@@ -111,13 +112,15 @@ TEST(TemplateRenderer, ParsedTemplateIsSharedAcrossThreads) {
   }
   for (auto& th : threads) th.join();
   for (int t = 0; t < 8; ++t) {
-    EXPECT_EQ(results[t], std::to_string(t) + "," + std::to_string(2 * t) + "," + std::to_string(3 * t));
+    EXPECT_EQ(results[t],
+              std::to_string(t) + "," + std::to_string(2 * t) + "," + std::to_string(3 * t));
   }
 }
 
 TEST(TemplateRenderer, NumbersRenderPlainAndExact) {
-  EXPECT_EQ(Render("${a} ${b} ${c} ${a / 3}", Json{{"a", 10}, {"b", 9223372036854775807LL}, {"c", 0.5}}),
-            "10 9223372036854775807 0.5 3.333333333333");
+  EXPECT_EQ(
+      Render("${a} ${b} ${c} ${a / 3}", Json{{"a", 10}, {"b", 9223372036854775807LL}, {"c", 0.5}}),
+      "10 9223372036854775807 0.5 3.333333333333");
 }
 
 }  // namespace

@@ -1,0 +1,5 @@
+<#assign cfg = {
+  'a': 1,
+  'b': [1, 2]
+}>
+${cfg.b?size}

@@ -1,0 +1,1 @@
+<#function f a b=a*2><#return a + b></#function>${f(3)}

@@ -1,0 +1,1 @@
+<#list h as k, v>${k}=${v!'null'};</#list>

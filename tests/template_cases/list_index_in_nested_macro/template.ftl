@@ -1,0 +1,1 @@
+<#macro show i>${i}</#macro><#list ['a','b'] as x><@show i=x?index/></#list>

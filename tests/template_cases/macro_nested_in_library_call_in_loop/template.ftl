@@ -1,0 +1,1 @@
+<#macro m x>${x}:<#nested></#macro><#list ['a','b'] as v><@m x=v>${v?index}</@m> </#list>

@@ -1,0 +1,1 @@
+<#macro m a b='B' c='C'>${a}${b}${c}</#macro><@m 1/> <@m 1 2/>

@@ -1,0 +1,1 @@
+<#macro outer>O[<#nested>]</#macro><#macro inner>I[<#nested>]</#macro><@outer><@inner>x</@inner></@outer>

@@ -1,0 +1,1 @@
+<#list 1..3 as i>${i}<#if true><#sep>,</#if></#list>

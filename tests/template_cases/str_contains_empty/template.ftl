@@ -1,0 +1,1 @@
+${'abc'?contains('')?c} ${''?starts_with('')?c}

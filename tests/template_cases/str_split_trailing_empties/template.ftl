@@ -1,0 +1,1 @@
+${'a,b,,'?split(',')?size} ${',a'?split(',')?size}

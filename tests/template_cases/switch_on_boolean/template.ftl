@@ -1,0 +1,1 @@
+<#switch flag><#case true>T<#break><#case false>F</#switch>

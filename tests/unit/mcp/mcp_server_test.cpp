@@ -1,0 +1,123 @@
+// Data-driven dispatcher cases (tests/mcp_cases/*.json): each is a JSON-RPC request, the
+// principal it runs as, and the subset of the response it must contain.
+#include "datapipelines/mcp/mcp_server.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "datapipelines/mcp/tools/docs_tools.hpp"
+#include "datapipelines/service/audit_log.hpp"
+#include "datapipelines/service/auth_service.hpp"
+#include "datapipelines/service/skill_docs.hpp"
+#include "datapipelines/store/metadata_store.hpp"
+
+namespace dp {
+namespace {
+
+// True when every member of `expected` appears in `actual` (arrays: element-wise prefix).
+bool ContainsSubset(const Json& actual, const Json& expected, std::string& where) {
+  if (expected.is_object()) {
+    if (!actual.is_object()) return false;
+    for (const auto& [key, value] : expected.items()) {
+      if (!actual.contains(key)) {
+        where = key + " missing";
+        return false;
+      }
+      if (!ContainsSubset(actual[key], value, where)) {
+        where = key + "." + where;
+        return false;
+      }
+    }
+    return true;
+  }
+  if (expected.is_array()) {
+    if (!actual.is_array() || actual.size() < expected.size()) return false;
+    if (expected.empty() && !actual.empty()) return false;
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+      if (!ContainsSubset(actual[i], expected[i], where)) return false;
+    }
+    return true;
+  }
+  if (actual != expected) where = "expected " + expected.dump() + " got " + actual.dump();
+  return actual == expected;
+}
+
+struct Case {
+  std::string name;
+  Json spec;
+};
+
+std::vector<Case> LoadCases() {
+  std::vector<Case> cases;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(DP_SOURCE_DIR) + "/tests/mcp_cases")) {
+    std::ifstream in(entry.path());
+    for (auto& spec : Json::parse(in)) cases.push_back({spec["name"].get<std::string>(), spec});
+  }
+  return cases;
+}
+
+class McpServerCases : public ::testing::TestWithParam<Case> {
+ protected:
+  void SetUp() override {
+    store_ = OpenMetadataStore(":memory:");
+    store_->Migrate();
+    audit_ = std::make_unique<AuditLog>(*store_);
+    AuthOptions options;
+    options.hasher = Argon2Params{1, 64, 1, 16, 32};
+    auth_ = std::make_unique<AuthService>(*store_, *audit_, options);
+    BindDocsTools(catalog_, BuiltInSkillDocs());
+    server_ = std::make_unique<McpServer>(catalog_, *auth_, *audit_, BuiltInSkillDocs(), "test");
+  }
+
+  Principal PrincipalFor(const std::string& kind) {
+    Principal principal;
+    principal.user_id = "00000000-0000-4000-8000-00000000000a";
+    principal.key_id = "dpk_TESTTESTTEST";
+    principal.scope = Scope::kAuthor;
+    principal.role = kind == "removed" ? std::nullopt : std::optional<Role>(Role::kAuthor);
+    return principal;
+  }
+
+  std::unique_ptr<MetadataStore> store_;
+  std::unique_ptr<AuditLog> audit_;
+  std::unique_ptr<AuthService> auth_;
+  ToolCatalog catalog_;
+  std::unique_ptr<McpServer> server_;
+};
+
+TEST_P(McpServerCases, Matches) {
+  const Json& spec = GetParam().spec;
+  Principal principal = PrincipalFor(spec.value("principal", std::string("author")));
+  std::string correlation_id = "00000000-0000-4000-8000-000000000001";
+  Json response = server_->HandleRequest(spec["request"], {principal, correlation_id, "127.0.0.1"});
+  std::string where;
+  EXPECT_TRUE(ContainsSubset(response, spec["expect"], where)) << where << "\n" << response.dump(2);
+  EXPECT_EQ(response["jsonrpc"], "2.0");
+  if (spec.contains("error_message_contains")) {
+    EXPECT_NE(response["error"]["message"].get<std::string>().find(spec["error_message_contains"].get<std::string>()),
+              std::string::npos)
+        << response.dump();
+  }
+  if (spec.contains("payload")) {
+    Json payload = Json::parse(response["result"]["content"][0]["text"].get<std::string>());
+    EXPECT_TRUE(ContainsSubset(payload, spec["payload"], where)) << where << "\n" << payload.dump(2);
+  }
+  if (spec["request"]["method"] == "tools/call") {
+    auto rows = store_->ListAudit("mcp.tool.", 10);
+    ASSERT_EQ(rows.size(), 1u) << "exactly one mcp.tool.called, no write for read-only tools";
+    EXPECT_EQ(rows[0].event, "mcp.tool.called");
+    EXPECT_EQ(rows[0].correlation_id, correlation_id);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Dispatcher, McpServerCases, ::testing::ValuesIn(LoadCases()),
+                         [](const auto& info) {
+                           std::string name;
+                           for (char c : info.param.name) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+                           return name;
+                         });
+
+}  // namespace
+}  // namespace dp
