@@ -7,8 +7,10 @@
 #include "datapipelines/connectors/named_parameters.hpp"
 #include "datapipelines/connectors/type_mapper.hpp"
 #include "datapipelines/domain/error_codes.hpp"
+#include "datapipelines/util/crypto.hpp"
 #include "driver_errors.hpp"
 #include "statement_guard.hpp"
+#include "wkb_text.hpp"
 
 namespace dp {
 namespace {
@@ -254,6 +256,9 @@ QueryResult MysqlConnection::Query(std::string_view sql, const BindMap& binds,
   }
   if (on_columns) on_columns(result.columns);
   std::vector<std::optional<std::string_view>> cells(count);
+  std::vector<bool> geometry(count);
+  for (unsigned i = 0; i < count; ++i) geometry[i] = fields[i].type == MYSQL_TYPE_GEOMETRY;
+  std::vector<std::string> scratch(count);
   bool stopped = false;
   while (MYSQL_ROW row = mysql_fetch_row(res.get())) {
     if (stopped) continue;  // drain: the protocol needs the rest read before reuse
@@ -265,6 +270,12 @@ QueryResult MysqlConnection::Query(std::string_view sql, const BindMap& binds,
     for (unsigned i = 0; i < count; ++i) {
       cells[i] = row[i] ? std::optional<std::string_view>(std::string_view(row[i], lengths[i]))
                         : std::nullopt;
+      if (geometry[i] && cells[i]) {
+        // WKB (binary, not JSON-safe) → WKT text; undecodable bytes go out as base64.
+        auto wkt = MysqlGeometryToWkt(*cells[i]);
+        scratch[i] = wkt ? *wkt : "base64:" + Base64Encode(*cells[i]);
+        cells[i] = scratch[i];
+      }
     }
     ++result.row_count;
     if (!on_row(RowView(result.columns, cells))) result.truncated = stopped = true;

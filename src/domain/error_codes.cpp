@@ -12,7 +12,7 @@ std::span<const ErrorCode> All() {
       kWorkspaceNotFound, kWorkspaceMembershipRequired, kWorkspaceNameInvalid,
       kWorkspaceDuplicateName, kUserNotFound, kUserEmailInvalid, kUserDuplicateEmail,
       kUserPasswordWeak, kRateLimitExceeded, kRateLimitUnavailable, kRequestInvalid,
-      kRequestBodyTooLarge, kRouteNotFound, kMethodNotAllowed, kHostNotAllowed,
+      kRequestBodyTooLarge, kRequestHeaderTooLarge, kRouteNotFound, kMethodNotAllowed, kHostNotAllowed,
       kOriginNotAllowed, kProtocolVersionUnsupported, kDocNotFound, kSkillReferenceNotFound,
       kInternal, kServiceUnavailable,
       kDatasourceDialectInvalid, kDatasourceUrlMalformed, kDatasourceDriverNotLoaded,

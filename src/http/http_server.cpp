@@ -13,6 +13,7 @@
 #include <boost/beast/http.hpp>
 #include <spdlog/spdlog.h>
 
+#include <array>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -146,6 +147,16 @@ struct HttpServer::Impl {
         std::lock_guard lock(sessions_mutex);
         idle_streams.erase(stream);
       }
+      if (ec == bhttp::error::header_limit) {
+        co_await RefuseAndClose(*stream, 431, errc::kRequestHeaderTooLarge,
+                                "Request headers exceed " +
+                                    std::to_string(options.max_header_bytes) + " bytes.");
+        break;
+      }
+      if (ec == bhttp::error::body_limit) {  // a Content-Length over the limit, seen in the header
+        co_await RefuseAndClose(*stream, 413, errc::kRequestBodyTooLarge, BodyTooLargeMessage());
+        break;
+      }
       if (ec) break;  // closed, idle timeout, shutdown or a malformed header
       ++in_flight;
       bool keep_going = co_await ServeOne(*stream, buffer, parser, remote_ip);
@@ -171,9 +182,7 @@ struct HttpServer::Impl {
     HttpRequest request;
     if (ec == bhttp::error::body_limit) {
       correlation_id = NewCorrelation(parser.get());
-      response = ErrorResponse(413, errc::kRequestBodyTooLarge,
-                               "Request body exceeds " + std::to_string(options.max_body_bytes) +
-                                   " bytes.",
+      response = ErrorResponse(413, errc::kRequestBodyTooLarge, BodyTooLargeMessage(),
                                correlation_id);
       request.method = std::string(parser.get().method_string());
       request.path = std::string(parser.get().target());
@@ -202,6 +211,28 @@ struct HttpServer::Impl {
       access_logger(request, status, millis);
     }
     co_return !ec && keep_alive;
+  }
+
+  std::string BodyTooLargeMessage() const {
+    return "Request body exceeds " + std::to_string(options.max_body_bytes) + " bytes.";
+  }
+
+  // Answers a request that cannot be read, then closes: half-close first and drain briefly,
+  // so the client reads the status instead of a reset caused by its unread upload.
+  awaitable<void> RefuseAndClose(beast::tcp_stream& stream, int status, const ErrorCode& code,
+                                 const std::string& message) {
+    std::string correlation_id = RequestPolicy::CorrelationIdFor(HttpHeaders{});
+    auto response = ToBeastResponse(ErrorResponse(status, code, message, correlation_id),
+                                    correlation_id, 11, false);
+    beast::error_code ec;
+    stream.expires_after(std::chrono::seconds(5));
+    co_await bhttp::async_write(stream, response, asio::redirect_error(use_awaitable, ec));
+    stream.socket().shutdown(tcp::socket::shutdown_send, ec);
+    std::array<char, 16384> sink;
+    stream.expires_after(std::chrono::seconds(2));
+    for (std::size_t drained = 0; !ec && drained < (8u << 20);) {
+      drained += co_await stream.async_read_some(asio::buffer(sink), asio::redirect_error(use_awaitable, ec));
+    }
   }
 
   static std::string NewCorrelation(const bhttp::request<bhttp::string_body>& partial) {

@@ -70,6 +70,19 @@ struct NestingGuard {
   ~NestingGuard() { --builder->depth_; }
 };
 
+// Left-deep operator chains (a+b+c..., a.b.c...) are built iteratively but evaluated and
+// destroyed recursively, so each link counts as one level of nesting.
+struct ChainDepth {
+  AstBuilder* builder;
+  int links = 0;
+  explicit ChainDepth(AstBuilder* b) : builder(b) {}
+  void Add(size_t offset) {
+    builder->EnterNesting(offset);
+    ++links;
+  }
+  ~ChainDepth() { builder->depth_ -= links; }
+};
+
 AstBuilder::AstBuilder(std::string_view source, int max_depth)
     : source_(source), lexer_(source), max_depth_(max_depth) {}
 
@@ -589,8 +602,9 @@ ExprPtr AstBuilder::ParseExpression() {
 ExprPtr AstBuilder::ParseOr() {
   const size_t begin = lexer_.Peek().begin;
   ExprPtr left = ParseAnd();
+  ChainDepth chain(this);
   while (IsOp(lexer_.Peek(), "||") || IsOp(lexer_.Peek(), "|")) {
-    lexer_.Next();
+    chain.Add(lexer_.Next().begin);
     ExprPtr node = MakeExpr(ExprKind::kOr, begin);
     node->args.push_back(std::move(left));
     node->args.push_back(ParseAnd());
@@ -604,8 +618,9 @@ ExprPtr AstBuilder::ParseOr() {
 ExprPtr AstBuilder::ParseAnd() {
   const size_t begin = lexer_.Peek().begin;
   ExprPtr left = ParseEquality();
+  ChainDepth chain(this);
   while (IsOp(lexer_.Peek(), "&&") || IsOp(lexer_.Peek(), "&")) {
-    lexer_.Next();
+    chain.Add(lexer_.Next().begin);
     ExprPtr node = MakeExpr(ExprKind::kAnd, begin);
     node->args.push_back(std::move(left));
     node->args.push_back(ParseEquality());
@@ -685,7 +700,9 @@ ExprPtr AstBuilder::ParseRange() {
 ExprPtr AstBuilder::ParseAdditive() {
   const size_t begin = lexer_.Peek().begin;
   ExprPtr left = ParseMultiplicative();
+  ChainDepth chain(this);
   while (IsOp(lexer_.Peek(), "+") || IsOp(lexer_.Peek(), "-")) {
+    chain.Add(lexer_.Peek().begin);
     ExprPtr node = MakeExpr(ExprKind::kArithmetic, begin);
     node->name = lexer_.Next().text;
     node->args.push_back(std::move(left));
@@ -702,7 +719,9 @@ ExprPtr AstBuilder::ParseAdditive() {
 ExprPtr AstBuilder::ParseMultiplicative() {
   const size_t begin = lexer_.Peek().begin;
   ExprPtr left = ParseUnary();
+  ChainDepth chain(this);
   while (IsOp(lexer_.Peek(), "*") || IsOp(lexer_.Peek(), "/") || IsOp(lexer_.Peek(), "%")) {
+    chain.Add(lexer_.Peek().begin);
     ExprPtr node = MakeExpr(ExprKind::kArithmetic, begin);
     node->name = lexer_.Next().text;
     node->args.push_back(std::move(left));
@@ -719,11 +738,12 @@ ExprPtr AstBuilder::ParseUnary() {
   const Token& t = lexer_.Peek();
   const size_t begin = t.begin;
   if (IsOp(t, "!") || IsOp(t, "-") || IsOp(t, "+")) {
-    const std::string op = lexer_.Next().text;
+    const char op = t.text[0];
+    lexer_.Next();
     ExprPtr node = MakeExpr(
-        op == "!" ? ExprKind::kNot : (op == "-" ? ExprKind::kNegate : ExprKind::kUnaryPlus), begin);
-    node->args.push_back(op == "!" ? ParseUnary() : ParsePrimary());
-    if (op != "!") CheckLiteral(node->args[0].get(), Want::kNumber, begin);
+        op == '!' ? ExprKind::kNot : (op == '-' ? ExprKind::kNegate : ExprKind::kUnaryPlus), begin);
+    node->args.push_back(op == '!' ? ParseUnary() : ParsePrimary());
+    if (op != '!') CheckLiteral(node->args[0].get(), Want::kNumber, begin);
     node->source = std::string(source_.substr(begin, lexer_.consumed_end() - begin));
     return node;
   }
@@ -747,7 +767,9 @@ std::vector<ExprPtr> AstBuilder::ParseArgs(std::string_view close) {
 ExprPtr AstBuilder::ParsePrimary() {
   const size_t begin = lexer_.Peek().begin;
   ExprPtr expr = ParseAtom();
+  ChainDepth chain(this);
   while (true) {
+    chain.Add(lexer_.Peek().begin);
     const Token& t = lexer_.Peek();
     ExprPtr node;
     if (IsOp(t, ".")) {

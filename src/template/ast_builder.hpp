@@ -78,6 +78,7 @@ class AstBuilder {
   TemplateAst* ast_ = nullptr;
 
   friend struct NestingGuard;
+  friend struct ChainDepth;
 };
 
 }  // namespace dp::tmpl

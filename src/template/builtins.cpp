@@ -5,6 +5,7 @@
 #include "template/builtin_names.hpp"
 #include "template/evaluator.hpp"
 #include "template/number_format.hpp"
+#include "template/text_case.hpp"
 
 namespace dp::tmpl {
 namespace {
@@ -27,16 +28,6 @@ int64_t Utf16Length(const std::string& s) {
     n += (c >= 0xF0) ? 2 : 1;
   }
   return n;
-}
-
-std::string Upper(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
-
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
 }
 
 std::string ReplaceAll(const std::string& s, const std::string& from, const std::string& to) {
@@ -449,34 +440,12 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
   const std::string& s = target->str;
   Step(s.size() / 64, e->pos);
   if (name == "length") return Value::Int(Utf16Length(s));
-  if (name == "upper_case") return str(Upper(s));
-  if (name == "lower_case") return str(Lower(s));
+  if (name == "upper_case") return str(TextCase::Upper(s));
+  if (name == "lower_case") return str(TextCase::Lower(s));
   if (name == "trim") return str(Trim(s));
-  if (name == "cap_first" || name == "uncap_first") {
-    std::string out = s;
-    for (char& c : out) {
-      if (IsWs(c)) continue;
-      c = static_cast<char>(name == "cap_first" ? std::toupper(static_cast<unsigned char>(c))
-                                                : std::tolower(static_cast<unsigned char>(c)));
-      break;
-    }
-    return str(std::move(out));
-  }
-  if (name == "capitalize") {
-    std::string out = s;
-    bool word_start = true;
-    for (char& c : out) {
-      if (IsWs(c)) {
-        word_start = true;
-      } else if (word_start) {
-        c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-        word_start = false;
-      } else {
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      }
-    }
-    return str(std::move(out));
-  }
+  if (name == "cap_first") return str(TextCase::ChangeFirst(s, true));
+  if (name == "uncap_first") return str(TextCase::ChangeFirst(s, false));
+  if (name == "capitalize") return str(TextCase::Capitalize(s));
   if (name == "contains" || name == "starts_with" || name == "ends_with") {
     need_args(1, 1);
     const std::string& needle = arg_string(0);

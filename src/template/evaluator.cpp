@@ -54,6 +54,16 @@ void Evaluator::FailType(const Expr* e, std::string_view expected, const ValuePt
                    "\" has evaluated to " + TypeName(got->type));
 }
 
+Evaluator::StackGuard::StackGuard(Evaluator* e, const SourcePos& pos) : evaluator(e) {
+  constexpr int kMaxStackDepth = 4000;
+  if (++evaluator->stack_depth_ > kMaxStackDepth) {
+    --evaluator->stack_depth_;
+    throw RenderError{"call_depth_exceeded",
+                      "Template evaluation nested too deeply (at " + PosText(pos) + ")", pos,
+                      Json{{"max_stack_depth", kMaxStackDepth}}};
+  }
+}
+
 void Evaluator::Step(uint64_t n, const SourcePos& pos) {
   steps_ += n;
   if (steps_ > options_.max_steps) {
@@ -212,6 +222,7 @@ Flow Evaluator::ExecChildren(const std::vector<NodePtr>& nodes, Ctx& ctx) {
 }
 
 Flow Evaluator::Exec(const Node* node, Ctx& ctx) {
+  StackGuard guard(this, node->begin);
   Step(1, node->begin);
   switch (node->kind) {
     case NodeKind::kText:

@@ -100,6 +100,12 @@ class Evaluator {
   std::string Stringify(const ValuePtr& v, const Expr* e, std::string_view what);
   ValuePtr MakeString(std::string s, const SourcePos& pos);
   void Step(uint64_t n, const SourcePos& pos);
+  // RAII bound on recursion of Exec/Eval (macro recursion x nesting x expression depth).
+  struct StackGuard {
+    Evaluator* evaluator;
+    StackGuard(Evaluator* e, const SourcePos& pos);
+    ~StackGuard() { --evaluator->stack_depth_; }
+  };
   [[noreturn]] void Fail(const SourcePos& pos, std::string message);
   [[noreturn]] void FailType(const Expr* e, std::string_view expected, const ValuePtr& got);
   TemplateMode mode() const { return mode_; }
@@ -114,6 +120,7 @@ class Evaluator {
   std::string template_name_;
   uint64_t steps_ = 0;
   int call_depth_ = 0;
+  int stack_depth_ = 0;  // nested Exec/Eval frames, bounded to protect worker-thread stacks
   std::string* out_ = nullptr;
   size_t output_total_ = 0;
   ValuePtr data_model_;

@@ -219,6 +219,7 @@ ValuePtr Evaluator::EvalDynamicKey(const Expr* e, Ctx& ctx) {
 }
 
 ValuePtr Evaluator::Eval(const Expr* e, Ctx& ctx) {
+  StackGuard guard(this, e->pos);
   switch (e->kind) {
     case ExprKind::kNumber:
       return Value::Number(e->number);

@@ -17,11 +17,13 @@ std::optional<Pattern> ParsePattern(std::string_view text) {
   // Only the positive subpattern matters; the negative one defaults to "-" + positive.
   const size_t semicolon = text.find(';');
   if (semicolon != std::string_view::npos) text = text.substr(0, semicolon);
+  // Quoting, exponents and the currency sign are outside the supported subset.
+  if (text.find("\xC2\xA4") != std::string_view::npos) return std::nullopt;
   Pattern p;
   size_t i = 0;
   auto is_num = [](char c) { return c == '#' || c == '0' || c == ',' || c == '.'; };
   while (i < text.size() && !is_num(text[i])) {
-    if (text[i] == '\'' || text[i] == '\u00A4' || text[i] == 'E') return std::nullopt;
+    if (text[i] == '\'' || text[i] == 'E') return std::nullopt;
     p.prefix += text[i++];
   }
   int zeros = 0;

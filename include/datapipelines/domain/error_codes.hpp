@@ -44,6 +44,7 @@ inline constexpr ErrorCode kRateLimitUnavailable{"rate_limit.unavailable", 429};
 // request-level (REST API §4.2) and MCP documents (§6.2.41)
 inline constexpr ErrorCode kRequestInvalid{"request.validation.invalid", 400};
 inline constexpr ErrorCode kRequestBodyTooLarge{"request.body_too_large", 413};
+inline constexpr ErrorCode kRequestHeaderTooLarge{"request.header_too_large", 431};
 inline constexpr ErrorCode kRouteNotFound{"request.route_not_found", 404};
 inline constexpr ErrorCode kMethodNotAllowed{"request.method_not_allowed", 405};
 inline constexpr ErrorCode kHostNotAllowed{"request.host_not_allowed", 403};

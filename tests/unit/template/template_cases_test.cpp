@@ -94,7 +94,9 @@ TEST_P(TemplateCaseTest, MatchesExpectation) {
     FAIL() << "expected " << code << " but rendered:\n" << output;
   } catch (const DomainError& error) {
     EXPECT_EQ(error.code().code, code) << error.what();
-    if (!reason.empty()) EXPECT_EQ(error.details().value("reason", ""), reason) << error.what();
+    if (!reason.empty()) {
+      EXPECT_EQ(error.details().value("reason", ""), reason) << error.what();
+    }
     // Syntax errors and undefined variables point at a place in the source.
     if (code == "template.validation.syntax_error" ||
         error.details().value("reason", "") == "undefined_variable") {

@@ -83,6 +83,13 @@ TEST(TemplateParser, DeepNestingIsASyntaxErrorNotACrash) {
   std::string ifs;
   for (int i = 0; i < 5000; ++i) ifs += "<#if true>";
   EXPECT_EQ(ParseError(ifs).code(), errc::kTemplateSyntaxError);
+  // Left-deep chains are built iteratively but would be walked recursively.
+  std::string chain = "${1";
+  for (int i = 0; i < 100000; ++i) chain += "+1";
+  EXPECT_EQ(ParseError(chain + "}").code(), errc::kTemplateSyntaxError);
+  std::string dots = "${a";
+  for (int i = 0; i < 100000; ++i) dots += ".b";
+  EXPECT_EQ(ParseError(dots + "}").code(), errc::kTemplateSyntaxError);
 }
 
 TEST(TemplateParser, LibraryBodyMustHoldOnlyDefinitions) {

@@ -66,6 +66,16 @@ TEST(TemplateRenderer, RecursionIsBounded) {
             "call_depth_exceeded");
 }
 
+TEST(TemplateRenderer, DeepRecursionThroughNestedDirectivesIsBounded) {
+  // Recursion depth x directive nesting is capped before it can exhaust a worker's stack.
+  std::string body = "<#macro m n>";
+  for (int i = 0; i < 150; ++i) body += "<#if true>";
+  body += "<@m n=n+1/>";
+  for (int i = 0; i < 150; ++i) body += "</#if>";
+  body += "</#macro><@m n=0/>";
+  EXPECT_EQ(RenderError(body).details()["reason"], "call_depth_exceeded");
+}
+
 TEST(TemplateRenderer, LibrariesAreBoundUnderAliases) {
   ParseOptions lib_options;
   lib_options.library = true;

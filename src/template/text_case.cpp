@@ -1,0 +1,134 @@
+#include "template/text_case.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace dp::tmpl {
+namespace {
+
+std::vector<uint32_t> Decode(std::string_view s) {
+  std::vector<uint32_t> out;
+  for (size_t i = 0; i < s.size();) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    int len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 1;
+    if (i + len > s.size()) len = 1;
+    uint32_t cp = len == 1 ? c : c & (0x7F >> len);
+    for (int k = 1; k < len; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+    out.push_back(cp);
+    i += len;
+  }
+  return out;
+}
+
+void Encode(uint32_t cp, std::string* out) {
+  if (cp < 0x80) {
+    out->push_back(static_cast<char>(cp));
+  } else if (cp < 0x800) {
+    out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
+    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else if (cp < 0x10000) {
+    out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
+    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else {
+    out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
+    out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  }
+}
+
+bool InPairRange(uint32_t cp) {
+  return (cp >= 0x100 && cp <= 0x137) || (cp >= 0x14A && cp <= 0x177);
+}
+bool InOddPairRange(uint32_t cp) {
+  return (cp >= 0x139 && cp <= 0x148) || (cp >= 0x179 && cp <= 0x17E);
+}
+
+uint32_t ToUpper(uint32_t cp) {
+  if (cp >= 'a' && cp <= 'z') return cp - 32;
+  if (cp < 0x80) return cp;
+  if (cp >= 0xE0 && cp <= 0xFE && cp != 0xF7) return cp - 32;
+  if (cp == 0xFF) return 0x178;
+  if (cp == 0xB5) return 0x39C;
+  if (InPairRange(cp)) return cp & ~1u;
+  if (InOddPairRange(cp)) return (cp % 2 == 0) ? cp - 1 : cp;
+  if (cp == 0x131) return 'I';
+  if (cp == 0x17F) return 'S';
+  if (cp >= 0x3B1 && cp <= 0x3C9 && cp != 0x3C2) return cp - 32;
+  if (cp == 0x3C2) return 0x3A3;
+  if (cp >= 0x430 && cp <= 0x44F) return cp - 32;
+  if (cp >= 0x450 && cp <= 0x45F) return cp - 80;
+  return cp;
+}
+
+uint32_t ToLower(uint32_t cp) {
+  if (cp >= 'A' && cp <= 'Z') return cp + 32;
+  if (cp < 0x80) return cp;
+  if (cp >= 0xC0 && cp <= 0xDE && cp != 0xD7) return cp + 32;
+  if (cp == 0x178) return 0xFF;
+  if (InPairRange(cp)) return cp | 1u;
+  if (InOddPairRange(cp)) return (cp % 2 == 1) ? cp + 1 : cp;
+  if (cp >= 0x391 && cp <= 0x3A9 && cp != 0x3A2) return cp + 32;
+  if (cp >= 0x410 && cp <= 0x42F) return cp + 32;
+  if (cp >= 0x400 && cp <= 0x40F) return cp + 80;
+  return cp;
+}
+
+void AppendUpper(uint32_t cp, std::string* out) {
+  if (cp == 0xDF) {  // ß upper-cases to "SS" in Java
+    *out += "SS";
+    return;
+  }
+  Encode(ToUpper(cp), out);
+}
+
+bool IsWs(uint32_t cp) { return cp <= ' '; }
+
+}  // namespace
+
+std::string TextCase::Upper(std::string_view text) {
+  std::string out;
+  for (uint32_t cp : Decode(text)) AppendUpper(cp, &out);
+  return out;
+}
+
+std::string TextCase::Lower(std::string_view text) {
+  std::string out;
+  for (uint32_t cp : Decode(text)) Encode(ToLower(cp), &out);
+  return out;
+}
+
+std::string TextCase::ChangeFirst(std::string_view text, bool upper) {
+  std::string out;
+  bool done = false;
+  for (uint32_t cp : Decode(text)) {
+    if (!done && !IsWs(cp)) {
+      // Title case: ß stays a single character here.
+      Encode(upper ? (cp == 0xDF ? cp : ToUpper(cp)) : ToLower(cp), &out);
+      done = true;
+    } else {
+      Encode(cp, &out);
+    }
+  }
+  return out;
+}
+
+std::string TextCase::Capitalize(std::string_view text) {
+  std::string out;
+  bool word_start = true;
+  for (uint32_t cp : Decode(text)) {
+    if (IsWs(cp)) {
+      word_start = true;
+      Encode(cp, &out);
+    } else if (word_start) {
+      Encode(cp == 0xDF ? cp : ToUpper(cp), &out);
+      word_start = false;
+    } else {
+      Encode(ToLower(cp), &out);
+    }
+  }
+  return out;
+}
+
+}  // namespace dp::tmpl

@@ -1,0 +1,1 @@
+${s?capitalize} ${s?uncap_first}

@@ -1,0 +1,1 @@
+${s?upper_case} ${s?lower_case} ${s?capitalize}
