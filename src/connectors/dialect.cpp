@@ -1,7 +1,11 @@
 #include "datapipelines/connectors/dialect.hpp"
 
 #include <array>
+#include <string>
 #include <utility>
+
+#include "datapipelines/domain/domain_error.hpp"
+#include "datapipelines/domain/error_codes.hpp"
 
 namespace dp {
 namespace {
@@ -31,6 +35,15 @@ std::optional<Dialect> ParseDialect(std::string_view text) {
     if (name == text) return value;
   }
   return std::nullopt;
+}
+
+Dialect ParseDialectOrThrow(std::string_view text) {
+  if (auto dialect = ParseDialect(text)) return *dialect;
+  Json valid = Json::array();
+  for (const auto& [value, name] : kNames) valid.push_back(std::string(name));
+  throw DomainError(errc::kDatasourceDialectInvalid,
+                    "dialect '" + std::string(text) + "' is not one of " + valid.dump(),
+                    Json{{"dialect", std::string(text)}, {"valid", valid}});
 }
 
 bool IsDialectServed(Dialect dialect) {

@@ -17,7 +17,7 @@ std::span<const ErrorCode> All() {
       kInternal, kServiceUnavailable,
       kDatasourceDialectInvalid, kDatasourceUrlMalformed, kDatasourceDriverNotLoaded,
       kDatasourceTableForbidden, kDatasourceUnreachable, kParameterRequired, kNodeConnectionFailed,
-      kNodeQueryFailed,
+      kNodeQueryFailed, kDatasourcePropertiesInvalid,
       kTemplateSyntaxError, kTemplateDangerousConstruct, kTemplateLibraryWithoutMacros,
       kTemplateRenderFailed};
   return kAll;

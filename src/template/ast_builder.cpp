@@ -18,7 +18,7 @@ bool IsIdent(const Token& t, std::string_view word) {
 }
 
 constexpr std::array<std::string_view, 30> kUnsupportedDirectives = {
-    "items",     "setting",      "attempt",      "recover",  "compress", "noparse",
+    "iterate",   "setting",      "attempt",      "recover",  "compress", "noparse",
     "noParse",   "escape",       "noescape",     "noEscape", "visit",    "recurse",
     "fallback",  "flush",        "stop",         "t",        "lt",       "rt",
     "nt",        "outputformat", "outputFormat", "autoesc",  "autoEsc",  "noautoesc",
@@ -222,6 +222,10 @@ bool AstBuilder::ParseDirective(Node* parent, size_t begin, Terminator* terminat
     return true;
   } else if (name == "list") {
     ParseList(parent, begin);
+  } else if (name == "items") {
+    if (items_allowed_ != 1)
+      Fail(begin, "<#items> must be directly inside a <#list> without \"as\"");
+    ParseItems(parent, begin);
   } else if (name == "sep") {
     if (list_depth_ == 0) Fail(begin, "<#sep> must be inside a <#list>");
     ParseSep(parent, begin, terminator);
@@ -345,15 +349,18 @@ void AstBuilder::ParseIf(Node* parent, size_t begin) {
 void AstBuilder::ParseList(Node* parent, size_t begin) {
   NodePtr node = NewNode(NodeKind::kList, begin);
   node->exprs.push_back(ParseExpression());
-  if (!IsIdent(lexer_.Next(), "as")) Fail(begin, "Expected \"as\" in <#list>");
-  Token var = lexer_.Next();
-  if (var.kind != TokKind::kIdent) Fail(var.begin, "Expected a loop variable name");
-  node->names.push_back(var.text);
-  if (IsOp(lexer_.Peek(), ",")) {
-    lexer_.Next();
-    Token value = lexer_.Next();
-    if (value.kind != TokKind::kIdent) Fail(value.begin, "Expected a loop variable name");
-    node->names.push_back(value.text);
+  const bool items_form = lexer_.Peek().kind == TokKind::kTagEnd;
+  if (!items_form) {
+    if (!IsIdent(lexer_.Next(), "as")) Fail(begin, "Expected \"as\" in <#list>");
+    Token var = lexer_.Next();
+    if (var.kind != TokKind::kIdent) Fail(var.begin, "Expected a loop variable name");
+    node->names.push_back(var.text);
+    if (IsOp(lexer_.Peek(), ",")) {
+      lexer_.Next();
+      Token value = lexer_.Next();
+      if (value.kind != TokKind::kIdent) Fail(value.begin, "Expected a loop variable name");
+      node->names.push_back(value.text);
+    }
   }
   const size_t tag_end = ExpectTagEnd(false);
   Node* list = node.get();
@@ -361,9 +368,19 @@ void AstBuilder::ParseList(Node* parent, size_t begin) {
   NodePtr body = NewNode(NodeKind::kListBody, tag_end + 1);
   Node* body_ptr = body.get();
   AddChild(list, std::move(body));
-  ++list_depth_;
+  const int saved_items = items_allowed_;
+  if (items_form) {
+    items_allowed_ = 1;
+  } else {
+    ++list_depth_;
+    items_allowed_ = 0;
+  }
   Terminator t = ParseContent(body_ptr);
-  --list_depth_;
+  if (!items_form) --list_depth_;
+  if (items_form && items_allowed_ != 2) {
+    Fail(begin, "A <#list> without \"as\" needs an <#items as ...> inside");
+  }
+  items_allowed_ = saved_items;
   body_ptr->end =
       body_ptr->children.empty() ? lexer_.PosAt(tag_end) : body_ptr->children.back()->end;
   if (body_ptr->children.empty()) body_ptr->begin = list->begin;
@@ -380,6 +397,30 @@ void AstBuilder::ParseList(Node* parent, size_t begin) {
   }
   ExpectEndTag(t, "list");
   FinishNode(list, t.end);
+}
+
+void AstBuilder::ParseItems(Node* parent, size_t begin) {
+  NodePtr node = NewNode(NodeKind::kItems, begin);
+  if (!IsIdent(lexer_.Next(), "as")) Fail(begin, "Expected \"as\" in <#items>");
+  Token var = lexer_.Next();
+  if (var.kind != TokKind::kIdent) Fail(var.begin, "Expected a loop variable name");
+  node->names.push_back(var.text);
+  if (IsOp(lexer_.Peek(), ",")) {
+    lexer_.Next();
+    Token value = lexer_.Next();
+    if (value.kind != TokKind::kIdent) Fail(value.begin, "Expected a loop variable name");
+    node->names.push_back(value.text);
+  }
+  FinishNode(node.get(), ExpectTagEnd(false));
+  Node* items = node.get();
+  AddChild(parent, std::move(node));
+  items_allowed_ = 0;
+  ++list_depth_;
+  Terminator t = ParseContent(items);
+  --list_depth_;
+  items_allowed_ = 2;
+  ExpectEndTag(t, "items");
+  FinishNode(items, t.end);
 }
 
 void AstBuilder::ParseSep(Node* parent, size_t begin, Terminator* pending) {

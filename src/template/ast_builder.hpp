@@ -35,6 +35,7 @@ class AstBuilder {
   bool ParseDirective(Node* parent, size_t begin, Terminator* terminator);
   void ParseIf(Node* parent, size_t begin);
   void ParseList(Node* parent, size_t begin);
+  void ParseItems(Node* parent, size_t begin);
   void ParseSep(Node* parent, size_t begin, Terminator* pending);
   void ParseSwitch(Node* parent, size_t begin);
   void ParseAssign(Node* parent, size_t begin, AssignScope scope, std::string_view directive);
@@ -72,6 +73,7 @@ class AstBuilder {
   int max_depth_;
   int depth_ = 0;
   int list_depth_ = 0;
+  int items_allowed_ = 0;  // 1 inside <#list xs> (no "as"), 2 once its <#items> was seen
   int switch_depth_ = 0;
   int macro_depth_ = 0;
   bool in_function_ = false;

@@ -275,6 +275,7 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
 
   // Numbers.
   if (name == "round" || name == "floor" || name == "ceiling" || name == "abs" || name == "int" ||
+      name == "long" || name == "short" || name == "byte" || name == "double" ||
       name == "lower_abc" || name == "upper_abc") {
     const Decimal& n = RequireNumber(target, target_expr);
     need_args(0, 0);
@@ -284,7 +285,12 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
     if (name == "floor") return Value::Number(n.SetScale(0, RoundingMode::kFloor));
     if (name == "ceiling") return Value::Number(n.SetScale(0, RoundingMode::kCeiling));
     if (name == "abs") return Value::Number(n.IsNegative() ? -n : n);
-    if (name == "int") return Value::Int(n.LongValue());
+    // Java narrowing conversions: truncate toward zero, then wrap to the type's width.
+    if (name == "int") return Value::Int(static_cast<int32_t>(n.LongValue()));
+    if (name == "long") return Value::Int(n.LongValue());
+    if (name == "short") return Value::Int(static_cast<int16_t>(n.LongValue()));
+    if (name == "byte") return Value::Int(static_cast<int8_t>(n.LongValue()));
+    if (name == "double") return Value::Number(Decimal::FromDouble(n.ToDouble()));
     const int64_t v = n.LongValue();
     if (v < 1) Fail(e->pos, "?" + name + " needs a number of at least 1");
     return Value::String(Abc(v, name == "upper_abc"));

@@ -235,6 +235,9 @@ Flow Evaluator::Exec(const Node* node, Ctx& ctx) {
       return ExecIf(node, ctx);
     case NodeKind::kList:
       return ExecList(node, ctx);
+    case NodeKind::kItems:
+      if (!ctx.pending_items) Fail(node->begin, "<#items> used outside its <#list>");
+      return RunLoop(node, node->children, ctx.pending_items, ctx.pending_expr, ctx);
     case NodeKind::kSep:
       if (ctx.loops && ctx.loops->has_next) return ExecChildren(node->children, ctx);
       return Flow::kNormal;
@@ -290,7 +293,31 @@ Flow Evaluator::ExecList(const Node* node, Ctx& ctx) {
   ValuePtr source = EvalRequired(source_expr, ctx);
   const Node* body = node->children[0].get();
   const Node* else_node = node->children.size() > 1 ? node->children[1].get() : nullptr;
-  const bool hash_listing = node->names.size() == 2;
+  if (!node->names.empty()) {
+    const bool empty = source->type == ValueType::kHash
+                           ? source->entries.empty()
+                           : source->type == ValueType::kSequence && source->SequenceSize() == 0;
+    if (empty && else_node) return ExecChildren(else_node->children, ctx);
+    return RunLoop(node, body->children, source, source_expr, ctx);
+  }
+  // <#list xs>...<#items as x>...</#items>...</#list>: the body runs once, if xs is non-empty.
+  size_t size = 0;
+  if (source->type == ValueType::kHash) {
+    size = source->entries.size();
+  } else if (source->type == ValueType::kSequence) {
+    size = source->SequenceSize();
+  } else {
+    FailType(source_expr, "a sequence or hash", source);
+  }
+  if (size == 0) return else_node ? ExecChildren(else_node->children, ctx) : Flow::kNormal;
+  Ctx inner{ctx.frame, ctx.loops, source, source_expr};
+  Flow flow = ExecChildren(body->children, inner);
+  return flow == Flow::kBreak ? Flow::kNormal : flow;
+}
+
+Flow Evaluator::RunLoop(const Node* vars, const std::vector<NodePtr>& body, const ValuePtr& source,
+                        const Expr* source_expr, Ctx& ctx) {
+  const bool hash_listing = vars->names.size() == 2;
   size_t size = 0;
   if (hash_listing) {
     if (source->type != ValueType::kHash) FailType(source_expr, "a hash", source);
@@ -299,13 +326,12 @@ Flow Evaluator::ExecList(const Node* node, Ctx& ctx) {
     if (source->type != ValueType::kSequence) FailType(source_expr, "a sequence", source);
     size = source->SequenceSize();
   }
-  if (size == 0) return else_node ? ExecChildren(else_node->children, ctx) : Flow::kNormal;
   LoopState state;
-  state.list = node;
+  state.list = vars;
   state.parent = ctx.loops;
   Ctx inner{ctx.frame, &state};
   for (size_t i = 0; i < size; ++i) {
-    Step(1, node->begin);
+    Step(1, vars->begin);
     state.index = i;
     state.has_next = i + 1 < size;
     if (hash_listing) {
@@ -314,7 +340,7 @@ Flow Evaluator::ExecList(const Node* node, Ctx& ctx) {
     } else {
       state.item = source->SequenceAt(i);
     }
-    Flow flow = ExecChildren(body->children, inner);
+    Flow flow = ExecChildren(body, inner);
     if (flow == Flow::kBreak) break;
     if (flow == Flow::kReturn) return flow;
   }

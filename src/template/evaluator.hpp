@@ -50,6 +50,9 @@ struct Frame {
 struct Ctx {
   Frame* frame;
   LoopState* loops;
+  // Inside <#list xs> without "as": the sequence its <#items as x> iterates.
+  ValuePtr pending_items = nullptr;
+  const Expr* pending_expr = nullptr;
 };
 
 enum class Flow { kNormal, kBreak, kReturn };
@@ -66,6 +69,9 @@ class Evaluator {
   Flow Exec(const Node* node, Ctx& ctx);
   Flow ExecIf(const Node* node, Ctx& ctx);
   Flow ExecList(const Node* node, Ctx& ctx);
+  // Iterates `source` with the loop variable(s) named by `vars` (a kList or kItems node).
+  Flow RunLoop(const Node* vars, const std::vector<NodePtr>& body, const ValuePtr& source,
+               const Expr* source_expr, Ctx& ctx);
   Flow ExecSwitch(const Node* node, Ctx& ctx);
   void ExecAssign(const Node* node, Ctx& ctx);
   void ExecAssignBlock(const Node* node, Ctx& ctx);

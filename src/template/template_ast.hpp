@@ -61,7 +61,9 @@ enum class NodeKind {
   kComment,
   kIf,        // children: kIfBranch
   kIfBranch,  // exprs[0] condition (absent for <#else>)
-  kList,      // exprs[0] source; names: loop var(s); children: kListBody [, kListElse]
+  kList,      // exprs[0] source; names: loop var(s), none when the body has <#items>;
+              // children: kListBody [, kListElse]
+  kItems,     // <#items as x>: names loop var(s); children body
   kListBody,
   kListElse,
   kSep,

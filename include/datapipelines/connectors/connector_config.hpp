@@ -4,21 +4,9 @@
 #include <string>
 
 #include "datapipelines/connectors/dialect.hpp"
+#include "datapipelines/connectors/pool_settings.hpp"
 
 namespace dp {
-
-// Pool settings (datasources.md §5, Hikari names in comments; durations in ms).
-struct PoolSettings {
-  int max_size = 10;                 // maximumPoolSize
-  int min_idle = 2;                  // minimumIdle
-  int acquire_timeout_ms = 30000;    // connectionTimeout
-  int idle_timeout_ms = 600000;      // idleTimeout
-  int max_lifetime_ms = 1800000;     // maxLifetime
-  int validation_timeout_ms = 5000;  // validationTimeout
-  // A connection idle longer than this is validated before it is handed out.
-  int validate_after_idle_ms = 500;
-  std::string validation_query;  // connectionTestQuery; empty = driver ping
-};
 
 struct ConnectorConfig {
   Dialect dialect = Dialect::kPostgres;

@@ -10,6 +10,8 @@ enum class Dialect { kPostgres, kOracle, kMssql, kMysql, kH2, kDuckdb, kSqlite, 
 std::string_view ToString(Dialect dialect);
 // Case-sensitive, the enum spelling ("POSTGRES"); nullopt for anything else.
 std::optional<Dialect> ParseDialect(std::string_view text);
+// ParseDialect or DomainError(datasource.validation.dialect_invalid) naming the valid set.
+Dialect ParseDialectOrThrow(std::string_view text);
 // True when this build has a native driver for the dialect.
 bool IsDialectServed(Dialect dialect);
 

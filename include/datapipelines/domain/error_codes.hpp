@@ -64,6 +64,7 @@ inline constexpr ErrorCode kDatasourceUnreachable{"pipeline.execution.datasource
 inline constexpr ErrorCode kParameterRequired{"pipeline.execution.parameter_required", 400};
 inline constexpr ErrorCode kNodeConnectionFailed{"pipeline.node.datasource_connection_failed", 502};
 inline constexpr ErrorCode kNodeQueryFailed{"pipeline.node.query_execution_failed", 502};
+inline constexpr ErrorCode kDatasourcePropertiesInvalid{"datasource.validation.properties_invalid", 400};
 
 // templates (pipeline-contract §13.9, templates.md §4.2, §7, §8.2)
 inline constexpr ErrorCode kTemplateSyntaxError{"template.validation.syntax_error", 400};

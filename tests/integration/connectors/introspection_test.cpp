@@ -60,6 +60,13 @@ void CheckTablesAndColumns(Connection& conn, const std::optional<std::string>& s
   EXPECT_TRUE(conn.ListColumns(schema, "dp_no_such_table", IntrospectionOptions{}).empty());
   EXPECT_TRUE(
       conn.ListTables(std::string("dp_no_such_schema"), IntrospectionOptions{}).tables.empty());
+  // Injection-shaped names are data: they match nothing and run nothing.
+  EXPECT_TRUE(conn.ListColumns(schema, "x' OR '1'='1", IntrospectionOptions{}).empty());
+  EXPECT_TRUE(
+      conn.ListColumns(schema, orders + "'; DROP TABLE " + orders + "; --", IntrospectionOptions{})
+          .empty());
+  EXPECT_TRUE(conn.ListTables(std::string("x' OR 1=1 -- "), IntrospectionOptions{}).tables.empty());
+  EXPECT_EQ(conn.ListColumns(schema, orders, IntrospectionOptions{}).size(), 3u);
   IntrospectionOptions capped;
   capped.cap = 1;
   TableListing one = conn.ListTables(schema, capped);

@@ -105,6 +105,13 @@ TEST(ConnectorFactoryTest, UnservedDialectsAreRefusedAtCreation) {
   }
   EXPECT_EQ(ParseDialect("POSTGRES"), Dialect::kPostgres);
   EXPECT_FALSE(ParseDialect("postgres"));
+  EXPECT_EQ(ParseDialectOrThrow("SQLITE"), Dialect::kSqlite);
+  try {
+    ParseDialectOrThrow("SNOWFLAKE");
+    FAIL();
+  } catch (const DomainError& error) {
+    EXPECT_EQ(error.code(), errc::kDatasourceDialectInvalid);
+  }
 }
 
 TEST(ConnectorQuotingTest, QuotesPerDialectAndRefusesNul) {
@@ -131,6 +138,37 @@ TEST(ErrorCodesTest, ConnectorCodesAreRegistered) {
        {errc::kDatasourceUnreachable, errc::kDatasourceTableForbidden, errc::kNodeQueryFailed,
         errc::kNodeConnectionFailed, errc::kDatasourceDriverNotLoaded}) {
     EXPECT_NE(std::find(all.begin(), all.end(), code), all.end()) << code.code;
+  }
+}
+
+}  // namespace
+}  // namespace dp
+
+namespace dp {
+namespace {
+
+TEST(PoolSettingsTest, HikariMapAppliesAndRefusesServerManagedOrUnknownKeys) {
+  PoolSettings settings = PoolSettings::FromHikari(Json{{"maximumPoolSize", 4},
+                                                        {"minimumIdle", 1},
+                                                        {"connectionTimeout", 1500},
+                                                        {"connectionTestQuery", "SELECT 1"},
+                                                        {"leakDetectionThreshold", 0}});
+  EXPECT_EQ(settings.max_size, 4);
+  EXPECT_EQ(settings.min_idle, 1);
+  EXPECT_EQ(settings.acquire_timeout_ms, 1500);
+  EXPECT_EQ(settings.validation_query, "SELECT 1");
+  EXPECT_EQ(settings.ToHikari()["maximumPoolSize"], 4);
+  for (const Json& bad :
+       {Json{{"password", "x"}}, Json{{"jdbcUrl", "jdbc:x"}}, Json{{"maximumPoolSiz", 3}},
+        Json{{"maximumPoolSize", "ten"}}, Json{{"maximumPoolSize", 0}},
+        Json{{"exceptionOverrideClassName", "X"}}}) {
+    try {
+      PoolSettings::FromHikari(bad);
+      FAIL() << bad.dump();
+    } catch (const DomainError& error) {
+      EXPECT_EQ(error.code(), errc::kDatasourcePropertiesInvalid);
+      EXPECT_EQ(error.details()["key"], "hikari." + bad.begin().key());
+    }
   }
 }
 

@@ -1,0 +1,68 @@
+// The production shape: PostgreSQL metadata + Redis results and rate limits, with the same
+// SDK workflow and the audit trail landing in PostgreSQL. Needs scripts/test-services.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { describe, it, before, after } from 'node:test';
+import { startServer } from './support/server.mjs';
+import { keyHeader, mcpPost, request, sdkClient, toolPayload } from './support/http.mjs';
+
+const PG = process.env.DP_TEST_PG_META_URL;
+const REDIS = process.env.DP_TEST_REDIS_URL;
+const required = process.env.DP_REQUIRE_SERVICES === '1';
+const schema = `e2e_${process.pid}_${Date.now()}`;
+
+function psql(sql) {
+  const res = spawnSync('psql', [PG, '-v', 'ON_ERROR_STOP=1', '-At', '-c', sql], { encoding: 'utf8' });
+  if (res.status !== 0) throw new Error(`psql failed: ${res.stderr}`);
+  return res.stdout.trim();
+}
+
+describe('production backends (PostgreSQL + Redis)', { skip: !required && (!PG || !REDIS) }, () => {
+  let server;
+  before(async () => {
+    assert.ok(PG && REDIS, 'DP_TEST_PG_META_URL and DP_TEST_REDIS_URL must be set');
+    psql(`CREATE SCHEMA ${schema}`);
+    server = await startServer({
+      DATAPIPELINES_METADATA_URL: `${PG}?options=-csearch_path%3D${schema}`,
+      DATAPIPELINES_RESULTS_URL: `${REDIS}/2`,
+      DATAPIPELINES_RATE_LIMIT_URL: `${REDIS}/2`,
+    });
+  });
+  after(async () => {
+    if (server) {
+      await server.stop('SIGTERM');
+      server.cleanup();
+    }
+    if (PG) psql(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  });
+
+  it('reports both stores ready', async () => {
+    const res = await request(server, { method: 'GET', path: '/readyz' });
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.json.data.components, { metadata: 'UP', results: 'UP' });
+  });
+
+  it('serves the SDK workflow and audits it in PostgreSQL', async () => {
+    const { client } = await sdkClient(server, server.adminKey, 'bearer');
+    try {
+      const result = await client.callTool({ name: 'docs_get', arguments: { name: 'skill' } });
+      assert.equal(result.isError, false);
+      assert.equal(toolPayload(result).name, 'skill');
+      const correlationId = result._meta.correlation_id;
+      const rows = psql(`SELECT event FROM ${schema}.audit_log WHERE correlation_id = '${correlationId}' ORDER BY id`);
+      assert.equal(rows, 'mcp.tool.called');
+      const migrated = psql(`SELECT max(version) FROM ${schema}.schema_migrations`);
+      assert.ok(Number(migrated) >= 1);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('charges the per-user budget through Redis', async () => {
+    const res = await mcpPost(server, { jsonrpc: '2.0', id: 1, method: 'ping' }, keyHeader(server.adminKey));
+    assert.equal(res.status, 200);
+    assert.equal(res.headers['ratelimit-limit'], '100000');
+    const keys = spawnSync('redis-cli', ['-u', `${REDIS}/2`, '--scan', '--pattern', 'dp:rl:*'], { encoding: 'utf8' });
+    assert.match(keys.stdout, /dp:rl:/);
+  });
+});

@@ -1,0 +1,1 @@
+<#list xs>[<#items as x>${x}</#items>]<#else>none</#list>

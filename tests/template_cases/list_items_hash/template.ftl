@@ -1,0 +1,1 @@
+<#list h><#items as k, v>${k}=${v}<#sep>&</#items></#list>

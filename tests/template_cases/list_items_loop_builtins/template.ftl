@@ -1,0 +1,1 @@
+<#list xs><ul><#items as x><li>${x?counter}${x?is_last?then('.', '')}</li></#items></ul></#list>

@@ -1,0 +1,1 @@
+${3.99?long} ${(-3.99)?long} ${300?byte} ${70000?short} ${2.5?int} ${(1/3)?double} ${0.1?double} ${x?long}

@@ -1,0 +1,1 @@
+<#items as x>${x}</#items>
