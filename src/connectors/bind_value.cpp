@@ -2,7 +2,7 @@
 
 #include <charconv>
 #include <cmath>
-#include <cstdio>
+#include <cstdint>
 
 #include "datapipelines/connectors/wire_encoder.hpp"
 #include "datapipelines/domain/domain_error.hpp"
@@ -19,20 +19,33 @@ namespace {
                     Json{{"parameter", name}, {"type", std::string(ToString(type))}});
 }
 
-std::string IntegerText(const std::string& name, const BindValue& bind) {
-  const Json& v = bind.value;
-  if (v.is_number_integer()) return std::to_string(v.get<int64_t>());
+std::optional<int64_t> IntegerValue(const Json& v) {
+  if (v.is_number_unsigned()) {
+    if (v.get<uint64_t>() > uint64_t(INT64_MAX)) return std::nullopt;
+    return static_cast<int64_t>(v.get<uint64_t>());
+  }
+  if (v.is_number_integer()) return v.get<int64_t>();
   if (v.is_number_float()) {
     double d = v.get<double>();
-    if (std::trunc(d) == d && std::fabs(d) < 9.2e18) return std::to_string(int64_t(d));
+    if (std::trunc(d) == d && std::fabs(d) < 9.2e18) return static_cast<int64_t>(d);
+    return std::nullopt;
   }
   if (v.is_string()) {
     const auto& s = v.get_ref<const std::string&>();
     int64_t number = 0;
     auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), number);
-    if (ec == std::errc() && ptr == s.data() + s.size()) return std::to_string(number);
+    if (ec == std::errc() && ptr == s.data() + s.size()) return number;
   }
-  Mistyped(name, bind.type);
+  return std::nullopt;
+}
+
+std::string IntegerText(const std::string& name, const BindValue& bind) {
+  auto number = IntegerValue(bind.value);
+  // INTEGER is the int32 canonical type; BIGINTEGER the int64 one (type-system.md §3).
+  bool fits = number && (bind.type == CanonicalType::kBigInteger ||
+                         (*number >= INT32_MIN && *number <= INT32_MAX));
+  if (!fits) Mistyped(name, bind.type);
+  return std::to_string(*number);
 }
 
 std::string DecimalText(const std::string& name, const BindValue& bind) {
@@ -41,11 +54,11 @@ std::string DecimalText(const std::string& name, const BindValue& bind) {
   if (v.is_number_float()) {
     double d = v.get<double>();
     if (!std::isfinite(d)) Mistyped(name, bind.type);
+    // Shortest round-trip form: 0.1 binds as "0.1", not "0.10000000000000001". Exponent
+    // forms are valid numeric literals for every dialect's parser.
     char buf[64];
-    std::snprintf(buf, sizeof buf, "%.17g", d);
-    std::string text = buf;
-    // Exponent forms are valid numeric literals for every dialect's parser.
-    return text;
+    auto result = std::to_chars(buf, buf + sizeof buf, d);
+    return std::string(buf, result.ptr);
   }
   if (v.is_string()) {
     auto text = WireEncoder::NormalizeDecimalText(v.get_ref<const std::string&>());

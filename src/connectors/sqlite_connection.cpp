@@ -57,7 +57,9 @@ TypeMapping MapByStorageClass(int storage) {
 
 SqliteConnection::SqliteConnection(const ConnectorConfig& config) : config_(config) {
   int flags = config.readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
-  flags |= SQLITE_OPEN_NOMUTEX;
+  // URI names allow a shared in-memory database across pooled sessions
+  // ("file:tempdb_x?mode=memory&cache=shared"), which tempdb needs.
+  flags |= SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI;
   int rc = sqlite3_open_v2(config.sqlite_path.c_str(), &db_, flags, nullptr);
   if (rc != SQLITE_OK) {
     std::string message = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);

@@ -84,7 +84,9 @@ HttpResponse McpHttpEndpoint::Dispatch(const HttpRequest& request, const Princip
                                                "Invalid Request: 'id' must be a string or an integer."));
   }
   McpRequestContext context{principal, request.correlation_id, request.remote_ip};
-  return JsonRpcResponse(200, server_.HandleRequest(message, context));
+  HttpResponse response;
+  response.body = server_.HandleRequestText(message, context);
+  return response;
 }
 
 }  // namespace dp

@@ -113,6 +113,16 @@ Json McpServer::HandleRequest(const Json& request, const McpRequestContext& cont
   }
 }
 
+std::string McpServer::HandleRequestText(const Json& request, const McpRequestContext& context) {
+  auto params = request.find("params");
+  bool plain_params = params == request.end() || params->is_null() || params->is_object();
+  if (request["method"] == "tools/list" && plain_params) {
+    return R"({"jsonrpc":"2.0","id":)" + request["id"].dump() + R"(,"result":)" +
+           catalog_.ListResultText() + "}";
+  }
+  return HandleRequest(request, context).dump();
+}
+
 Json McpServer::Initialize(const Json& params) {
   const std::string& requested = RequiredString(params, "protocolVersion");
   std::string version =

@@ -5,7 +5,7 @@
 namespace dp {
 
 ToolCatalog::ToolCatalog() {
-  list_result_ = Json{{"tools", Json::array()}};
+  RebuildListResult();
   for (const ToolDefinition& definition : AllToolDefinitions()) {
     CatalogEntry entry;
     entry.definition = &definition;
@@ -54,6 +54,7 @@ void ToolCatalog::RebuildListResult() {
     }
     list_result_ = Json{{"tools", std::move(tools)}};
   }
+  list_result_text_ = list_result_.dump();
 }
 
 }  // namespace dp

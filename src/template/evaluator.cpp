@@ -420,7 +420,8 @@ void Evaluator::ExecAssign(const Node* node, Ctx& ctx) {
         } else if (op == "--") {
           value = Value::Number(left - Decimal::FromInt(1));
         } else {
-          const Decimal& right = RequireNumber(EvalRequired(expr, ctx), expr);
+          const ValuePtr right_value = EvalRequired(expr, ctx);
+          const Decimal& right = RequireNumber(right_value, expr);
           if (op == "-=") {
             value = Value::Number(left - right);
           } else if (op == "*=") {

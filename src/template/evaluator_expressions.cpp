@@ -146,8 +146,9 @@ bool Evaluator::Compare(const ValuePtr& a, const ValuePtr& b, const std::string&
 }
 
 ValuePtr Evaluator::EvalRange(const Expr* e, Ctx& ctx) {
-  const Decimal& begin_num = RequireNumber(EvalRequired(e->args[0].get(), ctx), e->args[0].get());
-  const int64_t begin = begin_num.LongValue();
+  // Keep the value alive while reading it (RequireNumber returns a reference into it).
+  const ValuePtr begin_value = EvalRequired(e->args[0].get(), ctx);
+  const int64_t begin = RequireNumber(begin_value, e->args[0].get()).LongValue();
   RangeSpec spec;
   spec.begin = begin;
   if (e->args.size() < 2) {  // right-unbounded "n..": effectively infinite

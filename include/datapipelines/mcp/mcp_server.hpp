@@ -44,6 +44,8 @@ class McpServer {
 
   // A JSON-RPC request object (already known to carry jsonrpc/method/id) → response object.
   Json HandleRequest(const Json& request, const McpRequestContext& context);
+  // The same response, serialized; static answers (tools/list) splice prebuilt bytes.
+  std::string HandleRequestText(const Json& request, const McpRequestContext& context);
 
  private:
   Json Initialize(const Json& params);

@@ -41,6 +41,8 @@ class ToolCatalog {
   const CatalogEntry* FindServed(std::string_view name) const;
   // The tools/list payload ({"tools": [...]}), rebuilt at each Bind (startup only).
   const Json& ListResult() const { return list_result_; }
+  // ListResult() serialized once: tools/list answers splice these bytes.
+  const std::string& ListResultText() const { return list_result_text_; }
   std::vector<const CatalogEntry*> Served() const;
 
  private:
@@ -48,6 +50,7 @@ class ToolCatalog {
 
   std::vector<CatalogEntry> entries_;
   Json list_result_;
+  std::string list_result_text_;
 };
 
 }  // namespace dp

@@ -113,6 +113,20 @@ TEST_F(MysqlConnectorTest, TestAndUnreachable) {
   CheckTestAndUnreachable(*connector_, config_, true);
 }
 
+TEST(SqliteSharedMemoryTest, UriNamedMemoryDatabaseIsSharedAcrossPooledSessions) {
+  ConnectorConfig config = SqliteConfig("file:dp_conn_shared_" + std::to_string(::getpid()) +
+                                        "?mode=memory&cache=shared");
+  auto connector = MakeConnector(config);
+  auto first = connector->Acquire();
+  first->Execute("CREATE TABLE staged (x INTEGER); INSERT INTO staged VALUES (41), (1)");
+  auto second = connector->Acquire();  // a different session on the same in-memory database
+  Json sum;
+  second->Query("SELECT sum(x) AS s FROM staged", {}, QueryOptions{},
+                [&](const RowView& row) { return sum = row.Wire(0), true; });
+  EXPECT_EQ(sum, 42);
+  EXPECT_EQ(connector->pool().total(), 2);
+}
+
 TEST_F(SqliteConnectorTest, MissingFileIsUnreachableWhenReadonly) {
   ConnectorConfig config = SqliteConfig("/nonexistent/dir/dp.db");
   config.readonly = true;

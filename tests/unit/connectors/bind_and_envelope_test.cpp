@@ -21,6 +21,8 @@ TEST(BindValueTest, TypedTextForms) {
   EXPECT_EQ((BindValue{CanonicalType::kTimestamp, "2026-08-05T14:30:00-05:00"}.DriverText("t")),
             "2026-08-05 19:30:00.000000");
   EXPECT_FALSE((BindValue{CanonicalType::kString, nullptr}.DriverText("s")));
+  EXPECT_EQ((BindValue{CanonicalType::kDecimal, 0.1}.DriverText("d")), "0.1");
+  EXPECT_EQ((BindValue{CanonicalType::kInteger, "-2147483648"}.DriverText("n")), "-2147483648");
 }
 
 TEST(BindValueTest, MistypedValuesAreRefusedWithoutEchoingThem) {
@@ -37,6 +39,8 @@ TEST(BindValueTest, MistypedValuesAreRefusedWithoutEchoingThem) {
   expect_refused({CanonicalType::kDecimal, "1e5 secret-ish"});
   expect_refused({CanonicalType::kDate, "secret-ish"});
   expect_refused({CanonicalType::kBoolean, "true"});
+  expect_refused({CanonicalType::kInteger, 3000000000LL});  // INTEGER is int32
+  expect_refused({CanonicalType::kBigInteger, 18446744073709551615ULL});
   expect_refused({CanonicalType::kBinary, "not base64 secret-ish"});
 }
 

@@ -112,6 +112,20 @@ TEST_P(McpServerCases, Matches) {
   }
 }
 
+// The spliced tools/list bytes are exactly what the generic path would serialize.
+TEST_F(McpServerCases, ToolsListTextEqualsTheGenericAnswer) {
+  Principal principal = PrincipalFor("author");
+  std::string correlation_id = "00000000-0000-4000-8000-000000000001";
+  McpRequestContext context{principal, correlation_id, "127.0.0.1"};
+  for (const char* text : {R"({"jsonrpc":"2.0","id":7,"method":"tools/list"})",
+                           R"({"jsonrpc":"2.0","id":"x","method":"tools/list","params":{}})"}) {
+    Json request = Json::parse(text);
+    EXPECT_EQ(server_->HandleRequestText(request, context), server_->HandleRequest(request, context).dump());
+  }
+  Json ping = Json::parse(R"({"jsonrpc":"2.0","id":1,"method":"ping"})");
+  EXPECT_EQ(server_->HandleRequestText(ping, context), R"({"jsonrpc":"2.0","id":1,"result":{}})");
+}
+
 INSTANTIATE_TEST_SUITE_P(Dispatcher, McpServerCases, ::testing::ValuesIn(LoadCases()),
                          [](const auto& info) {
                            std::string name;
