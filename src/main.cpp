@@ -1,6 +1,6 @@
 // datapipelines — the server binary and its operator CLI.
-#include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
+#include <CLI/CLI.hpp>
 
 #include <iostream>
 

@@ -85,8 +85,8 @@ struct Application::Impl {
     spdlog::info("metadata store: {} (schema version {})", store->BackendName(), version);
     results = OpenResultStore(config.results_url);
     spdlog::info("result store: {}", results->BackendName());
-    limiter = OpenRateLimiter(config.rate_limit_url,
-                              RateLimitPolicy{config.requests_per_second, config.requests_per_minute});
+    limiter = OpenRateLimiter(config.rate_limit_url, RateLimitPolicy{config.requests_per_second,
+                                                                     config.requests_per_minute});
     audit = std::make_unique<AuditLog>(*store);
     AuthOptions auth_options;
     auth_options.cache_ttl = std::chrono::seconds(config.api_key_cache_ttl_seconds);
@@ -99,9 +99,9 @@ struct Application::Impl {
     mcp_endpoint = std::make_unique<McpHttpEndpoint>(*mcp, *authenticator);
     rest = std::make_unique<RestApi>(*auth, *authenticator, docs,
                                      RestApiOptions{config.session_ttl_hours, false});
-    server = std::make_unique<HttpServer>(ServerOptions(config),
-                                          RequestPolicy(config.allowed_hosts, config.allowed_origins),
-                                          BuildRouter(), LogAccess);
+    server = std::make_unique<HttpServer>(
+        ServerOptions(config), RequestPolicy(config.allowed_hosts, config.allowed_origins),
+        BuildRouter(), LogAccess);
   }
 
   Router BuildRouter() {
@@ -121,8 +121,7 @@ struct Application::Impl {
     bool results_ok = results->Ping();
     Json components = {{"metadata", metadata_ok ? "UP" : "DOWN"},
                        {"results", results_ok ? "UP" : "DOWN"}};
-    Json data = {{"status", metadata_ok && results_ok ? "UP" : "DOWN"},
-                 {"components", components}};
+    Json data = {{"status", metadata_ok && results_ok ? "UP" : "DOWN"}, {"components", components}};
     return SuccessEnvelope(std::move(data), request.correlation_id,
                            metadata_ok && results_ok ? 200 : 503);
   }

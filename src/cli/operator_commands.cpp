@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "datapipelines/domain/domain_error.hpp"
+#include "datapipelines/service/api_key_view.hpp"
 #include "datapipelines/service/audit_log.hpp"
 #include "datapipelines/service/auth_service.hpp"
 #include "datapipelines/store/metadata_store.hpp"
@@ -28,23 +29,8 @@ struct OperatorContext {
   }
 };
 
-Json Timestamp(std::optional<int64_t> ms) { return ms ? Json(FormatIso8601Ms(*ms)) : Json(); }
-
-Json KeyJson(const ApiKeyRecord& key) {
-  return Json{{"id", key.id},
-              {"name", key.name},
-              {"user_id", key.user_id},
-              {"workspace_id", key.workspace_id},
-              {"kind", std::string(ToString(key.kind))},
-              {"scope", std::string(ToString(key.scope))},
-              {"revoked", key.is_revoked},
-              {"created_at", FormatIso8601Ms(key.created_at_ms)},
-              {"expires_at", Timestamp(key.expires_at_ms)},
-              {"last_used_at", Timestamp(key.last_used_at_ms)}};
-}
-
 Json IssuedJson(const IssuedApiKey& issued) {
-  Json out = KeyJson(issued.record);
+  Json out = ApiKeyView(issued.record);
   out["workspace"] = issued.workspace_name;
   out["api_key"] = issued.plaintext;
   return out;
@@ -89,16 +75,9 @@ void Print(const Json& value, bool json) {
 
 std::optional<int64_t> ParseExpiry(const std::string& text) {
   if (text.empty()) return std::nullopt;
-  std::tm tm{};
-  int consumed = 0;
-  if (std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2dZ%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
-                  &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &consumed) != 6 ||
-      consumed != static_cast<int>(text.size())) {
-    throw std::runtime_error("--expires-at must look like 2026-12-31T00:00:00Z");
-  }
-  tm.tm_year -= 1900;
-  tm.tm_mon -= 1;
-  return static_cast<int64_t>(timegm(&tm)) * 1000;
+  auto ms = ParseIso8601Utc(text);
+  if (!ms) throw std::runtime_error("--expires-at must look like 2026-12-31T00:00:00Z");
+  return ms;
 }
 
 template <typename T>
@@ -125,7 +104,8 @@ OperatorCommands::OperatorCommands(CLI::App& app) {
   bootstrap_->add_option("--admin-email", o.email, "Admin e-mail")->required();
   bootstrap_->add_option("--admin-password", o.password, "Admin password (default: generated)");
   bootstrap_->add_option("--workspace", o.workspace, "Workspace name")->default_val("default");
-  bootstrap_->add_option("--key-name", o.name, "Name of the admin's API key")->default_val("bootstrap");
+  bootstrap_->add_option("--key-name", o.name, "Name of the admin's API key")
+      ->default_val("bootstrap");
   json_flag(bootstrap_);
 
   auto* users = app.add_subcommand("users", "Manage users");
@@ -151,7 +131,8 @@ OperatorCommands::OperatorCommands(CLI::App& app) {
   workspaces_create_ = workspaces->add_subcommand("create", "Create a workspace");
   workspaces_create_->add_option("--name", o.workspace)->required();
   workspaces_create_->add_option("--display-name", o.display_name);
-  workspaces_create_->add_option("--owner-email", o.email, "Creator (becomes ws_admin)")->required();
+  workspaces_create_->add_option("--owner-email", o.email, "Creator (becomes ws_admin)")
+      ->required();
   json_flag(workspaces_create_);
   workspaces_list_ = workspaces->add_subcommand("list", "List workspaces");
   json_flag(workspaces_list_);
@@ -250,7 +231,7 @@ int OperatorCommands::Run(const Config& config) {
             o.json);
     } else if (keys_list_->parsed()) {
       Json out = Json::array();
-      for (const auto& key : auth.ListAllKeys()) out.push_back(KeyJson(key));
+      for (const auto& key : auth.ListAllKeys()) out.push_back(ApiKeyView(key));
       Print(out, o.json);
     } else if (keys_revoke_->parsed()) {
       auth.RevokeApiKeyById(o.key_id);

@@ -13,7 +13,6 @@ extern char** environ;
 namespace dp {
 namespace {
 
-
 struct KeyBinding {
   ConfigKey key;
   std::function<void(Config&, const std::vector<std::string>&)> set_list;
@@ -24,8 +23,9 @@ int ParseInt(const ConfigKey& key, const std::string& value, int64_t min, int64_
   int64_t parsed = 0;
   auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), parsed);
   if (ec != std::errc() || end != value.data() + value.size() || parsed < min || parsed > max) {
-    throw ConfigError("invalid value for '" + std::string(key.path) + "': expected an integer in [" +
-                      std::to_string(min) + ", " + std::to_string(max) + "]");
+    throw ConfigError("invalid value for '" + std::string(key.path) +
+                      "': expected an integer in [" + std::to_string(min) + ", " +
+                      std::to_string(max) + "]");
   }
   return static_cast<int>(parsed);
 }
@@ -46,18 +46,20 @@ std::vector<std::string> SplitList(const std::string& text) {
   return out;
 }
 
-#define DP_INT_KEY(path, field, min, max, desc)                                              \
-  KeyBinding {                                                                               \
-    ConfigKey{path, "int", desc}, nullptr, [](Config& c, const std::string& v) {            \
-      c.field = ParseInt(ConfigKey{path, "int", ""}, v, min, max);                           \
-    }                                                                                        \
+#define DP_INT_KEY(path, field, min, max, desc)                                  \
+  KeyBinding {                                                                   \
+    ConfigKey{path, "int", desc}, nullptr, [](Config& c, const std::string& v) { \
+      c.field = ParseInt(ConfigKey{path, "int", ""}, v, min, max);               \
+    }                                                                            \
   }
-#define DP_STRING_KEY(path, field, desc) \
-  KeyBinding { ConfigKey{path, "string", desc}, nullptr, [](Config& c, const std::string& v) { c.field = v; } }
-#define DP_LIST_KEY(path, field, desc)                                                    \
-  KeyBinding {                                                                           \
-    ConfigKey{path, "list", desc}, [](Config& c, const std::vector<std::string>& v) { c.field = v; }, \
-        nullptr                                                                          \
+#define DP_STRING_KEY(path, field, desc)                                                           \
+  KeyBinding {                                                                                     \
+    ConfigKey{path, "string", desc}, nullptr, [](Config& c, const std::string& v) { c.field = v; } \
+  }
+#define DP_LIST_KEY(path, field, desc)                                             \
+  KeyBinding {                                                                     \
+    ConfigKey{path, "list", desc},                                                 \
+        [](Config& c, const std::vector<std::string>& v) { c.field = v; }, nullptr \
   }
 
 const std::vector<KeyBinding>& Bindings() {
@@ -82,8 +84,9 @@ const std::vector<KeyBinding>& Bindings() {
                   "Origin header values accepted; a present Origin not listed gets 403."),
       DP_STRING_KEY("datapipelines.data-dir", data_dir,
                     "Directory for embedded state (the SQLite metadata file)."),
-      DP_STRING_KEY("datapipelines.metadata.url", metadata_url,
-                    "Metadata store: sqlite:<path> or postgresql://… (default: sqlite in data-dir)."),
+      DP_STRING_KEY(
+          "datapipelines.metadata.url", metadata_url,
+          "Metadata store: sqlite:<path> or postgresql://… (default: sqlite in data-dir)."),
       DP_STRING_KEY("datapipelines.results.url", results_url,
                     "Result store: memory[:<max-bytes>] or redis://…"),
       DP_STRING_KEY("datapipelines.rate-limit.url", rate_limit_url,
@@ -94,8 +97,8 @@ const std::vector<KeyBinding>& Bindings() {
                  "Lifetime of a dp_session login cookie."),
       DP_INT_KEY("datapipelines.rate-limit.requests-per-second", requests_per_second, 1, 1000000,
                  "Per-user requests per second (REST and MCP together)."),
-      DP_INT_KEY("datapipelines.rate-limit.requests-per-minute", requests_per_minute, 1,
-                 100000000, "Per-user requests per minute (REST and MCP together)."),
+      DP_INT_KEY("datapipelines.rate-limit.requests-per-minute", requests_per_minute, 1, 100000000,
+                 "Per-user requests per minute (REST and MCP together)."),
       DP_STRING_KEY("datapipelines.observability.logging.format", log_format,
                     "Log format: console or json."),
       DP_STRING_KEY("datapipelines.observability.logging.level", log_level,
@@ -119,13 +122,15 @@ void Apply(Config& config, const KeyBinding& binding, const YAML::Node& node) {
     } else if (node.IsScalar()) {
       items = SplitList(node.as<std::string>());
     } else if (!node.IsNull()) {
-      throw ConfigError("invalid value for '" + std::string(binding.key.path) + "': expected a list");
+      throw ConfigError("invalid value for '" + std::string(binding.key.path) +
+                        "': expected a list");
     }
     binding.set_list(config, items);
     return;
   }
   if (!node.IsScalar()) {
-    throw ConfigError("invalid value for '" + std::string(binding.key.path) + "': expected a scalar");
+    throw ConfigError("invalid value for '" + std::string(binding.key.path) +
+                      "': expected a scalar");
   }
   binding.set_scalar(config, node.as<std::string>());
 }
@@ -167,7 +172,8 @@ void Validate(const Config& config) {
   }
   const std::string& limits = config.rate_limit_url;
   if (!(limits.empty() || limits == "memory" || limits.rfind("redis://", 0) == 0)) {
-    throw ConfigError("invalid value for 'datapipelines.rate-limit.url': expected memory or redis://");
+    throw ConfigError(
+        "invalid value for 'datapipelines.rate-limit.url': expected memory or redis://");
   }
 }
 
@@ -189,7 +195,9 @@ std::span<const ConfigKey> ConfigKeys() {
 std::string EnvVarForKey(std::string_view path) {
   std::string out;
   for (char c : path) {
-    out.push_back(c == '.' || c == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
+    out.push_back(c == '.' || c == '-'
+                      ? '_'
+                      : static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
   }
   return out;
 }

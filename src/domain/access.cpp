@@ -4,28 +4,38 @@ namespace dp {
 
 std::string_view ToString(Scope scope) {
   switch (scope) {
-    case Scope::kRead: return "read";
-    case Scope::kExecute: return "execute";
-    case Scope::kAuthor: return "author";
+    case Scope::kRead:
+      return "read";
+    case Scope::kExecute:
+      return "execute";
+    case Scope::kAuthor:
+      return "author";
   }
   return "read";
 }
 
 std::string_view ToString(Role role) {
   switch (role) {
-    case Role::kViewer: return "viewer";
-    case Role::kOperator: return "operator";
-    case Role::kAuthor: return "author";
-    case Role::kWsAdmin: return "ws_admin";
+    case Role::kViewer:
+      return "viewer";
+    case Role::kOperator:
+      return "operator";
+    case Role::kAuthor:
+      return "author";
+    case Role::kWsAdmin:
+      return "ws_admin";
   }
   return "viewer";
 }
 
 std::string_view ToString(KeyKind kind) {
   switch (kind) {
-    case KeyKind::kUser: return "user";
-    case KeyKind::kEndpoint: return "endpoint";
-    case KeyKind::kServer: return "server";
+    case KeyKind::kUser:
+      return "user";
+    case KeyKind::kEndpoint:
+      return "endpoint";
+    case KeyKind::kServer:
+      return "server";
   }
   return "user";
 }
@@ -54,10 +64,13 @@ std::optional<KeyKind> ParseKeyKind(std::string_view text) {
 
 Scope MaxScopeForRole(Role role) {
   switch (role) {
-    case Role::kViewer: return Scope::kRead;
-    case Role::kOperator: return Scope::kExecute;
+    case Role::kViewer:
+      return Scope::kRead;
+    case Role::kOperator:
+      return Scope::kExecute;
     case Role::kAuthor:
-    case Role::kWsAdmin: return Scope::kAuthor;
+    case Role::kWsAdmin:
+      return Scope::kAuthor;
   }
   return Scope::kRead;
 }

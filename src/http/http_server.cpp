@@ -1,5 +1,6 @@
 #include "datapipelines/http/http_server.hpp"
 
+#include <spdlog/spdlog.h>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
@@ -11,7 +12,6 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
-#include <spdlog/spdlog.h>
 
 #include <array>
 #include <mutex>
@@ -91,7 +91,10 @@ struct HttpServer::Impl {
   std::set<std::shared_ptr<beast::tcp_stream>> idle_streams;  // waiting for a request
 
   Impl(HttpServerOptions o, RequestPolicy p, Router r, AccessLogger l)
-      : options(std::move(o)), policy(std::move(p)), router(std::move(r)), access_logger(std::move(l)) {}
+      : options(std::move(o)),
+        policy(std::move(p)),
+        router(std::move(r)),
+        access_logger(std::move(l)) {}
 
   // Checks and routes one request; blocking handlers hop to the pool and back.
   awaitable<HttpResponse> Dispatch(HttpRequest& request) {
@@ -107,8 +110,8 @@ struct HttpServer::Impl {
     RouteMatch match = router.Match(request.method, request.path);
     if (!match.handler) {
       if (!match.allow.empty()) {
-        HttpResponse response = ErrorResponse(405, errc::kMethodNotAllowed,
-                                              "Method not allowed.", request.correlation_id);
+        HttpResponse response = ErrorResponse(405, errc::kMethodNotAllowed, "Method not allowed.",
+                                              request.correlation_id);
         response.SetHeader("Allow", match.allow);
         co_return response;
       }
@@ -148,9 +151,9 @@ struct HttpServer::Impl {
         idle_streams.erase(stream);
       }
       if (ec == bhttp::error::header_limit) {
-        co_await RefuseAndClose(*stream, 431, errc::kRequestHeaderTooLarge,
-                                "Request headers exceed " +
-                                    std::to_string(options.max_header_bytes) + " bytes.");
+        co_await RefuseAndClose(
+            *stream, 431, errc::kRequestHeaderTooLarge,
+            "Request headers exceed " + std::to_string(options.max_header_bytes) + " bytes.");
         break;
       }
       if (ec == bhttp::error::body_limit) {  // a Content-Length over the limit, seen in the header
@@ -182,8 +185,8 @@ struct HttpServer::Impl {
     HttpRequest request;
     if (ec == bhttp::error::body_limit) {
       correlation_id = NewCorrelation(parser.get());
-      response = ErrorResponse(413, errc::kRequestBodyTooLarge, BodyTooLargeMessage(),
-                               correlation_id);
+      response =
+          ErrorResponse(413, errc::kRequestBodyTooLarge, BodyTooLargeMessage(), correlation_id);
       request.method = std::string(parser.get().method_string());
       request.path = std::string(parser.get().target());
     } else if (ec) {
@@ -205,8 +208,9 @@ struct HttpServer::Impl {
     stream.expires_after(std::chrono::seconds(30));
     co_await bhttp::async_write(stream, beast_response, asio::redirect_error(use_awaitable, ec));
     if (access_logger) {
-      double millis = std::chrono::duration<double, std::milli>(
-                          std::chrono::steady_clock::now() - started).count();
+      double millis =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+              .count();
       request.correlation_id = correlation_id;
       access_logger(request, status, millis);
     }
@@ -231,7 +235,8 @@ struct HttpServer::Impl {
     std::array<char, 16384> sink;
     stream.expires_after(std::chrono::seconds(2));
     for (std::size_t drained = 0; !ec && drained < (8u << 20);) {
-      drained += co_await stream.async_read_some(asio::buffer(sink), asio::redirect_error(use_awaitable, ec));
+      drained += co_await stream.async_read_some(asio::buffer(sink),
+                                                 asio::redirect_error(use_awaitable, ec));
     }
   }
 
@@ -268,7 +273,8 @@ struct HttpServer::Impl {
       co_await timer.async_wait(asio::redirect_error(use_awaitable, ignored));
       CloseIdle();
     }
-    if (in_flight > 0) spdlog::warn("shutdown grace elapsed with {} request(s) in flight", in_flight.load());
+    if (in_flight > 0)
+      spdlog::warn("shutdown grace elapsed with {} request(s) in flight", in_flight.load());
     io.stop();
   }
 
@@ -295,9 +301,7 @@ HttpServer::HttpServer(HttpServerOptions options, RequestPolicy policy, Router r
     : impl_(std::make_unique<Impl>(std::move(options), std::move(policy), std::move(router),
                                    std::move(access_logger))) {}
 
-HttpServer::~HttpServer() {
-  impl_->blocking.join();
-}
+HttpServer::~HttpServer() { impl_->blocking.join(); }
 
 void HttpServer::Listen() {
   auto address = asio::ip::make_address(impl_->options.address);

@@ -22,14 +22,17 @@ std::string StripPort(std::string_view host) {
     return std::string(host.substr(0, close == std::string_view::npos ? host.size() : close + 1));
   }
   auto colon = host.rfind(':');
-  if (colon != std::string_view::npos && host.find(':') == colon) return std::string(host.substr(0, colon));
+  if (colon != std::string_view::npos && host.find(':') == colon)
+    return std::string(host.substr(0, colon));
   return std::string(host);
 }
 
 bool IsLoopbackName(std::string_view host) {
   if (host == "localhost" || host == "[::1]") return true;
   if (host.rfind("127.", 0) != 0) return false;
-  return std::all_of(host.begin(), host.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '.'; });
+  return std::all_of(host.begin(), host.end(), [](char c) {
+    return std::isdigit(static_cast<unsigned char>(c)) || c == '.';
+  });
 }
 
 }  // namespace
@@ -55,7 +58,8 @@ bool RequestPolicy::OriginAllowed(std::optional<std::string_view> origin) const 
   // http://localhost:3000, http://127.0.0.1:8080, http://[::1]:…
   std::string lowered = Lower(*origin);
   for (std::string_view scheme : {"http://", "https://"}) {
-    if (lowered.rfind(scheme, 0) == 0) return IsLoopbackName(StripPort(std::string_view(lowered).substr(scheme.size())));
+    if (lowered.rfind(scheme, 0) == 0)
+      return IsLoopbackName(StripPort(std::string_view(lowered).substr(scheme.size())));
   }
   return false;
 }

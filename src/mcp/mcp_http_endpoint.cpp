@@ -56,11 +56,14 @@ HttpResponse McpHttpEndpoint::Handle(const HttpRequest& request) {
 HttpResponse McpHttpEndpoint::Dispatch(const HttpRequest& request, const Principal& principal) {
   Json message = Json::parse(request.body, nullptr, /*allow_exceptions=*/false);
   if (message.is_discarded()) {
-    return JsonRpcResponse(400, jsonrpc::Error(nullptr, jsonrpc::kParseError, "Parse error: body is not valid JSON."));
+    return JsonRpcResponse(
+        400, jsonrpc::Error(nullptr, jsonrpc::kParseError, "Parse error: body is not valid JSON."));
   }
   if (message.is_array()) {
-    return JsonRpcResponse(400, jsonrpc::Error(nullptr, jsonrpc::kInvalidRequest,
-                                               "Invalid Request: batches are not supported; send one message per POST."));
+    return JsonRpcResponse(
+        400,
+        jsonrpc::Error(nullptr, jsonrpc::kInvalidRequest,
+                       "Invalid Request: batches are not supported; send one message per POST."));
   }
   if (!message.is_object() || message.value("jsonrpc", Json()) != "2.0") {
     return JsonRpcResponse(400, jsonrpc::Error(nullptr, jsonrpc::kInvalidRequest,
@@ -75,13 +78,15 @@ HttpResponse McpHttpEndpoint::Dispatch(const HttpRequest& request, const Princip
                                                "Invalid Request: missing 'method'."));
   }
   if (!message["method"].is_string()) {
-    return JsonRpcResponse(400, jsonrpc::Error(has_id ? message["id"] : Json(nullptr), jsonrpc::kInvalidRequest,
-                                               "Invalid Request: 'method' must be a string."));
+    return JsonRpcResponse(
+        400, jsonrpc::Error(has_id ? message["id"] : Json(nullptr), jsonrpc::kInvalidRequest,
+                            "Invalid Request: 'method' must be a string."));
   }
   if (!has_id) return Accepted();  // a notification
   if (!IsValidId(message["id"])) {
-    return JsonRpcResponse(400, jsonrpc::Error(nullptr, jsonrpc::kInvalidRequest,
-                                               "Invalid Request: 'id' must be a string or an integer."));
+    return JsonRpcResponse(400,
+                           jsonrpc::Error(nullptr, jsonrpc::kInvalidRequest,
+                                          "Invalid Request: 'id' must be a string or an integer."));
   }
   McpRequestContext context{principal, request.correlation_id, request.remote_ip};
   HttpResponse response;

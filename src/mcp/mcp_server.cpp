@@ -28,10 +28,9 @@ namespace {
 constexpr std::string_view kSkillUri = "datapipelines://docs/skill";
 
 // Identifier-shaped arguments the audit row may carry (spec §14) — never SQL, rows or values.
-constexpr std::string_view kTargetArguments[] = {"id",          "name",       "pipeline_id",
-                                                 "execution_id", "template_id", "datasource",
-                                                 "version",     "node_id",    "table",
-                                                 "namespace",   "schema"};
+constexpr std::string_view kTargetArguments[] = {
+    "id",      "name",    "pipeline_id", "execution_id", "template_id", "datasource",
+    "version", "node_id", "table",       "namespace",    "schema"};
 
 Json AuditTarget(const Json& arguments) {
   Json target = Json::object();
@@ -54,7 +53,8 @@ const Json& ParamsObject(const Json& request) {
   static const Json kEmpty = Json::object();
   auto it = request.find("params");
   if (it == request.end() || it->is_null()) return kEmpty;
-  if (!it->is_object()) throw JsonRpcFault(jsonrpc::kInvalidParams, "Invalid params: params must be an object.");
+  if (!it->is_object())
+    throw JsonRpcFault(jsonrpc::kInvalidParams, "Invalid params: params must be an object.");
   return *it;
 }
 
@@ -85,7 +85,10 @@ bool IsSupportedProtocolVersion(std::string_view version) {
 
 McpServer::McpServer(const ToolCatalog& catalog, AuthService& auth, AuditLog& audit,
                      const SkillDocs& docs, std::string server_version)
-    : catalog_(catalog), auth_(auth), audit_(audit), docs_(docs),
+    : catalog_(catalog),
+      auth_(auth),
+      audit_(audit),
+      docs_(docs),
       server_version_(std::move(server_version)) {}
 
 Json McpServer::HandleRequest(const Json& request, const McpRequestContext& context) {
@@ -104,8 +107,8 @@ Json McpServer::HandleRequest(const Json& request, const McpRequestContext& cont
     }
     if (method == "prompts/list") return jsonrpc::Result(id, Json{{"prompts", Json::array()}});
     if (method == "prompts/get") {
-      throw JsonRpcFault(jsonrpc::kInvalidParams,
-                         "Invalid params: unknown prompt '" + RequiredString(params, "name") + "'.");
+      throw JsonRpcFault(jsonrpc::kInvalidParams, "Invalid params: unknown prompt '" +
+                                                      RequiredString(params, "name") + "'.");
     }
     return jsonrpc::Error(id, jsonrpc::kMethodNotFound, "Method not found: " + method);
   } catch (const JsonRpcFault& fault) {
@@ -127,14 +130,13 @@ Json McpServer::Initialize(const Json& params) {
   const std::string& requested = RequiredString(params, "protocolVersion");
   std::string version =
       IsSupportedProtocolVersion(requested) ? requested : SupportedProtocolVersions().back();
-  return Json{
-      {"protocolVersion", version},
-      {"capabilities",
-       {{"tools", {{"listChanged", false}}},
-        {"resources", {{"listChanged", false}, {"subscribe", false}}},
-        {"prompts", {{"listChanged", false}}}}},
-      {"serverInfo", {{"name", "datapipelines"}, {"version", server_version_}}},
-      {"instructions", std::string(docs_.Instructions())}};
+  return Json{{"protocolVersion", version},
+              {"capabilities",
+               {{"tools", {{"listChanged", false}}},
+                {"resources", {{"listChanged", false}, {"subscribe", false}}},
+                {"prompts", {{"listChanged", false}}}}},
+              {"serverInfo", {{"name", "datapipelines"}, {"version", server_version_}}},
+              {"instructions", std::string(docs_.Instructions())}};
 }
 
 Json McpServer::ToolResult(Json payload, bool is_error, const std::string& correlation_id) const {
@@ -146,7 +148,8 @@ Json McpServer::ToolResult(Json payload, bool is_error, const std::string& corre
 Json McpServer::CallTool(const Json& params, const McpRequestContext& context) {
   auto started = std::chrono::steady_clock::now();
   auto elapsed = [&] {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+        .count();
   };
   static const Json kNoArguments = Json::object();
   const Json* arguments = &kNoArguments;
@@ -155,7 +158,8 @@ Json McpServer::CallTool(const Json& params, const McpRequestContext& context) {
     name = RequiredString(params, "name");
     if (auto it = params.find("arguments"); it != params.end() && !it->is_null()) {
       if (!it->is_object()) {
-        throw JsonRpcFault(jsonrpc::kInvalidParams, "Invalid params: 'arguments' must be an object.");
+        throw JsonRpcFault(jsonrpc::kInvalidParams,
+                           "Invalid params: 'arguments' must be an object.");
       }
       arguments = &*it;
     }
@@ -173,8 +177,8 @@ Json McpServer::CallTool(const Json& params, const McpRequestContext& context) {
   try {
     auth_.CheckAccess(context.principal, definition.min_scope, definition.min_role);
   } catch (const DomainError& refusal) {
-    AuditToolCall(entry, name, *arguments, context, "scope_refused", refusal.code().code,
-                  elapsed(), false);
+    AuditToolCall(entry, name, *arguments, context, "scope_refused", refusal.code().code, elapsed(),
+                  false);
     return ToolResult(Json{{"error", refusal.ToJson()}}, true, context.correlation_id);
   }
   auto errors = entry->validator->Validate(*arguments);
@@ -198,7 +202,8 @@ Json McpServer::CallTool(const Json& params, const McpRequestContext& context) {
                   e.what());
     AuditToolCall(entry, name, *arguments, context, "internal_error", errc::kInternal.code,
                   elapsed(), true);
-    DomainError internal(errc::kInternal, "Internal error; quote the correlation id to an operator.",
+    DomainError internal(errc::kInternal,
+                         "Internal error; quote the correlation id to an operator.",
                          Json{{"correlation_id", context.correlation_id}});
     return ToolResult(Json{{"error", internal.ToJson()}}, true, context.correlation_id);
   }
@@ -237,12 +242,12 @@ Json McpServer::ListResources(const Json& params) {
   for (const SkillDoc& doc : docs_.List()) {
     std::string uri(kSkillUri);
     if (doc.name != "skill") uri += "/" + doc.name;
-    resources.push_back({{"uri", uri},
-                         {"name", doc.name},
-                         {"title", doc.title},
-                         {"description", doc.purpose.empty() ? "The agent skill's operating core."
-                                                             : doc.purpose},
-                         {"mimeType", "text/markdown"}});
+    resources.push_back(
+        {{"uri", uri},
+         {"name", doc.name},
+         {"title", doc.title},
+         {"description", doc.purpose.empty() ? "The agent skill's operating core." : doc.purpose},
+         {"mimeType", "text/markdown"}});
   }
   return Json{{"resources", std::move(resources)}};
 }

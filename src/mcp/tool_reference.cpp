@@ -20,9 +20,12 @@ std::string TypeOf(const Json& schema) {
 std::string Cell(std::string text) {
   std::string out;
   for (char c : text) {
-    if (c == '|') out += "\\|";
-    else if (c == '\n') out += ' ';
-    else out += c;
+    if (c == '|')
+      out += "\\|";
+    else if (c == '\n')
+      out += ' ';
+    else
+      out += c;
   }
   return out;
 }
@@ -50,8 +53,8 @@ std::string RenderToolReference(const ToolCatalog& catalog) {
     out += "\n| argument | type | required | description |\n|---|---|---|---|\n";
     for (const auto& [name, schema] : properties.items()) {
       bool is_required = std::find(required.begin(), required.end(), name) != required.end();
-      out += "| `" + name + "` | " + TypeOf(schema) + " | " + (is_required ? "yes" : "no") +
-             " | " + Cell(schema.value("description", std::string())) + " |\n";
+      out += "| `" + name + "` | " + TypeOf(schema) + " | " + (is_required ? "yes" : "no") + " | " +
+             Cell(schema.value("description", std::string())) + " |\n";
     }
   }
   return out;

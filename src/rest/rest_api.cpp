@@ -3,6 +3,7 @@
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/net/envelope.hpp"
+#include "datapipelines/service/api_key_view.hpp"
 #include "datapipelines/service/auth_service.hpp"
 #include "datapipelines/service/request_authenticator.hpp"
 #include "datapipelines/service/skill_docs.hpp"
@@ -26,52 +27,24 @@ Json ParseBody(const HttpRequest& request) {
 std::string RequiredString(const Json& body, const char* field) {
   auto it = body.find(field);
   if (it == body.end() || !it->is_string()) {
-    throw DomainError(errc::kRequestInvalid, std::string("'") + field + "' is required and must be a string.",
+    throw DomainError(errc::kRequestInvalid,
+                      std::string("'") + field + "' is required and must be a string.",
                       Json{{"field", field}});
   }
   return it->get<std::string>();
 }
 
-Json OptionalTimestamp(int64_t ms) { return FormatIso8601Ms(ms); }
-
-Json KeyJson(const ApiKeyRecord& key) {
-  Json out = {{"id", key.id},
-              {"name", key.name},
-              {"kind", std::string(ToString(key.kind))},
-              {"scope", std::string(ToString(key.scope))},
-              {"workspace_id", key.workspace_id},
-              {"revoked", key.is_revoked},
-              {"created_at", FormatIso8601Ms(key.created_at_ms)},
-              {"expires_at", key.expires_at_ms ? OptionalTimestamp(*key.expires_at_ms) : Json()},
-              {"last_used_at", key.last_used_at_ms ? OptionalTimestamp(*key.last_used_at_ms) : Json()}};
-  return out;
-}
-
 Json PrincipalJson(const Principal& principal) {
-  return Json{{"user_id", principal.user_id},
-              {"email", principal.email},
-              {"display_name", principal.display_name},
-              {"workspace", {{"id", principal.workspace_id}, {"name", principal.workspace_name}}},
-              {"role", principal.role ? Json(std::string(ToString(*principal.role))) : Json()},
-              {"super_admin", principal.super_admin},
-              {"auth", principal.via_session ? "session" : "api_key"},
-              {"key_id", principal.via_session ? Json() : Json(principal.key_id)},
-              {"scope", principal.via_session ? Json() : Json(std::string(ToString(principal.scope)))}};
-}
-
-// Parses "2026-12-31T00:00:00Z" (seconds precision, UTC) to epoch ms.
-int64_t ParseTimestamp(const std::string& text) {
-  std::tm tm{};
-  int consumed = 0;
-  if (std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2dZ%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
-                  &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &consumed) != 6 ||
-      consumed != static_cast<int>(text.size())) {
-    throw DomainError(errc::kRequestInvalid, "'expires_at' must be an ISO-8601 UTC timestamp like 2026-12-31T00:00:00Z.",
-                      Json{{"field", "expires_at"}});
-  }
-  tm.tm_year -= 1900;
-  tm.tm_mon -= 1;
-  return static_cast<int64_t>(timegm(&tm)) * 1000;
+  return Json{
+      {"user_id", principal.user_id},
+      {"email", principal.email},
+      {"display_name", principal.display_name},
+      {"workspace", {{"id", principal.workspace_id}, {"name", principal.workspace_name}}},
+      {"role", principal.role ? Json(std::string(ToString(*principal.role))) : Json()},
+      {"super_admin", principal.super_admin},
+      {"auth", principal.via_session ? "session" : "api_key"},
+      {"key_id", principal.via_session ? Json() : Json(principal.key_id)},
+      {"scope", principal.via_session ? Json() : Json(std::string(ToString(principal.scope)))}};
 }
 
 // Cookie-authenticated writes must echo the dp_csrf cookie in DP-CSRF-Token (double submit).
@@ -125,14 +98,13 @@ HttpResponse RestApi::Login(const HttpRequest& request) {
   LoginResult login = auth_.Login(RequiredString(body, "email"), RequiredString(body, "password"),
                                   request.remote_ip);
   std::string csrf = Sha256Hex(RandomBytes(32)).substr(0, 32);
-  HttpResponse response = SuccessEnvelope(
-      Json{{"principal", PrincipalJson(login.principal)},
-           {"expires_at", FormatIso8601Ms(login.expires_at_ms)},
-           {"csrf_token", csrf}},
-      request.correlation_id);
-  std::string attributes = "; Path=/; SameSite=Strict; Max-Age=" +
-                           std::to_string(options_.session_ttl_hours * 3600) +
-                           (options_.secure_cookies ? "; Secure" : "");
+  HttpResponse response = SuccessEnvelope(Json{{"principal", PrincipalJson(login.principal)},
+                                               {"expires_at", FormatIso8601Ms(login.expires_at_ms)},
+                                               {"csrf_token", csrf}},
+                                          request.correlation_id);
+  std::string attributes =
+      "; Path=/; SameSite=Strict; Max-Age=" + std::to_string(options_.session_ttl_hours * 3600) +
+      (options_.secure_cookies ? "; Secure" : "");
   response.SetHeader("Set-Cookie", "dp_session=" + login.token + attributes + "; HttpOnly");
   response.SetHeader("Set-Cookie", "dp_csrf=" + csrf + attributes);
   return response;
@@ -171,17 +143,22 @@ HttpResponse RestApi::CreateKey(const HttpRequest& request, const Principal& pri
   create.kind = *kind;
   create.workspace_name = body.value("workspace", std::string());
   if (body.contains("expires_at") && !body["expires_at"].is_null()) {
-    create.expires_at_ms = ParseTimestamp(RequiredString(body, "expires_at"));
+    create.expires_at_ms = ParseIso8601Utc(RequiredString(body, "expires_at"));
+    if (!create.expires_at_ms) {
+      throw DomainError(errc::kRequestInvalid,
+                        "'expires_at' must be an ISO-8601 UTC timestamp like 2026-12-31T00:00:00Z.",
+                        Json{{"field", "expires_at"}});
+    }
   }
   IssuedApiKey issued = auth_.CreateApiKey(principal, create);
-  Json data = KeyJson(issued.record);
+  Json data = ApiKeyView(issued.record);
   data["api_key"] = issued.plaintext;  // shown once, never again
   return SuccessEnvelope(std::move(data), request.correlation_id, 201);
 }
 
 HttpResponse RestApi::ListKeys(const HttpRequest& request, const Principal& principal) {
   Json keys = Json::array();
-  for (const auto& key : auth_.ListApiKeys(principal)) keys.push_back(KeyJson(key));
+  for (const auto& key : auth_.ListApiKeys(principal)) keys.push_back(ApiKeyView(key));
   return SuccessEnvelope(Json{{"items", std::move(keys)}}, request.correlation_id);
 }
 
@@ -200,15 +177,15 @@ HttpResponse RestApi::HandleSkill(const HttpRequest& request) const {
     name = "skill";
   } else {
     name = request.path.substr(std::string_view("/skill/").size());
-    if (name.size() < 4 || name.substr(name.size() - 3) != ".md" || name == "skill.md") name.clear();
+    if (name.size() < 4 || name.substr(name.size() - 3) != ".md" || name == "skill.md")
+      name.clear();
   }
   const SkillDoc* doc = name.empty() ? nullptr : docs_.Find(name);
   if (!doc) {
-    return ErrorEnvelope(DomainError(errc::kSkillReferenceNotFound,
-                                     "No skill reference at " + request.path + ".",
-                                     Json{{"reason", "skill_reference_not_found"},
-                                          {"known_docs", docs_.Names()}}),
-                         request.correlation_id);
+    return ErrorEnvelope(
+        DomainError(errc::kSkillReferenceNotFound, "No skill reference at " + request.path + ".",
+                    Json{{"reason", "skill_reference_not_found"}, {"known_docs", docs_.Names()}}),
+        request.correlation_id);
   }
   HttpResponse response;
   response.content_type = "text/markdown; charset=utf-8";

@@ -47,7 +47,8 @@ AuthenticatedRequest RequestAuthenticator::Authenticate(const HttpHeaders& heade
                         "Send an API key in DP-API-Key, or log in for a dp_session cookie.");
     }
     principal = auth_.AuthenticateSession(*cookie);
-    if (workspace_header) principal = SelectSessionWorkspace(std::move(principal), *workspace_header);
+    if (workspace_header)
+      principal = SelectSessionWorkspace(std::move(principal), *workspace_header);
   }
   RateDecision rate = ChargeRate(principal.user_id);
   return {std::move(principal), rate};
@@ -90,13 +91,13 @@ Principal RequestAuthenticator::SelectSessionWorkspace(Principal principal,
   }
   auto membership = store_.FindMembership(workspace->id, principal.user_id);
   if (!membership && !principal.super_admin) {
-    throw DomainError(errc::kWorkspaceMembershipRequired,
-                      "You are not a member of this workspace.",
+    throw DomainError(errc::kWorkspaceMembershipRequired, "You are not a member of this workspace.",
                       Json{{"workspace", workspace->name}});
   }
   principal.workspace_id = workspace->id;
   principal.workspace_name = workspace->name;
-  principal.role = membership ? std::optional<Role>(membership->role) : std::optional<Role>(Role::kWsAdmin);
+  principal.role =
+      membership ? std::optional<Role>(membership->role) : std::optional<Role>(Role::kWsAdmin);
   return principal;
 }
 
@@ -111,9 +112,9 @@ RateDecision RequestAuthenticator::ChargeRate(const std::string& user_id) {
                       Json{{"retry_after_seconds", 1}});
   }
   if (!decision.allowed) {
-    throw DomainError(errc::kRateLimitExceeded, "Rate limit exceeded; retry after the delay.",
-                      Json{{"retry_after_seconds", decision.retry_after_seconds},
-                           {"limit", decision.limit}});
+    throw DomainError(
+        errc::kRateLimitExceeded, "Rate limit exceeded; retry after the delay.",
+        Json{{"retry_after_seconds", decision.retry_after_seconds}, {"limit", decision.limit}});
   }
   return decision;
 }

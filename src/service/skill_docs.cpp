@@ -2,9 +2,9 @@
 
 #include <map>
 
+#include <stdexcept>
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
-#include <stdexcept>
 
 namespace dp {
 namespace {
@@ -37,7 +37,8 @@ std::vector<MapLine> ParseMap(std::string_view skill) {
   std::size_t pos = skill.find('\n', start);
   while (pos != std::string_view::npos && pos + 1 < skill.size()) {
     auto end = skill.find('\n', pos + 1);
-    std::string_view line = skill.substr(pos + 1, end == std::string_view::npos ? end : end - pos - 1);
+    std::string_view line =
+        skill.substr(pos + 1, end == std::string_view::npos ? end : end - pos - 1);
     pos = end;
     if (line.rfind("## ", 0) == 0) break;
     if (line.rfind("- [", 0) != 0) continue;

@@ -398,15 +398,21 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
     }
     if (name == "chunk") {
       need_args(1, 2);
-      const int64_t n = arg_number(0).LongValue();
-      if (n < 1) Fail(e->pos, "?chunk size must be at least 1");
+      const int64_t requested = arg_number(0).LongValue();
+      if (requested < 1) Fail(e->pos, "?chunk size must be at least 1");
+      // Padding a short last chunk to `requested` items is paid for up front, so a huge size
+      // hits the step budget before anything is allocated; the stride is clamped so index
+      // arithmetic cannot wrap.
+      if (args.size() > 1) Step(static_cast<uint64_t>(requested), e->pos);
+      const size_t n = static_cast<size_t>(
+          std::min<int64_t>(requested, static_cast<int64_t>(std::max<size_t>(size, 1))));
       std::vector<ValuePtr> chunks;
-      for (size_t i = 0; i < size; i += static_cast<size_t>(n)) {
+      for (size_t i = 0; i < size; i += n) {
         std::vector<ValuePtr> chunk;
-        for (size_t j = i; j < std::min(size, i + static_cast<size_t>(n)); ++j) {
-          chunk.push_back(target->SequenceAt(j));
+        for (size_t j = i; j < std::min(size, i + n); ++j) chunk.push_back(target->SequenceAt(j));
+        while (args.size() > 1 && chunk.size() < static_cast<size_t>(requested)) {
+          chunk.push_back(args[1]);
         }
-        while (args.size() > 1 && chunk.size() < static_cast<size_t>(n)) chunk.push_back(args[1]);
         Step(chunk.size(), e->pos);
         chunks.push_back(Value::Sequence(std::move(chunk)));
       }

@@ -432,7 +432,8 @@ void Evaluator::ExecAssign(const Node* node, Ctx& ctx) {
             value = Value::Number(*q);
           } else {
             if (right.LongValue() == 0) Fail(node->begin, "Division by zero");
-            value = Value::Int(left.LongValue() % right.LongValue());
+            const int64_t divisor = right.LongValue();
+            value = Value::Int(divisor == -1 ? 0 : left.LongValue() % divisor);
           }
         }
       }

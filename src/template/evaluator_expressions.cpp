@@ -148,15 +148,17 @@ bool Evaluator::Compare(const ValuePtr& a, const ValuePtr& b, const std::string&
 ValuePtr Evaluator::EvalRange(const Expr* e, Ctx& ctx) {
   // Keep the value alive while reading it (RequireNumber returns a reference into it).
   const ValuePtr begin_value = EvalRequired(e->args[0].get(), ctx);
-  const int64_t begin = RequireNumber(begin_value, e->args[0].get()).LongValue();
+  // FreeMarker ranges are built from Number.intValue(): 32-bit, wrapping.
+  const int64_t begin =
+      static_cast<int32_t>(RequireNumber(begin_value, e->args[0].get()).LongValue());
   RangeSpec spec;
   spec.begin = begin;
   if (e->args.size() < 2) {  // right-unbounded "n..": effectively infinite
     spec.size = std::numeric_limits<int32_t>::max();
     return Value::Range(spec);
   }
-  const int64_t end =
-      RequireNumber(EvalRequired(e->args[1].get(), ctx), e->args[1].get()).LongValue();
+  const int64_t end = static_cast<int32_t>(
+      RequireNumber(EvalRequired(e->args[1].get(), ctx), e->args[1].get()).LongValue());
   if (e->name == "..") {
     spec.step = end >= begin ? 1 : -1;
     spec.size = (end >= begin ? end - begin : begin - end) + 1;
@@ -290,7 +292,8 @@ ValuePtr Evaluator::Eval(const Expr* e, Ctx& ctx) {
       }
       const int64_t divisor = y.LongValue();
       if (divisor == 0) Fail(e->pos, "Division by zero");
-      return Value::Int(x.LongValue() % divisor);
+      // Java's Long.MIN_VALUE % -1 is 0; in C++ it overflows.
+      return Value::Int(divisor == -1 ? 0 : x.LongValue() % divisor);
     }
     case ExprKind::kCompare:
       return Value::Boolean(Compare(EvalRequired(e->args[0].get(), ctx),

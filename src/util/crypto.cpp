@@ -1,10 +1,10 @@
 #include "datapipelines/util/crypto.hpp"
 
 #include <openssl/crypto.h>
-#include <cctype>
 #include <openssl/evp.h>
 #include <openssl/rand.h>
 #include <openssl/sha.h>
+#include <cctype>
 
 #include <stdexcept>
 
@@ -64,7 +64,8 @@ std::string RandomBase32(std::size_t length) {
   static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
   std::string raw = RandomBytes(length);
   std::string out(length, 'A');
-  for (std::size_t i = 0; i < length; ++i) out[i] = kAlphabet[static_cast<unsigned char>(raw[i]) & 31];
+  for (std::size_t i = 0; i < length; ++i)
+    out[i] = kAlphabet[static_cast<unsigned char>(raw[i]) & 31];
   return out;
 }
 

@@ -22,9 +22,9 @@ inline bool ServicesRequired() {
 }  // namespace dp::test
 
 // Use at the top of a test body or SetUp(): binds `var` to the URL or skips/fails.
-#define DP_REQUIRE_SERVICE_URL(var, env_name)                                      \
-  std::string var = ::dp::test::ServiceUrl(env_name);                              \
-  if (var.empty()) {                                                               \
-    if (::dp::test::ServicesRequired()) FAIL() << env_name << " is not set";       \
-    GTEST_SKIP() << env_name << " not set (run scripts/test-services start)";      \
+#define DP_REQUIRE_SERVICE_URL(var, env_name)                                 \
+  std::string var = ::dp::test::ServiceUrl(env_name);                         \
+  if (var.empty()) {                                                          \
+    if (::dp::test::ServicesRequired()) FAIL() << env_name << " is not set";  \
+    GTEST_SKIP() << env_name << " not set (run scripts/test-services start)"; \
   }

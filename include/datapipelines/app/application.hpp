@@ -18,10 +18,10 @@ class Application {
   explicit Application(Config config);
   ~Application();
 
-  void Listen();         // binds the port (throws when unavailable)
+  void Listen();  // binds the port (throws when unavailable)
   int BoundPort() const;
-  void Run();            // serves until SIGTERM/SIGINT, then drains (graceful shutdown)
-  void Shutdown();       // thread-safe
+  void Run();       // serves until SIGTERM/SIGINT, then drains (graceful shutdown)
+  void Shutdown();  // thread-safe
 
   AuthService& Auth();
   MetadataStore& Store();

@@ -21,8 +21,8 @@ class OperatorCommands {
  private:
   struct Options {
     bool json = false;
-    std::string email, display_name, password, workspace, name, role, scope = "read",
-        kind = "user", key_id, expires_at;
+    std::string email, display_name, password, workspace, name, role, scope = "read", kind = "user",
+                                                                      key_id, expires_at;
     bool password_stdin = false;
     bool super_admin = false;
   };

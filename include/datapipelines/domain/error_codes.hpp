@@ -64,12 +64,15 @@ inline constexpr ErrorCode kDatasourceUnreachable{"pipeline.execution.datasource
 inline constexpr ErrorCode kParameterRequired{"pipeline.execution.parameter_required", 400};
 inline constexpr ErrorCode kNodeConnectionFailed{"pipeline.node.datasource_connection_failed", 502};
 inline constexpr ErrorCode kNodeQueryFailed{"pipeline.node.query_execution_failed", 502};
-inline constexpr ErrorCode kDatasourcePropertiesInvalid{"datasource.validation.properties_invalid", 400};
+inline constexpr ErrorCode kDatasourcePropertiesInvalid{"datasource.validation.properties_invalid",
+                                                        400};
 
 // templates (pipeline-contract §13.9, templates.md §4.2, §7, §8.2)
 inline constexpr ErrorCode kTemplateSyntaxError{"template.validation.syntax_error", 400};
-inline constexpr ErrorCode kTemplateDangerousConstruct{"template.validation.dangerous_construct", 400};
-inline constexpr ErrorCode kTemplateLibraryWithoutMacros{"template.validation.is_library_without_macros", 400};
+inline constexpr ErrorCode kTemplateDangerousConstruct{"template.validation.dangerous_construct",
+                                                       400};
+inline constexpr ErrorCode kTemplateLibraryWithoutMacros{
+    "template.validation.is_library_without_macros", 400};
 inline constexpr ErrorCode kTemplateRenderFailed{"pipeline.node.template_render_failed", 500};
 
 // Every code above, for registry-wide checks (format, uniqueness) in tests.

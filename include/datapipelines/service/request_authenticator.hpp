@@ -13,8 +13,8 @@ class AuthService;
 class MetadataStore;
 
 enum class CredentialPolicy {
-  kApiKeyOnly,        // /mcp: DP-API-Key or Authorization: Bearer dpk_…, user keys only
-  kApiKeyOrSession,   // /api/v1: an API key or the dp_session cookie
+  kApiKeyOnly,       // /mcp: DP-API-Key or Authorization: Bearer dpk_…, user keys only
+  kApiKeyOrSession,  // /api/v1: an API key or the dp_session cookie
 };
 
 struct AuthenticatedRequest {

@@ -1,7 +1,6 @@
 #pragma once
-// Numbered schema migrations compiled into the binary. The SQL lives on disk under
-// src/store/migrations/<backend>/NNNN_name.sql; src/store/migration.cpp embeds the same
-// bytes and a unit test compares them, so the two cannot drift.
+// Numbered schema migrations compiled into the binary: the SQL files under
+// src/store/migrations/<backend>/NNNN_name.sql, embedded at build time (cmake/embed_files.cmake).
 #include <span>
 #include <string_view>
 

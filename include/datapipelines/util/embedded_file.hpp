@@ -13,4 +13,7 @@ struct EmbeddedFile {
 // skill/SKILL.md, skill/references/*.md and skill/INSTRUCTIONS.md.
 std::span<const EmbeddedFile> EmbeddedSkillFiles();
 
+// src/store/migrations/{sqlite,postgres}/NNNN_name.sql.
+std::span<const EmbeddedFile> EmbeddedMigrationFiles();
+
 }  // namespace dp

@@ -9,7 +9,8 @@ namespace dp {
 namespace {
 
 std::string WriteYaml(const std::string& text) {
-  auto path = std::filesystem::temp_directory_path() / ("dp_config_" + std::to_string(::getpid()) + ".yaml");
+  auto path = std::filesystem::temp_directory_path() /
+              ("dp_config_" + std::to_string(::getpid()) + ".yaml");
   std::ofstream(path) << text;
   return path.string();
 }
@@ -29,12 +30,15 @@ TEST(ConfigTest, YamlThenEnvironmentOverride) {
       "server:\n  port: 9001\n"
       "datapipelines:\n  http:\n    allowed-hosts: [dp.example.com, other.example.com]\n"
       "  rate-limit:\n    requests-per-second: 7\n");
-  Config config = LoadConfig(path, {{"SERVER_PORT", "9002"},
-                                    {"DATAPIPELINES_HTTP_ALLOWED_ORIGINS", "https://a.example, https://b.example"}});
+  Config config = LoadConfig(
+      path, {{"SERVER_PORT", "9002"},
+             {"DATAPIPELINES_HTTP_ALLOWED_ORIGINS", "https://a.example, https://b.example"}});
   EXPECT_EQ(config.server_port, 9002);
   EXPECT_EQ(config.requests_per_second, 7);
-  EXPECT_EQ(config.allowed_hosts, (std::vector<std::string>{"dp.example.com", "other.example.com"}));
-  EXPECT_EQ(config.allowed_origins, (std::vector<std::string>{"https://a.example", "https://b.example"}));
+  EXPECT_EQ(config.allowed_hosts,
+            (std::vector<std::string>{"dp.example.com", "other.example.com"}));
+  EXPECT_EQ(config.allowed_origins,
+            (std::vector<std::string>{"https://a.example", "https://b.example"}));
 }
 
 TEST(ConfigTest, UnknownKeyIsNamed) {
@@ -57,7 +61,8 @@ TEST(ConfigTest, InvalidValueIsNamed) {
   }
   EXPECT_THROW(LoadConfig("", {{"SERVER_PORT", "70000"}}), ConfigError);
   EXPECT_THROW(LoadConfig("", {{"DATAPIPELINES_RESULTS_URL", "mongodb://x"}}), ConfigError);
-  EXPECT_THROW(LoadConfig("", {{"DATAPIPELINES_OBSERVABILITY_LOGGING_FORMAT", "xml"}}), ConfigError);
+  EXPECT_THROW(LoadConfig("", {{"DATAPIPELINES_OBSERVABILITY_LOGGING_FORMAT", "xml"}}),
+               ConfigError);
 }
 
 TEST(ConfigTest, EnvNamesFollowTheDerivationRule) {
@@ -83,7 +88,8 @@ TEST(ConfigTest, EveryKeyIsDocumented) {
     EXPECT_NE(example.find(leaf + ":"), std::string::npos) << key.path;
   }
   // The example file itself must load.
-  EXPECT_NO_THROW(LoadConfig(std::string(DP_SOURCE_DIR) + "/config/datapipelines.example.yaml", {}));
+  EXPECT_NO_THROW(
+      LoadConfig(std::string(DP_SOURCE_DIR) + "/config/datapipelines.example.yaml", {}));
 }
 
 }  // namespace

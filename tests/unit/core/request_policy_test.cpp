@@ -15,11 +15,12 @@ struct HostCase {
 
 TEST(RequestPolicyTest, HostAllowlist) {
   RequestPolicy policy({"dp.example.com:443"}, {});
-  const HostCase cases[] = {
-      {"localhost", true},          {"localhost:8080", true},     {"127.0.0.1:8080", true},
-      {"127.1.2.3", true},          {"[::1]:8080", true},         {"dp.example.com", true},
-      {"DP.Example.com:8443", true}, {"evil.example.com", false}, {"127.0.0.1.evil.com", false},
-      {"", false},                  {"localhost.evil.com", false}};
+  const HostCase cases[] = {{"localhost", true},           {"localhost:8080", true},
+                            {"127.0.0.1:8080", true},      {"127.1.2.3", true},
+                            {"[::1]:8080", true},          {"dp.example.com", true},
+                            {"DP.Example.com:8443", true}, {"evil.example.com", false},
+                            {"127.0.0.1.evil.com", false}, {"", false},
+                            {"localhost.evil.com", false}};
   for (const auto& c : cases) EXPECT_EQ(policy.HostAllowed(c.host), c.allowed) << c.host;
 }
 

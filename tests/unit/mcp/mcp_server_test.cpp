@@ -51,7 +51,8 @@ struct Case {
 
 std::vector<Case> LoadCases() {
   std::vector<Case> cases;
-  for (const auto& entry : std::filesystem::directory_iterator(std::string(DP_SOURCE_DIR) + "/tests/mcp_cases")) {
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::string(DP_SOURCE_DIR) + "/tests/mcp_cases")) {
     std::ifstream in(entry.path());
     for (auto& spec : Json::parse(in)) cases.push_back({spec["name"].get<std::string>(), spec});
   }
@@ -96,13 +97,15 @@ TEST_P(McpServerCases, Matches) {
   EXPECT_TRUE(ContainsSubset(response, spec["expect"], where)) << where << "\n" << response.dump(2);
   EXPECT_EQ(response["jsonrpc"], "2.0");
   if (spec.contains("error_message_contains")) {
-    EXPECT_NE(response["error"]["message"].get<std::string>().find(spec["error_message_contains"].get<std::string>()),
+    EXPECT_NE(response["error"]["message"].get<std::string>().find(
+                  spec["error_message_contains"].get<std::string>()),
               std::string::npos)
         << response.dump();
   }
   if (spec.contains("payload")) {
     Json payload = Json::parse(response["result"]["content"][0]["text"].get<std::string>());
-    EXPECT_TRUE(ContainsSubset(payload, spec["payload"], where)) << where << "\n" << payload.dump(2);
+    EXPECT_TRUE(ContainsSubset(payload, spec["payload"], where)) << where << "\n"
+                                                                 << payload.dump(2);
   }
   if (spec["request"]["method"] == "tools/call") {
     auto rows = store_->ListAudit("mcp.tool.", 10);
@@ -120,7 +123,8 @@ TEST_F(McpServerCases, ToolsListTextEqualsTheGenericAnswer) {
   for (const char* text : {R"({"jsonrpc":"2.0","id":7,"method":"tools/list"})",
                            R"({"jsonrpc":"2.0","id":"x","method":"tools/list","params":{}})"}) {
     Json request = Json::parse(text);
-    EXPECT_EQ(server_->HandleRequestText(request, context), server_->HandleRequest(request, context).dump());
+    EXPECT_EQ(server_->HandleRequestText(request, context),
+              server_->HandleRequest(request, context).dump());
   }
   Json ping = Json::parse(R"({"jsonrpc":"2.0","id":1,"method":"ping"})");
   EXPECT_EQ(server_->HandleRequestText(ping, context), R"({"jsonrpc":"2.0","id":1,"result":{}})");
@@ -129,7 +133,8 @@ TEST_F(McpServerCases, ToolsListTextEqualsTheGenericAnswer) {
 INSTANTIATE_TEST_SUITE_P(Dispatcher, McpServerCases, ::testing::ValuesIn(LoadCases()),
                          [](const auto& info) {
                            std::string name;
-                           for (char c : info.param.name) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+                           for (char c : info.param.name)
+                             name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
                            return name;
                          });
 

@@ -68,12 +68,15 @@ TEST(SkillDocsTest, EveryReferenceHasAMapLineAndTitle) {
 }
 
 TEST(SkillDocsTest, MapAndFilesMustAgree) {
-  std::string skill = "---\nname: datapipelines\n---\n# Core\n\n## References\n\n- [a](references/a.md) — open when a\n";
+  std::string skill =
+      "---\nname: datapipelines\n---\n# Core\n\n## References\n\n- [a](references/a.md) — open "
+      "when a\n";
   std::string a = "# A\n";
   std::string b = "# B\n";
   std::vector<EmbeddedFile> good = {{"SKILL.md", skill}, {"references/a.md", a}};
   EXPECT_NO_THROW(SkillDocs{good});
-  std::vector<EmbeddedFile> orphan = {{"SKILL.md", skill}, {"references/a.md", a}, {"references/b.md", b}};
+  std::vector<EmbeddedFile> orphan = {
+      {"SKILL.md", skill}, {"references/a.md", a}, {"references/b.md", b}};
   EXPECT_THROW(SkillDocs{orphan}, std::runtime_error);
   std::vector<EmbeddedFile> missing = {{"SKILL.md", skill}};
   EXPECT_THROW(SkillDocs{missing}, std::runtime_error);
@@ -98,7 +101,8 @@ TEST(SkillDocsTest, ToolReferenceMatchesTheCatalog) {
   config.blocking_threads = 1;
   config.io_threads = 1;
   Application application(config);
-  EXPECT_EQ(ReadFile(kSkillDir / "references" / "tools.md"), RenderToolReference(application.Catalog()))
+  EXPECT_EQ(ReadFile(kSkillDir / "references" / "tools.md"),
+            RenderToolReference(application.Catalog()))
       << "skill/references/tools.md is stale: run build/datapipelines tool-reference > "
          "skill/references/tools.md";
 }

@@ -39,7 +39,7 @@ std::string ReadFile(const fs::path& path) {
 void ExpectMatchesDisk(const std::string& backend, std::span<const Migration> embedded) {
   auto files = SqlFiles(backend);
   ASSERT_EQ(files.size(), embedded.size())
-      << backend << ": src/store/migration.cpp must embed every .sql file";
+      << backend << ": every .sql file must be embedded (re-run cmake)";
   for (std::size_t i = 0; i < files.size(); ++i) {
     const Migration& m = embedded[i];
     EXPECT_EQ(files[i].stem().string(), std::string(m.name)) << backend;
@@ -47,7 +47,7 @@ void ExpectMatchesDisk(const std::string& backend, std::span<const Migration> em
     EXPECT_EQ(std::stoi(std::string(m.name.substr(0, 4))), m.version) << backend;
     EXPECT_EQ(ReadFile(files[i]), std::string(m.sql))
         << backend << "/" << m.name
-        << ".sql differs from its copy in src/store/migration.cpp: paste the file there";
+        << ".sql differs from the embedded copy";
   }
 }
 

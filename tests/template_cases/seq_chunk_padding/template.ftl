@@ -1,0 +1,1 @@
+<#list [1,2,3]?chunk(2, '-') as row>${row?join('')}|</#list><#list [1,2,3]?chunk(5, 0) as row>${row?join('')}</#list>
