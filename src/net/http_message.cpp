@@ -2,6 +2,8 @@
 
 #include <cctype>
 
+#include "datapipelines/util/percent_encoding.hpp"
+
 namespace dp {
 namespace {
 
@@ -16,28 +18,13 @@ bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
   return true;
 }
 
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-std::string PercentDecode(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '+') {
-      out.push_back(' ');
-    } else if (text[i] == '%' && i + 2 < text.size() && HexValue(text[i + 1]) >= 0 &&
-               HexValue(text[i + 2]) >= 0) {
-      out.push_back(static_cast<char>(HexValue(text[i + 1]) * 16 + HexValue(text[i + 2])));
-      i += 2;
-    } else {
-      out.push_back(text[i]);
-    }
+// Query strings: '+' is a space; a malformed escape is kept as sent.
+std::string DecodeQueryComponent(std::string_view text) {
+  std::string spaced(text);
+  for (char& c : spaced) {
+    if (c == '+') c = ' ';
   }
-  return out;
+  return PercentDecode(spaced).value_or(spaced);
 }
 
 }  // namespace
@@ -64,8 +51,8 @@ std::optional<std::string> QueryParam(std::string_view query, std::string_view n
     auto amp = query.find('&');
     std::string_view pair = query.substr(0, amp);
     auto eq = pair.find('=');
-    if (PercentDecode(pair.substr(0, eq)) == name) {
-      return eq == std::string_view::npos ? std::string() : PercentDecode(pair.substr(eq + 1));
+    if (DecodeQueryComponent(pair.substr(0, eq)) == name) {
+      return eq == std::string_view::npos ? std::string() : DecodeQueryComponent(pair.substr(eq + 1));
     }
     if (amp == std::string_view::npos) break;
     query.remove_prefix(amp + 1);

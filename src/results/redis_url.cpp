@@ -1,5 +1,7 @@
 #include "datapipelines/results/redis_url.hpp"
 
+#include "datapipelines/util/percent_encoding.hpp"
+
 #include <charconv>
 #include <stdexcept>
 
@@ -24,39 +26,22 @@ int ParseInt(std::string_view text, int min, int max, const char* what) {
   return value;
 }
 
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 // Userinfo may be percent-encoded (a password containing '@' or ':').
-std::string PercentDecode(std::string_view text) {
-  std::string out;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] != '%') {
-      out += text[i];
-      continue;
-    }
-    int high = i + 2 < text.size() ? HexValue(text[i + 1]) : -1;
-    int low = high >= 0 ? HexValue(text[i + 2]) : -1;
-    if (low < 0) Invalid("bad percent-encoding in credentials");
-    out += static_cast<char>(high * 16 + low);
-    i += 2;
-  }
-  return out;
+std::string DecodeCredential(std::string_view text) {
+  auto decoded = dp::PercentDecode(text);
+  if (!decoded) Invalid("bad percent-encoding in credentials");
+  return *decoded;
 }
 
 void ParseUserinfo(std::string_view userinfo, RedisUrl& url) {
   auto colon = userinfo.find(':');
   if (colon == std::string_view::npos) {
     // "redis://secret@host" is the common shorthand for a password.
-    url.password = PercentDecode(userinfo);
+    url.password = DecodeCredential(userinfo);
     return;
   }
-  url.username = PercentDecode(userinfo.substr(0, colon));
-  url.password = PercentDecode(userinfo.substr(colon + 1));
+  url.username = DecodeCredential(userinfo.substr(0, colon));
+  url.password = DecodeCredential(userinfo.substr(colon + 1));
 }
 
 void ParseHostPort(std::string_view authority, RedisUrl& url) {

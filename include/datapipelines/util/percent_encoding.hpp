@@ -1,0 +1,11 @@
+#pragma once
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace dp {
+
+// RFC 3986 percent-decoding; nullopt when a '%' is not followed by two hex digits.
+std::optional<std::string> PercentDecode(std::string_view text);
+
+}  // namespace dp
