@@ -337,10 +337,7 @@ NamespaceListing MysqlConnection::ListNamespaces(const IntrospectionOptions& opt
                     std::to_string(options.cap + 1));
   NamespaceListing listing;
   for (auto& row : rows) listing.names.push_back(row[0].value_or(""));
-  if (listing.names.size() > options.cap) {
-    listing.names.resize(options.cap);
-    listing.truncated = true;
-  }
+  CapAt(listing.names, options.cap, listing.truncated);
   return listing;
 }
 
@@ -361,10 +358,7 @@ TableListing MysqlConnection::ListTables(const std::optional<std::string>& schem
     listing.tables.push_back(
         TableInfo{row[0].value_or(""), row[1].value_or(""), row[2].value_or(""), remarks});
   }
-  if (listing.tables.size() > options.cap) {
-    listing.tables.resize(options.cap);
-    listing.truncated = true;
-  }
+  CapAt(listing.tables, options.cap, listing.truncated);
   return listing;
 }
 

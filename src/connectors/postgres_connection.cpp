@@ -395,10 +395,7 @@ NamespaceListing PostgresConnection::ListNamespaces(const IntrospectionOptions& 
       {ExcludedSchemas(options), std::to_string(options.cap + 1)});
   NamespaceListing listing;
   for (auto& row : rows) listing.names.push_back(row[0].value_or(""));
-  if (listing.names.size() > options.cap) {
-    listing.names.resize(options.cap);
-    listing.truncated = true;
-  }
+  CapAt(listing.names, options.cap, listing.truncated);
   return listing;
 }
 
@@ -418,10 +415,7 @@ TableListing PostgresConnection::ListTables(const std::optional<std::string>& sc
     listing.tables.push_back(
         TableInfo{row[0].value_or(""), row[1].value_or(""), row[2].value_or(""), row[3]});
   }
-  if (listing.tables.size() > options.cap) {
-    listing.tables.resize(options.cap);
-    listing.truncated = true;
-  }
+  CapAt(listing.tables, options.cap, listing.truncated);
   return listing;
 }
 

@@ -1,5 +1,7 @@
 #include "template/template_lexer.hpp"
 
+#include "datapipelines/util/utf8.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -17,24 +19,6 @@ constexpr std::array<std::string_view, 24> kOperators = {
     "...", "..<", "..!", "..*", "..", "??", "==", "!=", "<=", ">=", "&&", "||",
     "+=",  "-=",  "*=",  "/=",  "%=", "++", "--", "+",  "-",  "*",  "/",  "%"};
 constexpr std::string_view kSingleOps = "!<>=()[]{},.:;?|&";
-
-void AppendUtf8(std::string* out, uint32_t cp) {
-  if (cp < 0x80) {
-    out->push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else if (cp < 0x10000) {
-    out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else {
-    out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  }
-}
 
 }  // namespace
 

@@ -1,5 +1,7 @@
 #include "template/text_case.hpp"
 
+#include "datapipelines/util/utf8.hpp"
+
 #include <cstdint>
 #include <vector>
 
@@ -18,24 +20,6 @@ std::vector<uint32_t> Decode(std::string_view s) {
     i += len;
   }
   return out;
-}
-
-void Encode(uint32_t cp, std::string* out) {
-  if (cp < 0x80) {
-    out->push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else if (cp < 0x10000) {
-    out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else {
-    out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  }
 }
 
 bool InPairRange(uint32_t cp) {
@@ -80,7 +64,7 @@ void AppendUpper(uint32_t cp, std::string* out) {
     *out += "SS";
     return;
   }
-  Encode(ToUpper(cp), out);
+  AppendUtf8(out, ToUpper(cp));
 }
 
 bool IsWs(uint32_t cp) { return cp <= ' '; }
@@ -95,7 +79,7 @@ std::string TextCase::Upper(std::string_view text) {
 
 std::string TextCase::Lower(std::string_view text) {
   std::string out;
-  for (uint32_t cp : Decode(text)) Encode(ToLower(cp), &out);
+  for (uint32_t cp : Decode(text)) AppendUtf8(&out, ToLower(cp));
   return out;
 }
 
@@ -105,10 +89,10 @@ std::string TextCase::ChangeFirst(std::string_view text, bool upper) {
   for (uint32_t cp : Decode(text)) {
     if (!done && !IsWs(cp)) {
       // Title case: ß stays a single character here.
-      Encode(upper ? (cp == 0xDF ? cp : ToUpper(cp)) : ToLower(cp), &out);
+      AppendUtf8(&out, upper ? (cp == 0xDF ? cp : ToUpper(cp)) : ToLower(cp));
       done = true;
     } else {
-      Encode(cp, &out);
+      AppendUtf8(&out, cp);
     }
   }
   return out;
@@ -120,12 +104,12 @@ std::string TextCase::Capitalize(std::string_view text) {
   for (uint32_t cp : Decode(text)) {
     if (IsWs(cp)) {
       word_start = true;
-      Encode(cp, &out);
+      AppendUtf8(&out, cp);
     } else if (word_start) {
-      Encode(cp == 0xDF ? cp : ToUpper(cp), &out);
+      AppendUtf8(&out, cp == 0xDF ? cp : ToUpper(cp));
       word_start = false;
     } else {
-      Encode(ToLower(cp), &out);
+      AppendUtf8(&out, ToLower(cp));
     }
   }
   return out;

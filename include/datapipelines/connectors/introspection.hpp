@@ -1,5 +1,6 @@
 #pragma once
 // Catalog read results (datasources.md §7A, spec §6.2.33).
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -61,5 +62,14 @@ struct TableStats {
   // The spec §6.2.33 payload (stat fields omitted when null).
   Json ToJson() const;
 };
+
+// Keeps the first `cap` entries of a listing's `items` and records whether any were dropped.
+template <typename Items>
+void CapAt(Items& items, std::size_t cap, bool& truncated) {
+  if (items.size() > cap) {
+    items.resize(cap);
+    truncated = true;
+  }
+}
 
 }  // namespace dp
