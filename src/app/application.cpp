@@ -94,11 +94,14 @@ struct Application::Impl {
     auth = std::make_unique<AuthService>(*store, *audit, auth_options);
     authenticator = std::make_unique<RequestAuthenticator>(*auth, *limiter, *store);
     const SkillDocs& docs = BuiltInSkillDocs();
-    BindDocsTools(catalog, docs);
-    mcp = std::make_unique<McpServer>(catalog, *auth, *audit, docs, std::string(ServerVersion()));
-    mcp_endpoint = std::make_unique<McpHttpEndpoint>(*mcp, *authenticator);
     rest = std::make_unique<RestApi>(*auth, *authenticator, docs,
                                      RestApiOptions{config.session_ttl_hours, false});
+    BindDocsTools(catalog, docs);
+    // Domain services: each binds its MCP tools and mounts its REST resource here.
+    // [templates]
+    // [datasources]
+    mcp = std::make_unique<McpServer>(catalog, *auth, *audit, docs, std::string(ServerVersion()));
+    mcp_endpoint = std::make_unique<McpHttpEndpoint>(*mcp, *authenticator);
     server = std::make_unique<HttpServer>(
         ServerOptions(config), RequestPolicy(config.allowed_hosts, config.allowed_origins),
         BuildRouter(), LogAccess);

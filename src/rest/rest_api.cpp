@@ -3,6 +3,7 @@
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/net/envelope.hpp"
+#include "datapipelines/rest/rest_support.hpp"
 #include "datapipelines/service/api_key_view.hpp"
 #include "datapipelines/service/auth_service.hpp"
 #include "datapipelines/service/request_authenticator.hpp"
@@ -15,24 +16,6 @@ namespace {
 
 constexpr std::string_view kApiPrefix = "/api/v1";
 constexpr std::string_view kKeysPath = "/api/v1/auth/api-keys";
-
-Json ParseBody(const HttpRequest& request) {
-  Json body = Json::parse(request.body, nullptr, false);
-  if (body.is_discarded() || !body.is_object()) {
-    throw DomainError(errc::kRequestInvalid, "Request body must be a JSON object.");
-  }
-  return body;
-}
-
-std::string RequiredString(const Json& body, const char* field) {
-  auto it = body.find(field);
-  if (it == body.end() || !it->is_string()) {
-    throw DomainError(errc::kRequestInvalid,
-                      std::string("'") + field + "' is required and must be a string.",
-                      Json{{"field", field}});
-  }
-  return it->get<std::string>();
-}
 
 Json PrincipalJson(const Principal& principal) {
   return Json{
@@ -84,13 +67,28 @@ HttpResponse RestApi::HandleApi(const HttpRequest& request) {
     } else if (path.rfind(std::string(kKeysPath) + "/", 0) == 0 && request.method == "DELETE") {
       response = RevokeKey(request, principal, path.substr(kKeysPath.size() + 1));
     } else {
-      throw DomainError(errc::kRouteNotFound, "No route for " + request.method + " " + path + ".");
+      response = Dispatch(request, principal);
     }
     AddRateLimitHeaders(response, authenticated.rate);
     return response;
   } catch (const DomainError& error) {
     return ErrorEnvelope(error, request.correlation_id);
   }
+}
+
+void RestApi::Mount(std::string prefix, RestResource resource) {
+  mounts_.push_back({std::move(prefix), std::move(resource)});
+}
+
+HttpResponse RestApi::Dispatch(const HttpRequest& request, const Principal& principal) {
+  const std::string& path = request.path;
+  for (const auto& [prefix, resource] : mounts_) {
+    bool under = path == prefix || (path.size() > prefix.size() && path.rfind(prefix, 0) == 0 &&
+                                    path[prefix.size()] == '/');
+    if (!under) continue;
+    if (auto response = resource(request, principal)) return std::move(*response);
+  }
+  throw DomainError(errc::kRouteNotFound, "No route for " + request.method + " " + path + ".");
 }
 
 HttpResponse RestApi::Login(const HttpRequest& request) {
@@ -165,10 +163,7 @@ HttpResponse RestApi::ListKeys(const HttpRequest& request, const Principal& prin
 HttpResponse RestApi::RevokeKey(const HttpRequest& request, const Principal& principal,
                                 const std::string& key_id) {
   auth_.RevokeApiKey(principal, key_id);
-  HttpResponse response;
-  response.status = 204;
-  response.content_type.clear();
-  return response;
+  return NoContent();
 }
 
 HttpResponse RestApi::HandleSkill(const HttpRequest& request) const {

@@ -1,7 +1,11 @@
 #pragma once
 // /api/v1 (REST API spec) and the unauthenticated skill routes. Translation only: parse,
 // authenticate through the shared RequestAuthenticator, call one service, build an envelope.
+#include <functional>
+#include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "datapipelines/auth/principal.hpp"
 #include "datapipelines/net/http_message.hpp"
@@ -11,6 +15,11 @@ namespace dp {
 class AuthService;
 class RequestAuthenticator;
 class SkillDocs;
+
+// A group of routes under one path prefix (e.g. /api/v1/templates), called after the caller
+// is authenticated; nullopt means "no route of mine matches".
+using RestResource =
+    std::function<std::optional<HttpResponse>(const HttpRequest&, const Principal&)>;
 
 struct RestApiOptions {
   int session_ttl_hours = 8;
@@ -26,8 +35,11 @@ class RestApi {
   HttpResponse HandleApi(const HttpRequest& request);
   // GET /skill.md and GET /skill/{reference}.md.
   HttpResponse HandleSkill(const HttpRequest& request) const;
+  // Serves every path equal to or below `prefix` with `resource` (startup only).
+  void Mount(std::string prefix, RestResource resource);
 
  private:
+  HttpResponse Dispatch(const HttpRequest& request, const Principal& principal);
   HttpResponse Login(const HttpRequest& request);
   HttpResponse Logout(const HttpRequest& request);
   HttpResponse Me(const HttpRequest& request, const Principal& principal);
@@ -40,6 +52,7 @@ class RestApi {
   RequestAuthenticator& authenticator_;
   const SkillDocs& docs_;
   RestApiOptions options_;
+  std::vector<std::pair<std::string, RestResource>> mounts_;
 };
 
 }  // namespace dp

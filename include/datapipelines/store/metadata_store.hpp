@@ -131,6 +131,10 @@ class MetadataStore {
   virtual void AppendAudit(const AuditEvent& event) = 0;
   // Newest first; event_prefix "" = all.
   virtual std::vector<AuditEvent> ListAudit(const std::string& event_prefix, int limit) = 0;
+
+  // [templates] template entities and versions (migration 0002)
+
+  // [datasources] datasource registry and workspace grants (migration 0003)
 };
 
 // Opens the adapter the URL names: "sqlite:<path>" (or a bare path) | "postgresql://…".

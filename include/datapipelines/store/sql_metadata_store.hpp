@@ -54,6 +54,10 @@ class SqlMetadataStore : public MetadataStore {
   // limit <= 0 returns nothing.
   std::vector<AuditEvent> ListAudit(const std::string& event_prefix, int limit) override;
 
+  // [templates] implemented in sql_metadata_store_templates.cpp
+
+  // [datasources] implemented in sql_metadata_store_datasources.cpp
+
  protected:
   // Runs one statement and returns its rows. Throws DuplicateKeyError on a unique
   // violation, std::runtime_error (credential-free) otherwise.

@@ -1,0 +1,54 @@
+#include "datapipelines/rest/rest_support.hpp"
+
+#include "datapipelines/domain/domain_error.hpp"
+#include "datapipelines/domain/error_codes.hpp"
+#include "datapipelines/util/percent_encoding.hpp"
+
+namespace dp {
+
+Json ParseBody(const HttpRequest& request) {
+  Json body = Json::parse(request.body, nullptr, false);
+  if (body.is_discarded() || !body.is_object()) {
+    throw DomainError(errc::kRequestInvalid, "Request body must be a JSON object.");
+  }
+  return body;
+}
+
+std::string RequiredString(const Json& body, const char* field) {
+  auto it = body.find(field);
+  if (it == body.end() || !it->is_string()) {
+    throw DomainError(errc::kRequestInvalid,
+                      std::string("'") + field + "' is required and must be a string.",
+                      Json{{"field", field}});
+  }
+  return it->get<std::string>();
+}
+
+HttpResponse NoContent() {
+  HttpResponse response;
+  response.status = 204;
+  response.content_type.clear();
+  return response;
+}
+
+std::optional<std::vector<std::string>> PathSegmentsBelow(std::string_view path,
+                                                          std::string_view prefix) {
+  if (path.substr(0, prefix.size()) != prefix) return std::nullopt;
+  std::string_view rest = path.substr(prefix.size());
+  if (!rest.empty() && rest.front() != '/') return std::nullopt;
+  std::vector<std::string> segments;
+  while (!rest.empty()) {
+    rest.remove_prefix(1);  // the '/'
+    size_t slash = rest.find('/');
+    std::string_view raw = rest.substr(0, slash);
+    auto decoded = PercentDecode(raw);
+    if (!decoded) {
+      throw DomainError(errc::kRequestInvalid, "Malformed percent-encoding in the path.");
+    }
+    segments.push_back(std::move(*decoded));
+    rest = slash == std::string_view::npos ? std::string_view() : rest.substr(slash);
+  }
+  return segments;
+}
+
+}  // namespace dp
