@@ -5,6 +5,8 @@
 #include <iostream>
 
 #include "datapipelines/app/application.hpp"
+#include "datapipelines/cli/datasource_commands.hpp"
+#include "datapipelines/cli/demo_data_command.hpp"
 #include "datapipelines/cli/operator_commands.hpp"
 #include "datapipelines/config/config.hpp"
 #include "datapipelines/mcp/tool_reference.hpp"
@@ -22,6 +24,8 @@ int main(int argc, char** argv) {
   auto* tool_reference = app.add_subcommand(
       "tool-reference", "Print skill/references/tools.md as rendered from the served catalog");
   dp::cli::OperatorCommands operators(app);
+  dp::cli::DemoDataCommand demo_data(app);
+  dp::cli::DatasourceCommands datasource_commands(app);
 
   CLI11_PARSE(app, argc, argv);
 
@@ -29,6 +33,7 @@ int main(int argc, char** argv) {
     std::cout << "datapipelines " << dp::ServerVersion() << "\n";
     return 0;
   }
+  if (demo_data.parsed()) return demo_data.Run();  // needs no server configuration
   dp::Config config;
   try {
     config = dp::LoadConfig(config_path, dp::ProcessEnvironment());
@@ -61,6 +66,7 @@ int main(int argc, char** argv) {
       std::cout << "metadata schema at version " << schema_version << "\n";
       return 0;
     }
+    if (datasource_commands.parsed()) return datasource_commands.Run(config);
     return operators.Run(config);
   } catch (const std::exception& e) {
     spdlog::error("{}", e.what());

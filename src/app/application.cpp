@@ -9,16 +9,24 @@
 #include "datapipelines/http/http_server.hpp"
 #include "datapipelines/mcp/mcp_http_endpoint.hpp"
 #include "datapipelines/mcp/mcp_server.hpp"
+#include "datapipelines/mcp/resources/datasource_resources.hpp"
+#include "datapipelines/mcp/resources/template_resources.hpp"
 #include "datapipelines/mcp/tool_catalog.hpp"
 #include "datapipelines/mcp/tools/docs_tools.hpp"
+#include "datapipelines/mcp/tools/datasource_tools.hpp"
+#include "datapipelines/mcp/tools/template_tools.hpp"
 #include "datapipelines/net/envelope.hpp"
+#include "datapipelines/rest/datasource_routes.hpp"
 #include "datapipelines/rest/rest_api.hpp"
+#include "datapipelines/rest/template_routes.hpp"
 #include "datapipelines/results/rate_limiter.hpp"
 #include "datapipelines/results/result_store.hpp"
 #include "datapipelines/service/audit_log.hpp"
 #include "datapipelines/service/auth_service.hpp"
+#include "datapipelines/service/datasource_service.hpp"
 #include "datapipelines/service/request_authenticator.hpp"
 #include "datapipelines/service/skill_docs.hpp"
+#include "datapipelines/service/template_service.hpp"
 #include "datapipelines/store/metadata_store.hpp"
 
 namespace dp {
@@ -72,6 +80,8 @@ struct Application::Impl {
   std::unique_ptr<AuditLog> audit;
   std::unique_ptr<AuthService> auth;
   std::unique_ptr<RequestAuthenticator> authenticator;
+  std::unique_ptr<DatasourceService> datasources;
+  std::unique_ptr<TemplateService> templates;
   ToolCatalog catalog;
   std::unique_ptr<McpServer> mcp;
   std::unique_ptr<McpHttpEndpoint> mcp_endpoint;
@@ -99,8 +109,25 @@ struct Application::Impl {
     BindDocsTools(catalog, docs);
     // Domain services: each binds its MCP tools and mounts its REST resource here.
     // [templates]
+    templates = std::make_unique<TemplateService>(*store, *auth);
+    BindTemplateTools(catalog, *templates);
+    rest->Mount("/api/v1/templates", TemplateRoutes(*templates));
     // [datasources]
+    datasources = std::make_unique<DatasourceService>(
+        *store, *audit,
+        SecretBox::FromConfigOrKeyFile(config.encryption_key, config.data_dir + "/encryption.key",
+                                       /*may_generate=*/!config.IsProductionMode()));
+    if (!config.bootstrap_datasources_file.empty()) {
+      for (const auto& name : datasources->BootstrapFromFile(config.bootstrap_datasources_file)) {
+        spdlog::info("bootstrap: datasource {} registered", name);
+      }
+    }
+    BindDatasourceTools(catalog, *datasources);
+    rest->Mount("/api/v1/datasources", DatasourceRoutes(*datasources));
     mcp = std::make_unique<McpServer>(catalog, *auth, *audit, docs, std::string(ServerVersion()));
+    // [resources] entity kinds of spec §7.1, after the services they read exist.
+    mcp->AddResourceProvider(std::make_unique<TemplateResources>(*templates));
+    mcp->AddResourceProvider(std::make_unique<DatasourceResources>(*datasources));
     mcp_endpoint = std::make_unique<McpHttpEndpoint>(*mcp, *authenticator);
     server = std::make_unique<HttpServer>(
         ServerOptions(config), RequestPolicy(config.allowed_hosts, config.allowed_origins),

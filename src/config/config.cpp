@@ -91,6 +91,10 @@ const std::vector<KeyBinding>& Bindings() {
                     "Result store: memory[:<max-bytes>] or redis://…"),
       DP_STRING_KEY("datapipelines.rate-limit.url", rate_limit_url,
                     "Rate-limit counters: memory or redis://… (shared by all instances)."),
+      DP_STRING_KEY("datapipelines.db.encryption-key", encryption_key,
+                    "AES-256-GCM key for datasource credentials: base64 of 32 bytes."),
+      DP_STRING_KEY("datapipelines.bootstrap.datasources-file", bootstrap_datasources_file,
+                    "YAML/JSON file of datasources created at start when absent."),
       DP_INT_KEY("datapipelines.auth.api-keys.cache-ttl-seconds", api_key_cache_ttl_seconds, 0,
                  3600, "Cache TTL for validated API keys, owner liveness and issuer role."),
       DP_INT_KEY("datapipelines.auth.session.ttl-hours", session_ttl_hours, 1, 720,
@@ -181,6 +185,10 @@ void Validate(const Config& config) {
 
 std::string Config::EffectiveMetadataUrl() const {
   return metadata_url.empty() ? "sqlite:" + data_dir + "/metadata.db" : metadata_url;
+}
+
+bool Config::IsProductionMode() const {
+  return EffectiveMetadataUrl().rfind("postgres", 0) == 0;
 }
 
 std::span<const ConfigKey> ConfigKeys() {

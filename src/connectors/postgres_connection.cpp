@@ -231,6 +231,52 @@ void PostgresConnection::Drain() {
   while (PGresult* rest = PQgetResult(conn_)) PQclear(rest);
 }
 
+bool PostgresConnection::CopyIn(std::string_view table_sql, const std::vector<std::string>& columns,
+                                const std::function<bool(std::string& buffer)>& fill) {
+  std::string sql = "COPY " + std::string(table_sql);
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    std::string quoted = "\"";
+    for (char c : columns[i]) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+    sql += (i ? ", " : " (") + quoted + "\"";
+  }
+  sql += std::string(columns.empty() ? "" : ")") + " FROM STDIN";
+  PGresult* start = PQexec(conn_, sql.c_str());
+  if (PQresultStatus(start) != PGRES_COPY_IN) {
+    Drain();
+    Fail(start);
+  }
+  PQclear(start);
+  std::string error;
+  try {
+    error = StreamCopyData(fill);
+  } catch (...) {
+    // Leave the session usable: the server discards the partial COPY.
+    PQputCopyEnd(conn_, "aborted by the client");
+    Drain();
+    throw;
+  }
+  if (PQputCopyEnd(conn_, error.empty() ? nullptr : error.c_str()) != 1) Fail(nullptr);
+  PGresult* end = PQgetResult(conn_);
+  Drain();
+  if (PQresultStatus(end) != PGRES_COMMAND_OK) Fail(end);
+  PQclear(end);
+  return true;
+}
+
+std::string PostgresConnection::StreamCopyData(
+    const std::function<bool(std::string& buffer)>& fill) {
+  std::string buffer;
+  for (bool more = true; more;) {
+    buffer.clear();
+    more = fill(buffer);
+    if (buffer.empty()) continue;
+    if (PQputCopyData(conn_, buffer.data(), static_cast<int>(buffer.size())) != 1) {
+      return PQerrorMessage(conn_);
+    }
+  }
+  return "";
+}
+
 QueryResult PostgresConnection::Query(std::string_view sql, const BindMap& binds,
                                       const QueryOptions& options, const RowCallback& on_row,
                                       const ColumnsCallback& on_columns) {

@@ -18,6 +18,8 @@ class PostgresConnection : public Connection {
 
   QueryResult Query(std::string_view sql, const BindMap& binds, const QueryOptions& options,
                     const RowCallback& on_row, const ColumnsCallback& on_columns = {}) override;
+  bool CopyIn(std::string_view table_sql, const std::vector<std::string>& columns,
+              const std::function<bool(std::string& buffer)>& fill) override;
   void Cancel() override;
   bool Ping(int timeout_ms) override;
   std::string ServerVersion() override;
@@ -47,6 +49,8 @@ class PostgresConnection : public Connection {
   bool ResolveTypes(const std::vector<Oid>& oids);
   std::vector<ColumnSchema> DescribeColumns(const PGresult* description, bool& looked_up);
   void Drain();
+  // Sends the rows `fill` produces while the server is in COPY IN state; "" or libpq's error.
+  std::string StreamCopyData(const std::function<bool(std::string& buffer)>& fill);
   // The exclusion floor minus the include_schemas escape hatch, as SQL text-array param.
   static std::string ExcludedSchemas(const IntrospectionOptions& options);
 

@@ -49,6 +49,36 @@ Json AuditTarget(const Json& arguments) {
   return target;
 }
 
+// resources/list pages (§7.3): fixed size, opaque cursor = base64 of {"o": offset}.
+constexpr std::size_t kResourcePageSize = 100;
+
+std::string EncodeCursor(std::size_t offset) { return Base64Encode(Json{{"o", offset}}.dump()); }
+
+std::size_t DecodeCursor(const Json& cursor) {
+  try {
+    if (cursor.is_string()) {
+      Json decoded = Json::parse(Base64Decode(cursor.get<std::string>()));
+      auto offset = decoded.find("o");
+      if (decoded.is_object() && decoded.size() == 1 && offset != decoded.end() &&
+          offset->is_number_unsigned()) {
+        return offset->get<std::size_t>();
+      }
+    }
+  } catch (const std::exception&) {
+    // Falls through to the one answer for every cursor this server did not issue.
+  }
+  throw JsonRpcFault(jsonrpc::kInvalidParams, "Invalid params: unknown cursor.");
+}
+
+// §7.3 enumeration order of the entity kinds; an unknown kind goes last.
+int KindRank(std::string_view kind) {
+  constexpr std::string_view kOrder[] = {"pipelines", "templates", "datasources", "executions"};
+  for (int i = 0; i < 4; ++i) {
+    if (kOrder[i] == kind) return i;
+  }
+  return 4;
+}
+
 const Json& ParamsObject(const Json& request) {
   static const Json kEmpty = Json::object();
   auto it = request.find("params");
@@ -100,7 +130,7 @@ Json McpServer::HandleRequest(const Json& request, const McpRequestContext& cont
     if (method == "ping") return jsonrpc::Result(id, Json::object());
     if (method == "tools/list") return jsonrpc::Result(id, catalog_.ListResult());
     if (method == "tools/call") return jsonrpc::Result(id, CallTool(params, context));
-    if (method == "resources/list") return jsonrpc::Result(id, ListResources(params));
+    if (method == "resources/list") return jsonrpc::Result(id, ListResources(params, context));
     if (method == "resources/read") return jsonrpc::Result(id, ReadResource(params, context));
     if (method == "resources/templates/list") {
       return jsonrpc::Result(id, Json{{"resourceTemplates", Json::array()}});
@@ -233,11 +263,14 @@ void McpServer::AuditToolCall(const CatalogEntry* entry, std::string_view tool,
   }
 }
 
-Json McpServer::ListResources(const Json& params) {
-  if (params.contains("cursor")) {
-    // Every listing fits one page today, so no cursor was ever issued by this server.
-    throw JsonRpcFault(jsonrpc::kInvalidParams, "Invalid params: unknown cursor.");
-  }
+void McpServer::AddResourceProvider(std::unique_ptr<ResourceProvider> provider) {
+  providers_.push_back(std::move(provider));
+  std::stable_sort(providers_.begin(), providers_.end(), [](const auto& a, const auto& b) {
+    return KindRank(a->Kind()) < KindRank(b->Kind());
+  });
+}
+
+Json McpServer::ListDocResources() const {
   Json resources = Json::array();
   for (const SkillDoc& doc : docs_.List()) {
     std::string uri(kSkillUri);
@@ -249,11 +282,42 @@ Json McpServer::ListResources(const Json& params) {
          {"description", doc.purpose.empty() ? "The agent skill's operating core." : doc.purpose},
          {"mimeType", "text/markdown"}});
   }
-  return Json{{"resources", std::move(resources)}};
+  return resources;
 }
 
-Json McpServer::ReadResource(const Json& params, const McpRequestContext& context) {
-  const std::string& uri = RequiredString(params, "uri");
+Json McpServer::ListResources(const Json& params, const McpRequestContext& context) {
+  std::size_t offset = 0;
+  if (auto it = params.find("cursor"); it != params.end() && !it->is_null()) {
+    offset = DecodeCursor(*it);
+  }
+  // Docs lead: constant size, so they never push an entity off a page (§7.3).
+  Json all = ListDocResources();
+  for (const auto& provider : providers_) {
+    try {
+      for (auto& descriptor : provider->List(context.principal)) {
+        all.push_back(std::move(descriptor));
+      }
+    } catch (const DomainError&) {
+      // The key may not read this kind: the listing is filtered to what it may read (§7.3).
+    } catch (const std::exception& e) {
+      spdlog::error("correlation_id={} resources/list {}: {}", context.correlation_id,
+                    provider->Kind(), e.what());
+      throw JsonRpcFault(jsonrpc::kInternalError,
+                         "Internal error; quote the correlation id to an operator.");
+    }
+  }
+  Json page = Json::array();
+  for (std::size_t i = offset; i < all.size() && i < offset + kResourcePageSize; ++i) {
+    page.push_back(std::move(all[i]));
+  }
+  Json result{{"resources", std::move(page)}};
+  if (offset + kResourcePageSize < all.size()) {
+    result["nextCursor"] = EncodeCursor(offset + kResourcePageSize);
+  }
+  return result;
+}
+
+std::optional<Json> McpServer::ReadDocContents(const std::string& uri) const {
   const SkillDoc* doc = nullptr;
   if (uri == kSkillUri) {
     doc = docs_.Find("skill");
@@ -261,6 +325,66 @@ Json McpServer::ReadResource(const Json& params, const McpRequestContext& contex
     std::string name = uri.substr(kSkillUri.size() + 1);
     if (name != "skill" && name != "skill.md") doc = docs_.Find(name);
   }
+  if (!doc) return std::nullopt;
+  return Json::array({TextResourceContents(uri, "text/markdown", std::string(doc->markdown))});
+}
+
+std::optional<Json> McpServer::ReadContents(const Principal& principal, const std::string& uri) {
+  if (auto contents = ReadDocContents(uri)) return contents;
+  for (const auto& provider : providers_) {
+    if (auto contents = provider->Read(principal, uri)) return contents;
+  }
+  return std::nullopt;
+}
+
+// The one place every resources/read passes through, so every read leaves its §14 row.
+Json McpServer::ReadResource(const Json& params, const McpRequestContext& context) {
+  auto started = std::chrono::steady_clock::now();
+  auto elapsed = [&] {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+        .count();
+  };
+  std::string uri;
+  try {
+    uri = RequiredString(params, "uri");
+  } catch (const JsonRpcFault&) {
+    AuditResourceRead(context, uri, "invalid_params", "", elapsed());
+    throw;
+  }
+  std::optional<Json> contents;
+  try {
+    contents = ReadContents(context.principal, uri);
+  } catch (const DomainError& error) {
+    int status = error.http_status();
+    if (status == 401 || status == 403) {
+      AuditResourceRead(context, uri, "error", "forbidden", elapsed());
+      throw JsonRpcFault(jsonrpc::kResourceNotFound,
+                         "Resource not readable: " + uri + " (" + error.what() + ")");
+    }
+    if (status != 404 && status != 400) {
+      spdlog::error("correlation_id={} resources/read {}: {}", context.correlation_id, uri,
+                    error.code().code);
+      AuditResourceRead(context, uri, "error", "internal_error", elapsed());
+      throw JsonRpcFault(jsonrpc::kInternalError,
+                         "Internal error; quote the correlation id to an operator.");
+    }
+  } catch (const std::exception& e) {
+    spdlog::error("correlation_id={} resources/read {}: {}", context.correlation_id, uri, e.what());
+    AuditResourceRead(context, uri, "error", "internal_error", elapsed());
+    throw JsonRpcFault(jsonrpc::kInternalError,
+                       "Internal error; quote the correlation id to an operator.");
+  }
+  if (!contents) {
+    AuditResourceRead(context, uri, "error", "resource_not_found", elapsed());
+    throw JsonRpcFault(jsonrpc::kResourceNotFound, "Resource not found: " + uri);
+  }
+  AuditResourceRead(context, uri, "success", "", elapsed());
+  return Json{{"contents", std::move(*contents)}};
+}
+
+void McpServer::AuditResourceRead(const McpRequestContext& context, const std::string& uri,
+                                  std::string_view outcome, std::string_view code,
+                                  double elapsed_ms) {
   AuditEvent event;
   event.event = "mcp.resource.read";
   event.user_id = context.principal.user_id;
@@ -268,13 +392,10 @@ Json McpServer::ReadResource(const Json& params, const McpRequestContext& contex
   event.workspace_id = context.principal.workspace_id;
   event.correlation_id = context.correlation_id;
   event.source_ip = context.source_ip;
-  event.details = {{"uri", uri}, {"outcome", doc ? "success" : "error"}};
-  if (!doc) event.details["code"] = "resource_not_found";
+  event.details = {{"uri", uri}, {"outcome", std::string(outcome)}};
+  if (!code.empty()) event.details["code"] = std::string(code);
+  event.details["elapsed_ms"] = static_cast<int64_t>(elapsed_ms);
   audit_.Record(event);
-  if (!doc) throw JsonRpcFault(jsonrpc::kResourceNotFound, "Resource not found: " + uri);
-  return Json{{"contents", Json::array({{{"uri", uri},
-                                         {"mimeType", "text/markdown"},
-                                         {"text", std::string(doc->markdown)}}})}};
 }
 
 }  // namespace dp

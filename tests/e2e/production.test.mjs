@@ -2,8 +2,9 @@
 // SDK workflow and the audit trail landing in PostgreSQL. Needs scripts/test-services.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { describe, it, before, after } from 'node:test';
-import { startServer } from './support/server.mjs';
+import { BINARY, startServer } from './support/server.mjs';
 import { keyHeader, mcpPost, request, sdkClient, toolPayload } from './support/http.mjs';
 
 const PG = process.env.DP_TEST_PG_META_URL;
@@ -26,6 +27,7 @@ describe('production backends (PostgreSQL + Redis)', { skip: !required && (!PG |
       DATAPIPELINES_METADATA_URL: `${PG}?options=-csearch_path%3D${schema}`,
       DATAPIPELINES_RESULTS_URL: `${REDIS}/2`,
       DATAPIPELINES_RATE_LIMIT_URL: `${REDIS}/2`,
+      DATAPIPELINES_DB_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     });
   });
   after(async () => {
@@ -34,6 +36,15 @@ describe('production backends (PostgreSQL + Redis)', { skip: !required && (!PG |
       server.cleanup();
     }
     if (PG) psql(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  });
+
+  it('refuses to start without the datasource encryption key (datasources.md §7.1)', () => {
+    const res = spawnSync(BINARY, ['serve'], {
+      env: { ...server.env, DATAPIPELINES_DB_ENCRYPTION_KEY: '', SERVER_PORT: '0' },
+      encoding: 'utf8', timeout: 20_000,
+    });
+    assert.notEqual(res.status, 0);
+    assert.match(res.stderr + res.stdout, /DATAPIPELINES_DB_ENCRYPTION_KEY/);
   });
 
   it('reports both stores ready', async () => {

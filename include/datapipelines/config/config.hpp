@@ -29,6 +29,9 @@ struct Config {
   std::string metadata_url;  // empty = sqlite:<data_dir>/metadata.db
   std::string results_url = "memory";
   std::string rate_limit_url = "memory";
+  // datasources (datasources.md §7.1, §8A)
+  std::string encryption_key;               // base64 of 32 bytes; "" = embedded key file
+  std::string bootstrap_datasources_file;   // "" = none
   // auth
   int api_key_cache_ttl_seconds = 60;
   int session_ttl_hours = 8;
@@ -41,6 +44,9 @@ struct Config {
 
   // The effective metadata URL (the embedded default when unset).
   std::string EffectiveMetadataUrl() const;
+  // Production mode = a PostgreSQL metadata store (several instances, real secrets): no
+  // generated key files, every secret must be configured.
+  bool IsProductionMode() const;
 };
 
 // One declared configuration key.

@@ -1,9 +1,11 @@
 #pragma once
 // One live session to a datasource. Not thread-safe except Cancel(), which may be called
 // from any thread while Query() runs.
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "datapipelines/connectors/bind_value.hpp"
 #include "datapipelines/connectors/introspection.hpp"
@@ -22,6 +24,15 @@ class Connection {
                             const RowCallback& on_row, const ColumnsCallback& on_columns = {}) = 0;
   // Convenience for statements without rows (DDL/DML in tests and tempdb).
   int64_t Execute(std::string_view sql, const BindMap& binds = {});
+
+  // Bulk load (COPY … FROM STDIN on PostgreSQL), for loaders whose volume makes parsing INSERT
+  // batches the bottleneck. `table_sql` is an already quoted (qualified) table name; `columns`
+  // are unquoted names. `fill` appends rows in COPY text format (see copy_text.hpp) to an empty
+  // buffer and returns false once it has appended the last ones. Runs in the session's current
+  // transaction without a statement deadline. Returns false, having called nothing, where the
+  // engine has no bulk path: the caller falls back to INSERTs.
+  virtual bool CopyIn(std::string_view table_sql, const std::vector<std::string>& columns,
+                      const std::function<bool(std::string& buffer)>& fill);
 
   // Interrupts the statement currently running on this session (thread-safe).
   virtual void Cancel() = 0;

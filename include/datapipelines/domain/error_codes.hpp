@@ -66,6 +66,16 @@ inline constexpr ErrorCode kNodeConnectionFailed{"pipeline.node.datasource_conne
 inline constexpr ErrorCode kNodeQueryFailed{"pipeline.node.query_execution_failed", 502};
 inline constexpr ErrorCode kDatasourcePropertiesInvalid{"datasource.validation.properties_invalid",
                                                         400};
+inline constexpr ErrorCode kDatasourceNameInvalid{"datasource.validation.name_invalid", 400};
+inline constexpr ErrorCode kDatasourceUrlSchemeInvalid{"datasource.validation.jdbc_url_scheme_invalid",
+                                                       400};
+inline constexpr ErrorCode kDatasourcePasswordMissing{"datasource.validation.password_missing", 400};
+inline constexpr ErrorCode kDatasourceQueryTimeoutInvalid{
+    "datasource.validation.query_timeout_invalid", 400};
+inline constexpr ErrorCode kDatasourceDuplicateName{"datasource.validation.duplicate_name", 409};
+inline constexpr ErrorCode kDatasourceInUse{"datasource.in_use", 409};
+inline constexpr ErrorCode kDatasourceNotFound{"datasource.not_found", 404};
+inline constexpr ErrorCode kDatasourceTableNotFound{"datasource.table_not_found", 404};
 
 // templates (pipeline-contract §13.9, templates.md §4.2, §7, §8.2)
 inline constexpr ErrorCode kTemplateSyntaxError{"template.validation.syntax_error", 400};
@@ -74,6 +84,24 @@ inline constexpr ErrorCode kTemplateDangerousConstruct{"template.validation.dang
 inline constexpr ErrorCode kTemplateLibraryWithoutMacros{
     "template.validation.is_library_without_macros", 400};
 inline constexpr ErrorCode kTemplateRenderFailed{"pipeline.node.template_render_failed", 500};
+inline constexpr ErrorCode kTemplateNotFound{"template.not_found", 404};
+inline constexpr ErrorCode kTemplateIdInvalid{"template.validation.id_invalid", 400};
+inline constexpr ErrorCode kTemplateNewRootRequiresConfirmation{
+    "template.validation.new_root_requires_confirmation", 400};
+inline constexpr ErrorCode kTemplateDuplicateId{"template.validation.duplicate_id", 409};
+inline constexpr ErrorCode kTemplateDialectInvalid{"template.validation.dialect_invalid", 400};
+inline constexpr ErrorCode kTemplateEngineUnsupported{"template.validation.engine_unsupported",
+                                                      400};
+inline constexpr ErrorCode kTemplateTypeImmutable{"template.validation.type_immutable", 400};
+inline constexpr ErrorCode kTemplateDuplicateAlias{"template.validation.duplicate_alias", 400};
+inline constexpr ErrorCode kTemplateImportNotFound{"template.validation.import_not_found", 400};
+inline constexpr ErrorCode kTemplateImportNotLibrary{"template.validation.import_not_library", 400};
+inline constexpr ErrorCode kTemplateImportCycle{"template.validation.import_cycle", 400};
+inline constexpr ErrorCode kTemplateImportDepthExceeded{"template.validation.import_depth_exceeded",
+                                                        400};
+inline constexpr ErrorCode kTemplateVersionConflict{"template.version.conflict", 409};
+inline constexpr ErrorCode kTemplateLastRelease{"template.version.last_release", 409};
+inline constexpr ErrorCode kTemplateInUse{"template.in_use", 409};
 
 // Every code above, for registry-wide checks (format, uniqueness) in tests.
 std::span<const ErrorCode> All();

@@ -1,10 +1,13 @@
 #pragma once
 // The JSON-RPC side of MCP (spec §5, §6.3, §7, §9, §14): initialize, ping, tools, resources,
 // prompts. Transport-free: McpHttpEndpoint feeds it parsed messages.
+#include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "datapipelines/auth/principal.hpp"
+#include "datapipelines/mcp/resource_provider.hpp"
 #include "datapipelines/mcp/tool_catalog.hpp"
 #include "datapipelines/util/json.hpp"
 
@@ -42,6 +45,10 @@ class McpServer {
   McpServer(const ToolCatalog& catalog, AuthService& auth, AuditLog& audit, const SkillDocs& docs,
             std::string server_version);
 
+  // Startup only (not thread-safe against requests): one entity kind of §7.1 resources.
+  // resources/list enumerates docs first, then the providers in §7.3 kind order.
+  void AddResourceProvider(std::unique_ptr<ResourceProvider> provider);
+
   // A JSON-RPC request object (already known to carry jsonrpc/method/id) → response object.
   Json HandleRequest(const Json& request, const McpRequestContext& context);
   // The same response, serialized; static answers (tools/list) splice prebuilt bytes.
@@ -50,8 +57,13 @@ class McpServer {
  private:
   Json Initialize(const Json& params);
   Json CallTool(const Json& params, const McpRequestContext& context);
-  Json ListResources(const Json& params);
+  Json ListResources(const Json& params, const McpRequestContext& context);
+  Json ListDocResources() const;
   Json ReadResource(const Json& params, const McpRequestContext& context);
+  std::optional<Json> ReadContents(const Principal& principal, const std::string& uri);
+  std::optional<Json> ReadDocContents(const std::string& uri) const;
+  void AuditResourceRead(const McpRequestContext& context, const std::string& uri,
+                         std::string_view outcome, std::string_view code, double elapsed_ms);
   Json ToolResult(Json payload, bool is_error, const std::string& correlation_id) const;
   void AuditToolCall(const CatalogEntry* entry, std::string_view tool, const Json& arguments,
                      const McpRequestContext& context, std::string_view outcome,
@@ -62,6 +74,7 @@ class McpServer {
   AuditLog& audit_;
   const SkillDocs& docs_;
   std::string server_version_;
+  std::vector<std::unique_ptr<ResourceProvider>> providers_;  // in §7.3 kind order
 };
 
 // Thrown inside McpServer for protocol faults; HandleRequest turns it into a JSON-RPC error.

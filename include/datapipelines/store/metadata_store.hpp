@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "datapipelines/domain/access.hpp"
+#include "datapipelines/store/template_records.hpp"
 #include "datapipelines/util/json.hpp"
 
 namespace dp {
@@ -74,6 +75,35 @@ struct AuditEvent {
   Json details = Json::object();  // never SQL text, row data, parameter values or secrets
 };
 
+// A registered datasource (datasources.md §3, metadata-db §4.10). The password is held only
+// as the sealed envelope; properties is the {"hikari": {...}, "jdbc": {...}} object.
+struct DatasourceRecord {
+  std::string name;
+  std::string display_name;
+  std::optional<std::string> description;
+  std::string dialect;  // the enum spelling, "POSTGRES"
+  std::string jdbc_url;
+  std::string username;
+  std::string password_encrypted;  // SecretBox envelope, never plaintext
+  Json properties = Json::object();
+  std::optional<int> query_timeout_seconds;
+  std::vector<std::string> include_schemas;
+  bool readonly = false;
+  std::string workspace_id;  // the registering workspace; "" = instance-level
+  bool is_deleted = false;
+  Json health;  // the last connection test outcome; null = never tested
+  std::string created_by;
+  int64_t created_at_ms = 0;
+  int64_t updated_at_ms = 0;
+};
+
+struct DatasourceGrant {
+  std::string datasource_name;
+  std::string workspace_id;
+  std::string granted_by;
+  int64_t granted_at_ms = 0;
+};
+
 // Thrown by adapters when a unique constraint is violated (callers map it to a domain code).
 class DuplicateKeyError : public std::runtime_error {
  public:
@@ -133,8 +163,64 @@ class MetadataStore {
   virtual std::vector<AuditEvent> ListAudit(const std::string& event_prefix, int limit) = 0;
 
   // [templates] template entities and versions (migration 0002)
+  // Every write below is compare-and-swap: false means the row was not in the expected state
+  // (a concurrent writer won), never a partial write.
+  // Inserts the entity and its version 1; DuplicateKeyError when the id exists in the
+  // workspace (soft-deleted ids included).
+  virtual void InsertTemplate(const TemplateRecord& tmpl, const TemplateVersionRecord& first) = 0;
+  virtual std::optional<TemplateRecord> FindTemplate(const std::string& workspace_id,
+                                                     const std::string& id) = 0;
+  // Ascending by version, bodies included.
+  virtual std::vector<TemplateVersionRecord> ListTemplateVersions(const std::string& workspace_id,
+                                                                  const std::string& id) = 0;
+  virtual std::optional<TemplateVersionRecord> FindTemplateVersion(const std::string& workspace_id,
+                                                                   const std::string& id,
+                                                                   int version) = 0;
+  // The working version (highest DRAFT/RELEASED) of every live template, bodies left empty,
+  // ordered by id.
+  virtual std::vector<TemplateVersionRecord> ListWorkingTemplateVersions(
+      const std::string& workspace_id) = 0;
+  // Copy-on-write: inserts `draft` only while version `base_version` is still RELEASED with
+  // `base_hash` and no other draft exists.
+  virtual bool InsertTemplateDraft(const TemplateVersionRecord& draft, int base_version,
+                                   const std::string& base_hash) = 0;
+  // Overwrites the open draft in place when its body_hash still equals `expected_hash`.
+  virtual bool OverwriteTemplateDraft(const TemplateVersionRecord& draft,
+                                      const std::string& expected_hash) = 0;
+  // DRAFT → RELEASED when the draft still has `expected_hash`.
+  virtual bool ReleaseTemplateDraft(const std::string& workspace_id, const std::string& id,
+                                    int version, const std::string& expected_hash,
+                                    const std::string& by, int64_t at_ms) = 0;
+  // `expected_status` → DISCARDED, only while another DRAFT/RELEASED version remains.
+  virtual bool DiscardTemplateVersion(const std::string& workspace_id, const std::string& id,
+                                      int version, const std::string& expected_status,
+                                      const std::string& by, int64_t at_ms) = 0;
+  virtual bool SoftDeleteTemplate(const std::string& workspace_id, const std::string& id,
+                                  const std::string& by, int64_t at_ms) = 0;
+  // Hard-deletes the entity and its versions when version 1 is still the only version, a
+  // DRAFT with `expected_hash`.
+  virtual bool PurgeTemplateDraft(const std::string& workspace_id, const std::string& id,
+                                  const std::string& expected_hash) = 0;
 
   // [datasources] datasource registry and workspace grants (migration 0003)
+  // Throws DuplicateKeyError when the name exists (soft-deleted rows included).
+  virtual void InsertDatasource(const DatasourceRecord& ds) = 0;
+  // Rewrites every mutable column of a live row; false when there is none.
+  virtual bool UpdateDatasource(const DatasourceRecord& ds) = 0;
+  // The row whatever its deleted flag (callers decide what a deleted row means).
+  virtual std::optional<DatasourceRecord> FindDatasource(const std::string& name) = 0;
+  // Live rows, by name.
+  virtual std::vector<DatasourceRecord> ListDatasources() = 0;
+  // Live rows granted to the workspace, by name.
+  virtual std::vector<DatasourceRecord> ListDatasourcesGrantedTo(
+      const std::string& workspace_id) = 0;
+  virtual bool SoftDeleteDatasource(const std::string& name, int64_t at_ms) = 0;
+  virtual void SetDatasourceHealth(const std::string& name, const Json& health) = 0;
+  // Idempotent: re-granting keeps the first grant's provenance.
+  virtual void InsertDatasourceGrant(const DatasourceGrant& grant) = 0;
+  virtual bool DeleteDatasourceGrant(const std::string& name, const std::string& workspace_id) = 0;
+  virtual std::vector<DatasourceGrant> ListDatasourceGrants(const std::string& name) = 0;
+  virtual bool IsDatasourceGranted(const std::string& name, const std::string& workspace_id) = 0;
 };
 
 // Opens the adapter the URL names: "sqlite:<path>" (or a bare path) | "postgresql://…".

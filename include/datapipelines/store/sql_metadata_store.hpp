@@ -55,8 +55,43 @@ class SqlMetadataStore : public MetadataStore {
   std::vector<AuditEvent> ListAudit(const std::string& event_prefix, int limit) override;
 
   // [templates] implemented in sql_metadata_store_templates.cpp
+  void InsertTemplate(const TemplateRecord& tmpl, const TemplateVersionRecord& first) override;
+  std::optional<TemplateRecord> FindTemplate(const std::string& workspace_id,
+                                             const std::string& id) override;
+  std::vector<TemplateVersionRecord> ListTemplateVersions(const std::string& workspace_id,
+                                                          const std::string& id) override;
+  std::optional<TemplateVersionRecord> FindTemplateVersion(const std::string& workspace_id,
+                                                           const std::string& id,
+                                                           int version) override;
+  std::vector<TemplateVersionRecord> ListWorkingTemplateVersions(
+      const std::string& workspace_id) override;
+  bool InsertTemplateDraft(const TemplateVersionRecord& draft, int base_version,
+                           const std::string& base_hash) override;
+  bool OverwriteTemplateDraft(const TemplateVersionRecord& draft,
+                              const std::string& expected_hash) override;
+  bool ReleaseTemplateDraft(const std::string& workspace_id, const std::string& id, int version,
+                            const std::string& expected_hash, const std::string& by,
+                            int64_t at_ms) override;
+  bool DiscardTemplateVersion(const std::string& workspace_id, const std::string& id, int version,
+                              const std::string& expected_status, const std::string& by,
+                              int64_t at_ms) override;
+  bool SoftDeleteTemplate(const std::string& workspace_id, const std::string& id,
+                          const std::string& by, int64_t at_ms) override;
+  bool PurgeTemplateDraft(const std::string& workspace_id, const std::string& id,
+                          const std::string& expected_hash) override;
 
   // [datasources] implemented in sql_metadata_store_datasources.cpp
+  void InsertDatasource(const DatasourceRecord& ds) override;
+  bool UpdateDatasource(const DatasourceRecord& ds) override;
+  std::optional<DatasourceRecord> FindDatasource(const std::string& name) override;
+  std::vector<DatasourceRecord> ListDatasources() override;
+  std::vector<DatasourceRecord> ListDatasourcesGrantedTo(const std::string& workspace_id) override;
+  bool SoftDeleteDatasource(const std::string& name, int64_t at_ms) override;
+  void SetDatasourceHealth(const std::string& name, const Json& health) override;
+  void InsertDatasourceGrant(const DatasourceGrant& grant) override;
+  bool DeleteDatasourceGrant(const std::string& name, const std::string& workspace_id) override;
+  std::vector<DatasourceGrant> ListDatasourceGrants(const std::string& name) override;
+  bool IsDatasourceGranted(const std::string& name, const std::string& workspace_id) override;
 
  protected:
   // Runs one statement and returns its rows. Throws DuplicateKeyError on a unique

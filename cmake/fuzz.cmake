@@ -1,0 +1,20 @@
+# libFuzzer target for the template parser/renderer (issue 4): tests/fuzz/run_fuzz.sh compiles
+# tests/fuzz/template_parser_fuzz.cpp with the template, domain-error and UTF-8 sources under
+# clang++ -fsanitize=fuzzer,address,undefined into the build dir (the main build uses g++, so
+# this is a separate compile, like the oracle's javac step) and fuzzes for a bounded time from
+# the seed corpus of tests/template_cases. The test fails on any crash, leak, timeout or OOM.
+# Include after enable_testing().
+find_program(DP_CLANGXX NAMES clang++ clang++-14)
+set(DP_FUZZ_SECONDS 60 CACHE STRING "Bounded run time of integration.template_fuzz")
+if(DP_CLANGXX)
+  add_test(NAME integration.template_fuzz
+           COMMAND sh ${PROJECT_SOURCE_DIR}/tests/fuzz/run_fuzz.sh
+                   ${PROJECT_SOURCE_DIR} ${CMAKE_BINARY_DIR}/fuzz ${DP_FUZZ_SECONDS})
+  # Budget: a cold sanitizer compile of ~20 sources (minutes on 2 cores) plus the fuzz run.
+  set_tests_properties(integration.template_fuzz PROPERTIES
+                       LABELS integration TIMEOUT 900
+                       ENVIRONMENT CLANGXX=${DP_CLANGXX})
+else()
+  message(STATUS "clang++ not found: integration.template_fuzz disabled "
+                 "(apt-get install clang libclang-rt-14-dev)")
+endif()

@@ -1,0 +1,126 @@
+#pragma once
+// The datasource registry and the nine datasource read operations (MCP spec §6.2.10–12,
+// §6.2.16–19, §6.2.33–34; datasources.md §3, §5, §7, §7A, §9; REST API §9). The one place
+// their rules live: MCP tools and REST twins call these functions with the caller's
+// Principal. Visibility is the grant (D-R7): a datasource not granted to the caller's
+// workspace is datasource.not_found, identical to one that does not exist. Every call
+// blocks (drivers, the metadata store): run it on the blocking pool.
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "datapipelines/auth/principal.hpp"
+#include "datapipelines/connectors/bind_value.hpp"
+#include "datapipelines/util/json.hpp"
+#include "datapipelines/util/secret_box.hpp"
+
+namespace dp {
+
+class AuditLog;
+class Connector;
+class MetadataStore;
+struct DatasourceRecord;
+
+// Where a table lives: the namespace array wins over the legacy dotted `schema` string.
+struct TableLocator {
+  std::string datasource;
+  std::optional<std::vector<std::string>> namespace_path;
+  std::optional<std::string> schema;
+  std::string table;  // empty for the tables listing
+};
+
+struct OrderTerm {
+  std::string column;
+  bool descending = false;
+};
+
+struct PreviewRequest {
+  TableLocator locator;
+  std::vector<OrderTerm> order_by;
+  int limit = 50;
+};
+
+struct ProbeRequest {
+  std::string datasource;
+  std::string sql;
+  BindMap parameters;
+  int limit = 50;
+  int timeout_seconds = 10;
+};
+
+struct DatasourceServiceOptions {
+  int max_probe_rows = 500;
+  int max_probe_timeout_seconds = 30;
+  int max_preview_rows = 50;
+};
+
+class DatasourceService {
+ public:
+  static constexpr std::string_view kTempdb = "tempdb";
+
+  DatasourceService(MetadataStore& store, AuditLog& audit, SecretBox secrets,
+                    DatasourceServiceOptions options = {});
+  ~DatasourceService();
+  DatasourceService(const DatasourceService&) = delete;
+  DatasourceService& operator=(const DatasourceService&) = delete;
+
+  // ---- registry (humans: a super admin, or a ws_admin for its own workspace; never a key)
+  Json Create(const Principal& principal, const Json& body);
+  Json Update(const Principal& principal, const std::string& name, const Json& body);
+  void Delete(const Principal& principal, const std::string& name);
+  Json Grant(const Principal& principal, const std::string& name, const std::string& workspace);
+  void Revoke(const Principal& principal, const std::string& name, const std::string& workspace);
+  Json ListGrants(const Principal& principal, const std::string& name);
+  // Every live datasource with its grants, granted here or not (instance admin only).
+  Json ListRegistry(const Principal& principal);
+  // Operator path (CLI, bootstrap): no principal, instance-level rows. Throws on invalid input.
+  Json CreateAsOperator(const Json& body, const std::vector<std::string>& grant_workspaces);
+  // datapipelines.bootstrap.datasources-file: creates each absent entry, never updates one.
+  // Returns the names created. Throws std::runtime_error (credential-free) on a bad file.
+  std::vector<std::string> BootstrapFromFile(const std::string& path);
+  // Every live datasource, for the operator CLI (no credentials).
+  Json ListAllForOperator();
+
+  // ---- the nine read operations (MCP tools and their REST twins)
+  Json List(const Principal& principal, const std::optional<std::string>& dialect);
+  Json Get(const Principal& principal, const std::string& name);
+  Json Test(const Principal& principal, const std::string& name);
+  Json GetSchemas(const Principal& principal, const std::string& name);
+  Json GetTables(const Principal& principal, const TableLocator& locator);
+  Json GetColumns(const Principal& principal, const TableLocator& locator);
+  Json GetTableStats(const Principal& principal, const TableLocator& locator);
+  Json PreviewRows(const Principal& principal, const PreviewRequest& request);
+  Json Probe(const Principal& principal, const ProbeRequest& request);
+
+  // Argument parsing shared by both surfaces: request.validation.invalid on a bad shape.
+  static TableLocator LocatorFromJson(const Json& arguments);
+  static PreviewRequest PreviewFromJson(const Json& arguments);
+  static ProbeRequest ProbeFromJson(const Json& arguments);
+
+ private:
+  struct CachedConnector;
+
+  DatasourceRecord RequireVisible(const Principal& principal, const std::string& name);
+  DatasourceRecord RequireManageable(const Principal& principal, const std::string& name);
+  std::shared_ptr<Connector> ConnectorFor(const DatasourceRecord& record);
+  void DropConnector(const std::string& name);
+  Json View(const DatasourceRecord& record, bool granted);
+  DatasourceRecord BuildRecord(const Json& body, const DatasourceRecord* existing);
+  Json Insert(DatasourceRecord record, const std::string& actor,
+              const std::vector<std::string>& grant_workspace_ids);
+  void Audit(const std::string& event, const std::string& name, const Principal* principal,
+             Json details = Json::object());
+  Json ScratchProbe(const ProbeRequest& request);
+
+  MetadataStore& store_;
+  AuditLog& audit_;
+  SecretBox secrets_;
+  DatasourceServiceOptions options_;
+  std::mutex mutex_;
+  std::map<std::string, std::shared_ptr<CachedConnector>> connectors_;
+};
+
+}  // namespace dp

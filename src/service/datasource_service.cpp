@@ -1,0 +1,266 @@
+// DatasourceService core: visibility (the grant), the per-datasource connector cache, the
+// entity view, datasources_list / _get / _test and the argument parsing both surfaces share.
+#include "datapipelines/service/datasource_service.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include "datapipelines/auth/access_policy.hpp"
+#include "datapipelines/connectors/connector.hpp"
+#include "datapipelines/connectors/pool_settings.hpp"
+#include "datapipelines/domain/domain_error.hpp"
+#include "datapipelines/domain/error_codes.hpp"
+#include "datapipelines/service/audit_log.hpp"
+#include "datapipelines/store/metadata_store.hpp"
+#include "datasource_rules.hpp"
+
+namespace dp {
+
+// One built connector, valid for the row version it was built from.
+struct DatasourceService::CachedConnector {
+  int64_t updated_at_ms = 0;
+  std::shared_ptr<Connector> connector;
+};
+
+namespace {
+
+DomainError NotFound(const std::string& name) {
+  return DomainError(errc::kDatasourceNotFound,
+                     "No datasource named '" + name + "' is granted to this workspace.",
+                     Json{{"name", name}});
+}
+
+[[noreturn]] void Invalid(const std::string& message, const std::string& field) {
+  throw DomainError(errc::kRequestInvalid, message, Json{{"field", field}});
+}
+
+std::optional<std::string> OptionalString(const Json& args, const char* field) {
+  auto it = args.find(field);
+  if (it == args.end() || it->is_null()) return std::nullopt;
+  if (!it->is_string()) Invalid(std::string("'") + field + "' must be a string.", field);
+  return it->get<std::string>();
+}
+
+int OptionalInt(const Json& args, const char* field, int fallback) {
+  auto it = args.find(field);
+  if (it == args.end() || it->is_null()) return fallback;
+  if (!it->is_number_integer()) Invalid(std::string("'") + field + "' must be an integer.", field);
+  return it->get<int>();
+}
+
+}  // namespace
+
+DatasourceService::DatasourceService(MetadataStore& store, AuditLog& audit, SecretBox secrets,
+                                     DatasourceServiceOptions options)
+    : store_(store), audit_(audit), secrets_(std::move(secrets)), options_(options) {}
+
+DatasourceService::~DatasourceService() = default;
+
+DatasourceRecord DatasourceService::RequireVisible(const Principal& principal,
+                                                   const std::string& name) {
+  // Not granted and nonexistent are one answer, so nothing about a datasource leaks (D-R7).
+  if (principal.workspace_id.empty()) throw NotFound(name);
+  auto record = store_.FindDatasource(name);
+  // Deleted through another instance: this one's pool goes too.
+  if (record && record->is_deleted) DropConnector(name);
+  if (!record || record->is_deleted || !store_.IsDatasourceGranted(name, principal.workspace_id)) {
+    throw NotFound(name);
+  }
+  return *record;
+}
+
+std::shared_ptr<Connector> DatasourceService::ConnectorFor(const DatasourceRecord& record) {
+  std::lock_guard lock(mutex_);
+  auto it = connectors_.find(record.name);
+  if (it != connectors_.end() && it->second->updated_at_ms == record.updated_at_ms) {
+    return it->second->connector;
+  }
+  ConnectorConfig config;
+  config.dialect = ParseDialectOrThrow(record.dialect);
+  auto failures = datasource_rules::CheckJdbcUrl(config.dialect, record.jdbc_url, config);
+  auto more = datasource_rules::CheckProperties(config.dialect, record.properties, config);
+  failures.insert(failures.end(), more.begin(), more.end());
+  if (!failures.empty()) {
+    throw DomainError(failures.front().code, failures.front().message,
+                      Json{{"datasource", record.name}, {"field", failures.front().field}});
+  }
+  config.username = record.username;
+  try {
+    config.password = secrets_.Open(record.password_encrypted, record.name);
+  } catch (const SecretBoxError& error) {
+    spdlog::error("datasource {}: stored credential does not open: {}", record.name, error.what());
+    throw DomainError(errc::kInternal,
+                      "The stored credential of datasource '" + record.name +
+                          "' cannot be decrypted with this server's key.",
+                      Json{{"datasource", record.name}});
+  }
+  config.readonly = record.readonly;
+  // datasources.md §5.5: the datasource's own timeout, else the executor default (60 s).
+  config.query_timeout_seconds = record.query_timeout_seconds.value_or(60);
+  auto entry = std::make_shared<CachedConnector>();
+  entry->updated_at_ms = record.updated_at_ms;
+  entry->connector = std::shared_ptr<Connector>(MakeConnector(config));
+  // Replacing the map entry releases the old connector once in-flight calls return theirs.
+  connectors_[record.name] = entry;
+  Audit("datasource.pool_build", record.name, nullptr);
+  return entry->connector;
+}
+
+void DatasourceService::DropConnector(const std::string& name) {
+  std::shared_ptr<CachedConnector> doomed;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = connectors_.find(name);
+    if (it == connectors_.end()) return;
+    doomed = std::move(it->second);
+    connectors_.erase(it);
+  }
+}
+
+void DatasourceService::Audit(const std::string& event, const std::string& name,
+                              const Principal* principal, Json details) {
+  dp::AuditEvent row;
+  row.event = event;
+  if (principal) {
+    row.user_id = principal->user_id;
+    row.key_id = principal->key_id;
+    row.workspace_id = principal->workspace_id;
+  }
+  details["datasource"] = name;
+  details["actor"] = principal ? "user" : "system";
+  row.details = std::move(details);
+  audit_.Record(std::move(row));
+}
+
+Json DatasourceService::View(const DatasourceRecord& record, bool granted) {
+  Json view{{"name", record.name}, {"display_name", record.display_name}};
+  if (record.description) view["description"] = *record.description;
+  view["dialect"] = record.dialect;
+  view["jdbc_url"] = record.jdbc_url;
+  view["username"] = record.username;
+  view["password_set"] = !record.password_encrypted.empty();
+  if (record.query_timeout_seconds) view["query_timeout_seconds"] = *record.query_timeout_seconds;
+  Json hikari = record.properties.is_object() && record.properties.contains("hikari")
+                    ? record.properties["hikari"]
+                    : Json::object();
+  try {
+    view["pool"] = PoolSettings::FromHikari(hikari).ToHikari();
+  } catch (const DomainError&) {
+    view["pool"] = hikari;
+  }
+  view["properties"] = record.properties;
+  view["readonly"] = record.readonly;
+  view["granted"] = granted;
+  if (!record.workspace_id.empty()) {
+    if (auto ws = store_.FindWorkspaceById(record.workspace_id)) view["workspace"] = ws->name;
+  }
+  if (!record.include_schemas.empty()) {
+    view["introspection_include_schemas"] = record.include_schemas;
+  }
+  // Learned facts and workspace definitions arrive with the semantics work (§6.2.18a).
+  view["facts"] = Json::array();
+  view["definitions"] = Json::array();
+  return view;
+}
+
+Json DatasourceService::List(const Principal& principal,
+                             const std::optional<std::string>& dialect) {
+  EnforceAccess(principal, Scope::kRead, Role::kViewer);
+  Json out = Json::array();
+  if (principal.workspace_id.empty()) return out;
+  for (const auto& record : store_.ListDatasourcesGrantedTo(principal.workspace_id)) {
+    if (dialect && !dialect->empty() && record.dialect != *dialect) continue;
+    out.push_back(View(record, true));
+  }
+  return out;
+}
+
+Json DatasourceService::Get(const Principal& principal, const std::string& name) {
+  EnforceAccess(principal, Scope::kRead, Role::kViewer);
+  return View(RequireVisible(principal, name), true);
+}
+
+Json DatasourceService::Test(const Principal& principal, const std::string& name) {
+  EnforceAccess(principal, Scope::kAuthor, Role::kWsAdmin);
+  DatasourceRecord record = RequireVisible(principal, name);
+  auto connector = ConnectorFor(record);
+  ConnectionTestResult result = connector->Test();
+  if (!result.connected) {
+    result.error = datasource_rules::Translate(DomainError(errc::kNodeQueryFailed, result.error),
+                                               name, connector->config())
+                       .what();
+  }
+  Json payload = result.ToJson();
+  store_.SetDatasourceHealth(name, payload);
+  Audit("datasource.connection_test", name, &principal, Json{{"connected", result.connected}});
+  return payload;
+}
+
+TableLocator DatasourceService::LocatorFromJson(const Json& args) {
+  TableLocator locator;
+  locator.datasource = OptionalString(args, "name").value_or("");
+  locator.table = OptionalString(args, "table").value_or("");
+  locator.schema = OptionalString(args, "schema");
+  if (auto it = args.find("namespace"); it != args.end() && !it->is_null()) {
+    if (!it->is_array()) Invalid("'namespace' must be an array of strings.", "namespace");
+    std::vector<std::string> path;
+    for (const auto& segment : *it) {
+      if (!segment.is_string()) Invalid("'namespace' must be an array of strings.", "namespace");
+      path.push_back(segment.get<std::string>());
+    }
+    locator.namespace_path = std::move(path);
+  }
+  return locator;
+}
+
+PreviewRequest DatasourceService::PreviewFromJson(const Json& args) {
+  PreviewRequest request;
+  request.locator = LocatorFromJson(args);
+  request.limit = OptionalInt(args, "limit", 50);
+  if (auto it = args.find("order_by"); it != args.end() && !it->is_null()) {
+    if (!it->is_array()) Invalid("'order_by' must be an array of {column, direction}.", "order_by");
+    for (const auto& term : *it) {
+      // A free "col DESC" string is refused, never parsed (§6.2.19).
+      if (!term.is_object() || !term.contains("column") || !term["column"].is_string()) {
+        Invalid("each order_by entry must be an object {column, direction}.", "order_by");
+      }
+      OrderTerm order{term["column"].get<std::string>(), false};
+      std::string direction = term.value("direction", std::string("ASC"));
+      if (direction != "ASC" && direction != "DESC") {
+        Invalid("order_by direction must be ASC or DESC.", "order_by");
+      }
+      order.descending = direction == "DESC";
+      request.order_by.push_back(std::move(order));
+    }
+  }
+  return request;
+}
+
+ProbeRequest DatasourceService::ProbeFromJson(const Json& args) {
+  ProbeRequest request;
+  request.datasource = OptionalString(args, "name").value_or("");
+  request.sql = OptionalString(args, "sql").value_or("");
+  request.limit = OptionalInt(args, "limit", 50);
+  request.timeout_seconds = OptionalInt(args, "timeout_seconds", 10);
+  if (auto it = args.find("parameters"); it != args.end() && !it->is_null()) {
+    if (!it->is_object()) Invalid("'parameters' must be an object.", "parameters");
+    for (const auto& [name, spec] : it->items()) {
+      if (!spec.is_object() || !spec.contains("type") || !spec["type"].is_string()) {
+        Invalid("parameter '" + name + "' needs a canonical type.", "parameters");
+      }
+      auto type = ParseCanonicalType(spec["type"].get<std::string>());
+      if (!type || *type == CanonicalType::kNull) {
+        Invalid("parameter '" + name + "' has an unknown type.", "parameters");
+      }
+      Json value = spec.contains("value") ? spec["value"] : Json();
+      if (!value.is_null() && !value.is_string()) {
+        Invalid("parameter '" + name + "' value must be its wire string or null.", "parameters");
+      }
+      BindValue bind{*type, value};
+      bind.DriverText(name);  // mistyped values are argument faults, refused before any lease
+      request.parameters[name] = std::move(bind);
+    }
+  }
+  return request;
+}
+
+}  // namespace dp

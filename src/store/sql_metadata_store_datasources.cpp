@@ -1,0 +1,180 @@
+// The datasource registry and its workspace grants (migration 0003), written once in the
+// portable SQL subset for both adapters.
+#include "datapipelines/store/sql_metadata_store.hpp"
+
+namespace dp {
+namespace {
+
+constexpr const char* kDatasourceColumns =
+    "name, display_name, description, dialect, jdbc_url, username, password_encrypted, "
+    "properties_json, query_timeout_seconds, include_schemas_json, is_readonly, workspace_id, "
+    "is_deleted, health_json, created_by, created_at_ms, updated_at_ms";
+constexpr const char* kGrantColumns = "datasource_name, workspace_id, granted_by, granted_at_ms";
+
+std::string Text(const SqlRow& row, std::size_t i) { return row.at(i).value_or(""); }
+
+int64_t Int(const SqlRow& row, std::size_t i) {
+  const auto& cell = row.at(i);
+  return cell && !cell->empty() ? std::stoll(*cell) : 0;
+}
+
+Json ParseJson(const std::optional<std::string>& text, Json fallback) {
+  if (!text) return fallback;
+  Json parsed = Json::parse(*text, nullptr, /*allow_exceptions=*/false);
+  return parsed.is_discarded() ? fallback : parsed;
+}
+
+SqlValue NullIfEmpty(const std::string& text) {
+  if (text.empty()) return nullptr;
+  return text;
+}
+
+SqlValue Bool(bool value) { return int64_t{value ? 1 : 0}; }
+
+DatasourceRecord ToDatasource(const SqlRow& r) {
+  DatasourceRecord ds;
+  ds.name = Text(r, 0);
+  ds.display_name = Text(r, 1);
+  ds.description = r.at(2);
+  ds.dialect = Text(r, 3);
+  ds.jdbc_url = Text(r, 4);
+  ds.username = Text(r, 5);
+  ds.password_encrypted = Text(r, 6);
+  ds.properties = ParseJson(r.at(7), Json::object());
+  if (r.at(8)) ds.query_timeout_seconds = static_cast<int>(Int(r, 8));
+  Json schemas = ParseJson(r.at(9), Json::array());
+  for (const auto& item : schemas) {
+    if (item.is_string()) ds.include_schemas.push_back(item.get<std::string>());
+  }
+  ds.readonly = Int(r, 10) != 0;
+  ds.workspace_id = Text(r, 11);
+  ds.is_deleted = Int(r, 12) != 0;
+  ds.health = ParseJson(r.at(13), Json());
+  ds.created_by = Text(r, 14);
+  ds.created_at_ms = Int(r, 15);
+  ds.updated_at_ms = Int(r, 16);
+  return ds;
+}
+
+DatasourceGrant ToGrant(const SqlRow& r) {
+  return DatasourceGrant{Text(r, 0), Text(r, 1), Text(r, 2), Int(r, 3)};
+}
+
+std::vector<SqlValue> MutableValues(const DatasourceRecord& ds) {
+  SqlValue description = ds.description ? SqlValue(*ds.description) : SqlValue(nullptr);
+  SqlValue timeout =
+      ds.query_timeout_seconds ? SqlValue(int64_t{*ds.query_timeout_seconds}) : SqlValue(nullptr);
+  return {ds.name,
+          ds.display_name,
+          description,
+          ds.dialect,
+          ds.jdbc_url,
+          ds.username,
+          ds.password_encrypted,
+          ds.properties.dump(),
+          timeout,
+          Json(ds.include_schemas).dump(),
+          Bool(ds.readonly),
+          NullIfEmpty(ds.workspace_id)};
+}
+
+template <typename T>
+std::vector<T> MapAll(const std::vector<SqlRow>& rows, T (*map)(const SqlRow&)) {
+  std::vector<T> out;
+  out.reserve(rows.size());
+  for (const auto& row : rows) out.push_back(map(row));
+  return out;
+}
+
+}  // namespace
+
+void SqlMetadataStore::InsertDatasource(const DatasourceRecord& ds) {
+  std::vector<SqlValue> values = MutableValues(ds);
+  values.push_back(Bool(ds.is_deleted));
+  values.push_back(ds.health.is_null() ? SqlValue(nullptr) : SqlValue(ds.health.dump()));
+  values.push_back(NullIfEmpty(ds.created_by));
+  values.push_back(ds.created_at_ms);
+  values.push_back(ds.updated_at_ms);
+  Execute(std::string("INSERT INTO datasources (") + kDatasourceColumns +
+              ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, "
+              "$17)",
+          values);
+}
+
+bool SqlMetadataStore::UpdateDatasource(const DatasourceRecord& ds) {
+  std::vector<SqlValue> values = MutableValues(ds);
+  values.push_back(ds.updated_at_ms);
+  return Execute(
+             "UPDATE datasources SET display_name = $2, description = $3, dialect = $4, "
+             "jdbc_url = $5, username = $6, password_encrypted = $7, properties_json = $8, "
+             "query_timeout_seconds = $9, include_schemas_json = $10, is_readonly = $11, "
+             "workspace_id = $12, updated_at_ms = $13 WHERE name = $1 AND is_deleted = 0",
+             values) > 0;
+}
+
+std::optional<DatasourceRecord> SqlMetadataStore::FindDatasource(const std::string& name) {
+  auto rows = Query(
+      std::string("SELECT ") + kDatasourceColumns + " FROM datasources WHERE name = $1", {name});
+  if (rows.empty()) return std::nullopt;
+  return ToDatasource(rows.front());
+}
+
+std::vector<DatasourceRecord> SqlMetadataStore::ListDatasources() {
+  return MapAll(Query(std::string("SELECT ") + kDatasourceColumns +
+                          " FROM datasources WHERE is_deleted = 0 ORDER BY name",
+                      {}),
+                &ToDatasource);
+}
+
+std::vector<DatasourceRecord> SqlMetadataStore::ListDatasourcesGrantedTo(
+    const std::string& workspace_id) {
+  return MapAll(Query(std::string("SELECT ") + kDatasourceColumns +
+                          " FROM datasources WHERE is_deleted = 0 AND name IN "
+                          "(SELECT datasource_name FROM datasource_grants WHERE workspace_id = $1)"
+                          " ORDER BY name",
+                      {workspace_id}),
+                &ToDatasource);
+}
+
+bool SqlMetadataStore::SoftDeleteDatasource(const std::string& name, int64_t at_ms) {
+  return Execute(
+             "UPDATE datasources SET is_deleted = 1, updated_at_ms = $2 "
+             "WHERE name = $1 AND is_deleted = 0",
+             {name, at_ms}) > 0;
+}
+
+void SqlMetadataStore::SetDatasourceHealth(const std::string& name, const Json& health) {
+  Execute("UPDATE datasources SET health_json = $2 WHERE name = $1", {name, health.dump()});
+}
+
+void SqlMetadataStore::InsertDatasourceGrant(const DatasourceGrant& grant) {
+  Execute(std::string("INSERT INTO datasource_grants (") + kGrantColumns +
+              ") VALUES ($1, $2, $3, $4) ON CONFLICT (datasource_name, workspace_id) DO NOTHING",
+          {grant.datasource_name, grant.workspace_id, NullIfEmpty(grant.granted_by),
+           grant.granted_at_ms});
+}
+
+bool SqlMetadataStore::DeleteDatasourceGrant(const std::string& name,
+                                             const std::string& workspace_id) {
+  return Execute("DELETE FROM datasource_grants WHERE datasource_name = $1 AND workspace_id = $2",
+                 {name, workspace_id}) > 0;
+}
+
+std::vector<DatasourceGrant> SqlMetadataStore::ListDatasourceGrants(const std::string& name) {
+  return MapAll(Query(std::string("SELECT ") + kGrantColumns +
+                          " FROM datasource_grants WHERE datasource_name = $1 "
+                          "ORDER BY granted_at_ms, workspace_id",
+                      {name}),
+                &ToGrant);
+}
+
+bool SqlMetadataStore::IsDatasourceGranted(const std::string& name,
+                                           const std::string& workspace_id) {
+  return !Query(
+              "SELECT 1 FROM datasource_grants g JOIN datasources d ON d.name = g.datasource_name "
+              "WHERE g.datasource_name = $1 AND g.workspace_id = $2 AND d.is_deleted = 0",
+              {name, workspace_id})
+              .empty();
+}
+
+}  // namespace dp

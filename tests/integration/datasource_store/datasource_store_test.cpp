@@ -1,0 +1,189 @@
+// The datasource registry and grants (migration 0003) against both metadata adapters:
+// SQLite on a fresh temp file, PostgreSQL in a fresh private schema per test.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <filesystem>
+#include <pqxx/pqxx>
+
+#include "datapipelines/store/metadata_store.hpp"
+#include "support/test_env.hpp"
+
+namespace dp {
+namespace {
+
+enum class Backend { kSqlite, kPostgres };
+
+std::string Suffix() {
+  static std::atomic<int> counter{0};
+  return std::to_string(::getpid()) + "_" + std::to_string(++counter);
+}
+
+DatasourceRecord MakeDatasource(const std::string& name, const std::string& workspace_id = "") {
+  DatasourceRecord ds;
+  ds.name = name;
+  ds.display_name = "DS " + name;
+  ds.description = "a test datasource";
+  ds.dialect = "POSTGRES";
+  ds.jdbc_url = "jdbc:postgresql://127.0.0.1:5432/app";
+  ds.username = "app";
+  ds.password_encrypted = "v1:c2VhbGVk";
+  ds.properties = Json{{"hikari", {{"maximumPoolSize", 4}}}};
+  ds.query_timeout_seconds = 30;
+  ds.include_schemas = {"apex_reporting"};
+  ds.readonly = true;
+  ds.workspace_id = workspace_id;
+  ds.created_at_ms = 1000;
+  ds.updated_at_ms = 1000;
+  return ds;
+}
+
+class DatasourceStoreTest : public ::testing::TestWithParam<Backend> {
+ protected:
+  void SetUp() override {
+    if (GetParam() == Backend::kSqlite) {
+      path_ = std::filesystem::temp_directory_path() / ("dp_ds_store_" + Suffix() + ".db");
+      store_ = OpenMetadataStore("sqlite:" + path_.string());
+    } else {
+      DP_REQUIRE_SERVICE_URL(url, "DP_TEST_PG_META_URL");
+      admin_url_ = url;
+      schema_ = "dp_ds_store_" + Suffix();
+      Exec("CREATE SCHEMA " + schema_);
+      char sep = url.find('?') == std::string::npos ? '?' : '&';
+      store_ = OpenMetadataStore(url + sep + "options=-csearch_path%3D" + schema_);
+    }
+    store_->Migrate();
+    store_->InsertWorkspace(Workspace{"ws-a", "alpha", "Alpha", "", 1});
+    store_->InsertWorkspace(Workspace{"ws-b", "beta", "Beta", "", 2});
+  }
+  void TearDown() override {
+    store_.reset();
+    if (!path_.empty()) std::filesystem::remove(path_);
+    if (!schema_.empty()) Exec("DROP SCHEMA " + schema_ + " CASCADE");
+  }
+  void Exec(const std::string& sql) {
+    pqxx::connection conn(admin_url_);
+    pqxx::nontransaction tx(conn);
+    tx.exec(sql);
+  }
+
+  std::unique_ptr<MetadataStore> store_;
+  std::filesystem::path path_;
+  std::string admin_url_, schema_;
+};
+
+TEST_P(DatasourceStoreTest, InsertFindRoundTripsEveryColumn) {
+  store_->InsertDatasource(MakeDatasource("pg-prod", "ws-a"));
+  auto found = store_->FindDatasource("pg-prod");
+  ASSERT_TRUE(found);
+  EXPECT_EQ(found->display_name, "DS pg-prod");
+  EXPECT_EQ(found->description, "a test datasource");
+  EXPECT_EQ(found->dialect, "POSTGRES");
+  EXPECT_EQ(found->password_encrypted, "v1:c2VhbGVk");
+  EXPECT_EQ(found->properties["hikari"]["maximumPoolSize"], 4);
+  EXPECT_EQ(found->query_timeout_seconds, 30);
+  EXPECT_EQ(found->include_schemas, std::vector<std::string>{"apex_reporting"});
+  EXPECT_TRUE(found->readonly);
+  EXPECT_EQ(found->workspace_id, "ws-a");
+  EXPECT_FALSE(found->is_deleted);
+  EXPECT_TRUE(found->health.is_null());
+  EXPECT_FALSE(store_->FindDatasource("nope"));
+}
+
+TEST_P(DatasourceStoreTest, OptionalColumnsStayAbsent) {
+  DatasourceRecord ds = MakeDatasource("bare");
+  ds.description.reset();
+  ds.query_timeout_seconds.reset();
+  ds.include_schemas.clear();
+  store_->InsertDatasource(ds);
+  auto found = store_->FindDatasource("bare");
+  ASSERT_TRUE(found);
+  EXPECT_FALSE(found->description);
+  EXPECT_FALSE(found->query_timeout_seconds);
+  EXPECT_TRUE(found->include_schemas.empty());
+  EXPECT_EQ(found->workspace_id, "");
+}
+
+TEST_P(DatasourceStoreTest, DuplicateNamesAreRefusedEvenAfterSoftDelete) {
+  store_->InsertDatasource(MakeDatasource("dup"));
+  EXPECT_THROW(store_->InsertDatasource(MakeDatasource("dup")), DuplicateKeyError);
+  EXPECT_TRUE(store_->SoftDeleteDatasource("dup", 2000));
+  EXPECT_FALSE(store_->SoftDeleteDatasource("dup", 3000));
+  EXPECT_THROW(store_->InsertDatasource(MakeDatasource("dup")), DuplicateKeyError);
+  auto found = store_->FindDatasource("dup");
+  ASSERT_TRUE(found);
+  EXPECT_TRUE(found->is_deleted);
+  EXPECT_TRUE(store_->ListDatasources().empty());
+}
+
+TEST_P(DatasourceStoreTest, DatabaseChecksBackTheApplicationRules) {
+  EXPECT_ANY_THROW(store_->InsertDatasource(MakeDatasource("Bad Name")));
+  DatasourceRecord ds = MakeDatasource("bad-dialect");
+  ds.dialect = "NOSQL";
+  EXPECT_ANY_THROW(store_->InsertDatasource(ds));
+  ds = MakeDatasource("bad-timeout");
+  ds.query_timeout_seconds = 0;
+  EXPECT_ANY_THROW(store_->InsertDatasource(ds));
+}
+
+TEST_P(DatasourceStoreTest, UpdateRewritesMutableColumnsOfLiveRowsOnly) {
+  store_->InsertDatasource(MakeDatasource("upd"));
+  DatasourceRecord changed = MakeDatasource("upd");
+  changed.display_name = "Renamed display";
+  changed.jdbc_url = "jdbc:postgresql://10.0.0.1:5433/other";
+  changed.readonly = false;
+  changed.include_schemas = {};
+  changed.updated_at_ms = 5000;
+  EXPECT_TRUE(store_->UpdateDatasource(changed));
+  auto found = store_->FindDatasource("upd");
+  EXPECT_EQ(found->display_name, "Renamed display");
+  EXPECT_EQ(found->jdbc_url, "jdbc:postgresql://10.0.0.1:5433/other");
+  EXPECT_FALSE(found->readonly);
+  EXPECT_EQ(found->updated_at_ms, 5000);
+  EXPECT_EQ(found->created_at_ms, 1000);
+  store_->SoftDeleteDatasource("upd", 6000);
+  EXPECT_FALSE(store_->UpdateDatasource(changed));
+  EXPECT_FALSE(store_->UpdateDatasource(MakeDatasource("missing")));
+}
+
+TEST_P(DatasourceStoreTest, GrantsDecideVisibilityPerWorkspace) {
+  store_->InsertDatasource(MakeDatasource("b-ds"));
+  store_->InsertDatasource(MakeDatasource("a-ds"));
+  store_->InsertDatasource(MakeDatasource("c-ds"));
+  store_->InsertDatasourceGrant({"a-ds", "ws-a", "", 10});
+  store_->InsertDatasourceGrant({"b-ds", "ws-a", "", 11});
+  store_->InsertDatasourceGrant({"b-ds", "ws-a", "", 99});  // idempotent
+  store_->InsertDatasourceGrant({"b-ds", "ws-b", "", 12});
+  auto alpha = store_->ListDatasourcesGrantedTo("ws-a");
+  ASSERT_EQ(alpha.size(), 2u);
+  EXPECT_EQ(alpha[0].name, "a-ds");
+  EXPECT_EQ(alpha[1].name, "b-ds");
+  EXPECT_TRUE(store_->IsDatasourceGranted("b-ds", "ws-b"));
+  EXPECT_FALSE(store_->IsDatasourceGranted("c-ds", "ws-a"));
+  auto grants = store_->ListDatasourceGrants("b-ds");
+  ASSERT_EQ(grants.size(), 2u);
+  EXPECT_EQ(grants[0].granted_at_ms, 11);
+  EXPECT_TRUE(store_->DeleteDatasourceGrant("b-ds", "ws-b"));
+  EXPECT_FALSE(store_->DeleteDatasourceGrant("b-ds", "ws-b"));
+  EXPECT_FALSE(store_->IsDatasourceGranted("b-ds", "ws-b"));
+  // A deleted datasource is granted to nobody.
+  store_->SoftDeleteDatasource("a-ds", 20);
+  EXPECT_FALSE(store_->IsDatasourceGranted("a-ds", "ws-a"));
+  EXPECT_EQ(store_->ListDatasourcesGrantedTo("ws-a").size(), 1u);
+}
+
+TEST_P(DatasourceStoreTest, HealthIsWrittenDown) {
+  store_->InsertDatasource(MakeDatasource("health"));
+  store_->SetDatasourceHealth("health", Json{{"connected", true}, {"latency_ms", 3}});
+  EXPECT_EQ(store_->FindDatasource("health")->health["connected"], true);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, DatasourceStoreTest,
+                         ::testing::Values(Backend::kSqlite, Backend::kPostgres),
+                         [](const auto& info) {
+                           return info.param == Backend::kSqlite ? "Sqlite" : "Postgres";
+                         });
+
+}  // namespace
+}  // namespace dp

@@ -1,0 +1,86 @@
+#pragma once
+// Shared by the datasource integration tests: the service over a fresh SQLite metadata store
+// with workspaces alpha (ws-a) and beta (ws-b), principals, and refusal capture.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "datapipelines/auth/principal.hpp"
+#include "datapipelines/domain/domain_error.hpp"
+#include "datapipelines/service/audit_log.hpp"
+#include "datapipelines/service/datasource_service.hpp"
+#include "datapipelines/store/metadata_store.hpp"
+#include "datapipelines/util/crypto.hpp"
+
+namespace dp {
+
+inline std::string Pid() { return std::to_string(::getpid()); }
+
+inline Principal AdminSession(const std::string& ws) {
+  Principal p;
+  p.user_id = "admin-user";
+  p.workspace_id = ws;
+  p.workspace_name = ws == "ws-a" ? "alpha" : "beta";
+  p.role = Role::kWsAdmin;
+  p.scope = Scope::kAuthor;
+  p.super_admin = true;
+  p.via_session = true;
+  return p;
+}
+
+inline Principal Key(const std::string& ws, Scope scope = Scope::kAuthor,
+                     Role role = Role::kWsAdmin) {
+  Principal p;
+  p.user_id = "agent-user";
+  p.key_id = "dpk_testkey00001";
+  p.workspace_id = ws;
+  p.workspace_name = ws == "ws-a" ? "alpha" : "beta";
+  p.scope = scope;
+  p.role = role;
+  return p;
+}
+
+// The service over a fresh SQLite metadata store with workspaces alpha (ws-a) and beta (ws-b).
+class ServiceHarness {
+ public:
+  ServiceHarness() {
+    path_ = std::filesystem::temp_directory_path() /
+            ("dp_dsit_meta_" + Pid() + "_" + RandomBase32(6) + ".db");
+    store_ = OpenMetadataStore("sqlite:" + path_.string());
+    store_->Migrate();
+    store_->InsertWorkspace(Workspace{"ws-a", "alpha", "Alpha", "", 1});
+    store_->InsertWorkspace(Workspace{"ws-b", "beta", "Beta", "", 2});
+    audit_ = std::make_unique<AuditLog>(*store_);
+    service_ = std::make_unique<DatasourceService>(*store_, *audit_, SecretBox(RandomBytes(32)));
+  }
+  ~ServiceHarness() {
+    service_.reset();
+    store_.reset();
+    std::filesystem::remove(path_);
+  }
+  DatasourceService& service() { return *service_; }
+  MetadataStore& store() { return *store_; }
+
+ private:
+  std::filesystem::path path_;
+  std::unique_ptr<MetadataStore> store_;
+  std::unique_ptr<AuditLog> audit_;
+  std::unique_ptr<DatasourceService> service_;
+};
+
+// Runs `fn` and returns the DomainError it threw (failing the test when none was thrown).
+inline DomainError Refusal(const std::function<void()>& fn) {
+  try {
+    fn();
+  } catch (const DomainError& error) {
+    return error;
+  }
+  ADD_FAILURE() << "expected a DomainError";
+  return DomainError(ErrorCode{"none", 0}, "none");
+}
+
+}  // namespace dp
