@@ -70,6 +70,14 @@ std::size_t DecodeCursor(const Json& cursor) {
   throw JsonRpcFault(jsonrpc::kInvalidParams, "Invalid params: unknown cursor.");
 }
 
+// How a provider's refusal is named in the mcp.resource.read row (§14).
+std::string_view ReadFailureCode(const DomainError& error) {
+  int status = error.http_status();
+  if (status == 401 || status == 403) return "forbidden";
+  if (status == 404 || status == 400) return "resource_not_found";
+  return "internal_error";
+}
+
 // §7.3 enumeration order of the entity kinds; an unknown kind goes last.
 int KindRank(std::string_view kind) {
   constexpr std::string_view kOrder[] = {"pipelines", "templates", "datasources", "executions"};
@@ -352,31 +360,32 @@ Json McpServer::ReadResource(const Json& params, const McpRequestContext& contex
     throw;
   }
   std::optional<Json> contents;
+  std::string_view failure = "resource_not_found";  // §14 code names, never JSON-RPC numbers
+  std::string refusal;
   try {
     contents = ReadContents(context.principal, uri);
   } catch (const DomainError& error) {
-    int status = error.http_status();
-    if (status == 401 || status == 403) {
-      AuditResourceRead(context, uri, "error", "forbidden", elapsed());
-      throw JsonRpcFault(jsonrpc::kResourceNotFound,
-                         "Resource not readable: " + uri + " (" + error.what() + ")");
-    }
-    if (status != 404 && status != 400) {
+    failure = ReadFailureCode(error);
+    if (failure == "forbidden") refusal = error.what();
+    if (failure == "internal_error") {
       spdlog::error("correlation_id={} resources/read {}: {}", context.correlation_id, uri,
                     error.code().code);
-      AuditResourceRead(context, uri, "error", "internal_error", elapsed());
+    }
+  } catch (const std::exception& e) {
+    failure = "internal_error";
+    spdlog::error("correlation_id={} resources/read {}: {}", context.correlation_id, uri, e.what());
+  }
+  if (!contents) {
+    AuditResourceRead(context, uri, "error", failure, elapsed());
+    if (failure == "internal_error") {
       throw JsonRpcFault(jsonrpc::kInternalError,
                          "Internal error; quote the correlation id to an operator.");
     }
-  } catch (const std::exception& e) {
-    spdlog::error("correlation_id={} resources/read {}: {}", context.correlation_id, uri, e.what());
-    AuditResourceRead(context, uri, "error", "internal_error", elapsed());
-    throw JsonRpcFault(jsonrpc::kInternalError,
-                       "Internal error; quote the correlation id to an operator.");
-  }
-  if (!contents) {
-    AuditResourceRead(context, uri, "error", "resource_not_found", elapsed());
-    throw JsonRpcFault(jsonrpc::kResourceNotFound, "Resource not found: " + uri);
+    // MCP has one resource error code; the message tells a refusal from a missing resource.
+    throw JsonRpcFault(jsonrpc::kResourceNotFound,
+                       failure == "forbidden"
+                           ? "Resource not readable: " + uri + " (" + refusal + ")"
+                           : "Resource not found: " + uri);
   }
   AuditResourceRead(context, uri, "success", "", elapsed());
   return Json{{"contents", std::move(*contents)}};

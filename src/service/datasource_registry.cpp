@@ -257,7 +257,9 @@ DatasourceRecord DatasourceService::BuildRecord(const Json& body,
   auto dialect = CheckConnection(body, existing, record, config, password, failures);
   CheckOptions(body, dialect, record, config, failures);
   if (!failures.empty()) Refuse(failures);
-  if (password) record.password_encrypted = secrets_.Seal(*password, record.name);
+  // An empty password is stored as no password, so password_set stays truthful.
+  if (password)
+    record.password_encrypted = password->empty() ? "" : secrets_.Seal(*password, record.name);
   record.updated_at_ms = NowMs();
   return record;
 }
@@ -266,7 +268,6 @@ Json DatasourceService::Insert(DatasourceRecord record, const std::string& actor
                                const std::vector<std::string>& grant_workspace_ids) {
   record.created_by = actor;
   record.created_at_ms = record.updated_at_ms;
-  if (record.password_encrypted.empty()) record.password_encrypted = secrets_.Seal("", record.name);
   try {
     store_.InsertDatasource(record);
   } catch (const DuplicateKeyError&) {

@@ -85,7 +85,9 @@ std::shared_ptr<Connector> DatasourceService::ConnectorFor(const DatasourceRecor
   }
   config.username = record.username;
   try {
-    config.password = secrets_.Open(record.password_encrypted, record.name);
+    if (!record.password_encrypted.empty()) {
+      config.password = secrets_.Open(record.password_encrypted, record.name);
+    }
   } catch (const SecretBoxError& error) {
     spdlog::error("datasource {}: stored credential does not open: {}", record.name, error.what());
     throw DomainError(errc::kInternal,

@@ -167,9 +167,7 @@ describe('validation cache TTL', () => {
     assert.ok(last.result._meta?.correlation_id);
   });
 
-  // Demotion to `viewer` is the other half of "role lost", but every served tool today
-  // (docs_list, docs_get) needs only read/viewer, so a demoted issuer keeps them legitimately.
-  // Once a tool with a higher minimum role is served, demote and call it here.
+  // A viewer-level tool stays open to a demoted issuer whose key never exceeded read.
   it('a demoted issuer keeps viewer-level tools', async () => {
     const email = newUser('author');
     const key = ctx.server.createKey(email, { scope: 'read' });
@@ -180,9 +178,37 @@ describe('validation cache TTL', () => {
     assert.equal(res.payload.name, 'skill');
   });
 
-  // auth.scope.insufficient needs a served tool whose minimum scope exceeds `read`; docs_list
-  // and docs_get are the only served tools and both are read. Enable when one lands.
-  it.skip('a read key calling an execute/author tool → isError auth.scope.insufficient (no such tool served yet)');
+  it('an author key demoted to viewer → isError auth.key_issuer_role_lost on an author tool', async () => {
+    const email = newUser('author');
+    const key = ctx.server.createKey(email, { scope: 'author' });
+    const args = { id: 'test/no_such_template.sql', context: {} };
+    const before = await callToolRaw(ctx.server, key.api_key, 'templates_render', args);
+    assert.equal(before.payload.error.code, 'template.not_found', before.text);
+    ctx.server.cli(['members', 'set', '--workspace', 'default', '--email', email, '--role', 'viewer']);
+    let last;
+    const elapsed = await within(CACHE_TTL_SECONDS * 1000 + 1500, async () => {
+      last = await callToolRaw(ctx.server, key.api_key, 'templates_render', args);
+      return last.payload?.error?.code !== 'template.not_found';
+    });
+    assert.ok(elapsed >= 0, `demotion not noticed within the TTL: ${last?.text}`);
+    assert.equal(last.result.isError, true);
+    assert.equal(last.payload.error.code, 'auth.key_issuer_role_lost', last.text);
+  });
+
+  it('a read key calling an author tool → isError auth.scope.insufficient, nothing runs', async () => {
+    const email = newUser('author');
+    const key = ctx.server.createKey(email, { scope: 'read' });
+    const res = await callToolRaw(ctx.server, key.api_key, 'templates_create', {
+      id: 'test/scope_probe.sql', dialect: 'POSTGRES', display_name: 'x', description: 'x',
+      body: 'SELECT 1',
+    });
+    assert.equal(res.status, 200);
+    assert.equal(res.result.isError, true);
+    assert.equal(res.payload.error.code, 'auth.scope.insufficient', res.text);
+    const author = ctx.server.createKey(email, { scope: 'author' });
+    const get = await callToolRaw(ctx.server, author.api_key, 'templates_get', { id: 'test/scope_probe.sql' });
+    assert.equal(get.payload.error.code, 'template.not_found', 'the refused create wrote nothing');
+  });
 });
 
 describe('secrets', () => {

@@ -138,6 +138,17 @@ TEST_F(DemoDatasetLoadTest, PostgresAnswersTheGeneratorsAggregates) {
   connector->Acquire()->Execute("DROP SCHEMA \"" + options.schema + "\" CASCADE");
 }
 
+// The INSERT fallback on the engine that normally takes COPY: same rows either way.
+TEST_F(DemoDatasetLoadTest, PostgresInsertBatchesAnswerTheSameAggregates) {
+  DP_REQUIRE_SERVICE_URL(url, "DP_TEST_PG_URL");
+  auto connector = MakeConnector(ConnectorConfig::FromUrl(url));
+  DemoLoadOptions options;
+  options.schema = Unique("dp_demo_it_ins_");
+  options.bulk_copy = false;
+  LoadAndCheck(*connector, options);
+  connector->Acquire()->Execute("DROP SCHEMA \"" + options.schema + "\" CASCADE");
+}
+
 TEST_F(DemoDatasetLoadTest, MariadbAnswersTheGeneratorsAggregates) {
   DP_REQUIRE_SERVICE_URL(url, "DP_TEST_MYSQL_URL");
   auto connector = MakeConnector(ConnectorConfig::FromUrl(url));

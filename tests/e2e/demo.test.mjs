@@ -1,0 +1,113 @@
+// The demo datasource, as the quickstart serves it (issue 3): `datapipelines demo-data` writes
+// the deterministic city-mobility SQLite file, the bootstrap datasources file registers it
+// readonly and grants it to `default`, and an agent with the MCP SDK walks
+// schemas → tables → columns → preview → probe on it with an author key.
+import assert from 'node:assert/strict';
+import { describe, it, before, after } from 'node:test';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { BINARY, startServer } from './support/server.mjs';
+import { sdkClient, toolPayload } from './support/http.mjs';
+
+const TRIPS = 20000;
+let dir;
+let server;
+let agent;
+
+async function callOk(name, args) {
+  const result = await agent.callTool({ name, arguments: args });
+  assert.notEqual(result.isError, true, `${name}: ${JSON.stringify(result)}`);
+  return toolPayload(result);
+}
+
+before(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'dp-e2e-demo-'));
+  const db = path.join(dir, 'demo.sqlite');
+  const gen = spawnSync(BINARY, ['demo-data', '--sqlite', db, '--trips', String(TRIPS)],
+    { encoding: 'utf8', timeout: 60_000 });
+  assert.equal(gen.status, 0, `demo-data failed: ${gen.stdout}${gen.stderr}`);
+  const bootstrapFile = path.join(dir, 'bootstrap-datasources.yaml');
+  writeFileSync(bootstrapFile, [
+    'datasources:',
+    '  - name: demo',
+    '    display_name: Demo — city mobility',
+    '    description: Deterministic demo data',
+    '    dialect: SQLITE',
+    `    jdbc_url: jdbc:sqlite:${db}`,
+    '    readonly: true',
+    '    grants: [default]',
+    '',
+  ].join('\n'));
+  server = await startServer({ DATAPIPELINES_BOOTSTRAP_DATASOURCES_FILE: bootstrapFile });
+  ({ client: agent } = await sdkClient(server, server.adminKey));
+});
+
+after(async () => {
+  await agent?.close();
+  if (server) {
+    await server.stop('SIGKILL');
+    server.cleanup();
+  }
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the demo datasource over MCP', () => {
+  it('is registered from the bootstrap file, readonly and granted to default', async () => {
+    assert.match(server.log, /datasource demo registered/);
+    const list = await callOk('datasources_list', {});
+    const demo = list.find((d) => d.name === 'demo');
+    assert.ok(demo, JSON.stringify(list));
+    assert.equal(demo.dialect, 'SQLITE');
+    assert.equal(demo.readonly, true);
+    assert.equal(demo.granted, true);
+    assert.equal(demo.password_set, false);
+  });
+
+  it('lists its tables and the canonical columns of trips', async () => {
+    const tables = await callOk('datasources_get_tables', { name: 'demo' });
+    const names = tables.tables.map((t) => t.name);
+    for (const t of ['calendar', 'trips', 'weather', 'zones']) assert.ok(names.includes(t), t);
+    const cols = await callOk('datasources_get_columns', { name: 'demo', table: 'trips' });
+    const byName = Object.fromEntries(cols.map((c) => [c.name, c]));
+    // SQLite has affinities, not types (type-system §5.7): INT → INTEGER, temporal → STRING.
+    assert.equal(byName.id.type, 'INTEGER');
+    assert.equal(byName.fare.type, 'DECIMAL');
+    assert.equal(byName.fare.precision, 15); // NUMERIC affinity: DECIMAL(15), no scale
+    assert.equal(byName.fare.scale, undefined);
+    assert.equal(byName.pickup_at.type, 'STRING');
+    assert.equal(byName.pickup_at.source_type, 'TIMESTAMP');
+    assert.equal(byName.payment_type.type, 'STRING');
+  });
+
+  it('previews the newest trips in a server-built, ordered statement', async () => {
+    const preview = await callOk('datasources_preview_rows', {
+      name: 'demo', table: 'trips', limit: 3, order_by: [{ column: 'id', direction: 'DESC' }],
+    });
+    assert.deepEqual(preview.rows.map((r) => String(r.id)), [TRIPS, TRIPS - 1, TRIPS - 2].map(String));
+    assert.equal(preview.truncated, true);
+    for (const row of preview.rows) assert.match(row.pickup_at, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+  });
+
+  it('probes an aggregate with a typed bind and returns the plan', async () => {
+    const probe = await callOk('sql_probe', {
+      name: 'demo',
+      sql: 'SELECT COUNT(*) AS n, MIN(id) AS first_id FROM trips WHERE id <= :max_id',
+      parameters: { max_id: { type: 'BIGINTEGER', value: '1000' } },
+    });
+    assert.equal(Number(probe.rows[0].n), 1000);
+    assert.equal(String(probe.rows[0].first_id), '1');
+    assert.ok(probe.plan && typeof probe.plan.raw === 'string', JSON.stringify(probe));
+    const all = await callOk('sql_probe', { name: 'demo', sql: 'SELECT COUNT(*) AS n FROM trips' });
+    assert.equal(Number(all.rows[0].n), TRIPS);
+  });
+
+  it('refuses a write before it reaches the readonly file', async () => {
+    await assert.rejects(
+      agent.callTool({ name: 'sql_probe', arguments: { name: 'demo', sql: 'DELETE FROM trips' } }),
+      /-32602|Invalid params|DELETE/);
+    const all = await callOk('sql_probe', { name: 'demo', sql: 'SELECT COUNT(*) AS n FROM trips' });
+    assert.equal(Number(all.rows[0].n), TRIPS);
+  });
+});
