@@ -7,6 +7,7 @@
 #include "datapipelines/connectors/named_parameters.hpp"
 #include "datapipelines/connectors/type_mapper.hpp"
 #include "datapipelines/domain/error_codes.hpp"
+#include "datapipelines/util/ascii.hpp"
 #include "datapipelines/util/crypto.hpp"
 #include "driver_errors.hpp"
 #include "statement_guard.hpp"
@@ -383,9 +384,7 @@ std::vector<ColumnSchema> MysqlConnection::ListColumns(const std::optional<std::
     column.name = row[0].value_or("");
     std::string column_type = row[2].value_or("");
     SourceType source;
-    source.name = row[1].value_or("");
-    std::transform(source.name.begin(), source.name.end(), source.name.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    source.name = AsciiLower(row[1].value_or(""));
     source.display = column_type;
     source.is_unsigned = column_type.find("unsigned") != std::string::npos;
     if (source.name == "tinyint" || source.name == "bit")
@@ -424,9 +423,7 @@ TableStats MysqlConnection::GetTableStats(const std::optional<std::string>& sche
   for (auto& row : index_rows) {
     std::string name = row[0].value_or("");
     if (stats.indexes.empty() || stats.indexes.back().name != name) {
-      std::string kind = row[3].value_or("");
-      std::transform(kind.begin(), kind.end(), kind.begin(),
-                     [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+      std::string kind = AsciiLower(row[3].value_or(""));
       stats.indexes.push_back(IndexInfo{name, {}, row[1] == "0", name == "PRIMARY", kind});
     }
     stats.indexes.back().columns.push_back(row[2].value_or(""));

@@ -3,17 +3,11 @@
 #include <algorithm>
 #include <cctype>
 
+#include "datapipelines/util/ascii.hpp"
 #include "datapipelines/util/crypto.hpp"
 
 namespace dp {
 namespace {
-
-std::string Lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
 
 // "Host: example.com:8080" → "example.com"; "[::1]:80" → "[::1]".
 std::string StripPort(std::string_view host) {
@@ -40,11 +34,11 @@ bool IsLoopbackName(std::string_view host) {
 RequestPolicy::RequestPolicy(std::vector<std::string> allowed_hosts,
                              std::vector<std::string> allowed_origins)
     : allowed_origins_(std::move(allowed_origins)) {
-  for (const auto& host : allowed_hosts) allowed_hosts_.push_back(Lower(StripPort(host)));
+  for (const auto& host : allowed_hosts) allowed_hosts_.push_back(AsciiLower(StripPort(host)));
 }
 
 bool RequestPolicy::HostAllowed(std::string_view host_header) const {
-  std::string host = Lower(StripPort(host_header));
+  std::string host = AsciiLower(StripPort(host_header));
   if (host.empty()) return false;
   if (IsLoopbackName(host)) return true;
   return std::find(allowed_hosts_.begin(), allowed_hosts_.end(), host) != allowed_hosts_.end();
@@ -56,7 +50,7 @@ bool RequestPolicy::OriginAllowed(std::optional<std::string_view> origin) const 
     if (*origin == allowed) return true;
   }
   // http://localhost:3000, http://127.0.0.1:8080, http://[::1]:…
-  std::string lowered = Lower(*origin);
+  std::string lowered = AsciiLower(*origin);
   for (std::string_view scheme : {"http://", "https://"}) {
     if (lowered.rfind(scheme, 0) == 0)
       return IsLoopbackName(StripPort(std::string_view(lowered).substr(scheme.size())));
@@ -66,7 +60,7 @@ bool RequestPolicy::OriginAllowed(std::optional<std::string_view> origin) const 
 
 std::string RequestPolicy::CorrelationIdFor(const HttpHeaders& headers) {
   auto inbound = headers.Get("DP-Correlation-Id");
-  if (inbound && IsUuid(*inbound)) return Lower(*inbound);
+  if (inbound && IsUuid(*inbound)) return AsciiLower(*inbound);
   return NewUuid();
 }
 

@@ -7,16 +7,10 @@
 #include "datapipelines/connectors/pool_settings.hpp"
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
+#include "datapipelines/util/ascii.hpp"
 
 namespace dp::datasource_rules {
 namespace {
-
-std::string Lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
 
 bool EndsWith(std::string_view text, std::string_view suffix) {
   return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
@@ -130,7 +124,7 @@ std::optional<RuleFailure> CheckName(std::string_view name) {
 }
 
 bool IsRefusedKey(Dialect dialect, std::string_view key) {
-  std::string lower = Lower(key);
+  std::string lower = AsciiLower(key);
   return IsCredentialKey(lower) || DialectRefusals(dialect).count(lower) > 0;
 }
 
@@ -234,7 +228,7 @@ std::vector<std::string> NormalizeIncludeSchemas(const Json& value,
                           "entries must be strings"});
       continue;
     }
-    std::string entry = Lower(item.get<std::string>());
+    std::string entry = AsciiLower(item.get<std::string>());
     entry.erase(0, entry.find_first_not_of(" \t\r\n"));
     entry.erase(entry.find_last_not_of(" \t\r\n") + 1);
     if (entry.empty()) continue;
@@ -253,11 +247,11 @@ std::vector<std::string> NormalizeIncludeSchemas(const Json& value,
 
 std::optional<std::string> Nearest(const std::string& target,
                                    const std::vector<std::string>& candidates) {
-  std::string wanted = Lower(target);
+  std::string wanted = AsciiLower(target);
   std::optional<std::string> best;
   std::size_t best_distance = std::max<std::size_t>(2, wanted.size() / 3) + 1;
   for (const auto& candidate : candidates) {
-    std::size_t distance = EditDistance(wanted, Lower(candidate));
+    std::size_t distance = EditDistance(wanted, AsciiLower(candidate));
     if (distance < best_distance) {
       best_distance = distance;
       best = candidate;

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "datapipelines/service/template_id.hpp"
+#include "datapipelines/util/ascii.hpp"
 #include "datapipelines/util/clock.hpp"
 #include "datapipelines/util/crypto.hpp"
 
@@ -13,12 +14,6 @@ namespace {
 
 Json DialectJson(const TemplateVersionRecord& v) {
   return v.dialect.empty() ? Json() : Json(v.dialect);
-}
-
-std::string Lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return text;
 }
 
 bool MatchesKind(const TemplateVersionRecord& v, const TemplateListQuery& query) {
@@ -33,10 +28,10 @@ bool MatchesLeaf(const TemplateVersionRecord& v, const TemplateListQuery& query)
 
 // Case-insensitive substring over the full path, display name and description.
 bool MatchesText(const TemplateVersionRecord& v, const std::string& q) {
-  std::string needle = Lower(q);
-  return Lower(v.template_id).find(needle) != std::string::npos ||
-         Lower(v.display_name).find(needle) != std::string::npos ||
-         Lower(v.description).find(needle) != std::string::npos;
+  std::string needle = AsciiLower(q);
+  return AsciiLower(v.template_id).find(needle) != std::string::npos ||
+         AsciiLower(v.display_name).find(needle) != std::string::npos ||
+         AsciiLower(v.description).find(needle) != std::string::npos;
 }
 
 void Page(const std::vector<const TemplateVersionRecord*>& rows, const TemplateListQuery& query,

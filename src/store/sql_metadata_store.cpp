@@ -1,4 +1,5 @@
 #include "datapipelines/store/sql_metadata_store.hpp"
+#include "datapipelines/util/ascii.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -20,13 +21,6 @@ constexpr const char* kAuditColumns =
 
 std::string Select(const char* columns, const std::string& rest) {
   return std::string("SELECT ") + columns + " " + rest;
-}
-
-// Emails match case-insensitively: the store keeps them lowercased (ASCII).
-std::string LowerAscii(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return text;
 }
 
 // Optional ids are NULL in the database (foreign keys) and "" in the structs.
@@ -124,7 +118,7 @@ std::vector<T> All(const std::vector<SqlRow>& rows, T (*map)(const SqlRow&)) {
 void SqlMetadataStore::InsertUser(const User& u) {
   Execute(
       std::string("INSERT INTO users (") + kUserColumns + ") VALUES ($1, $2, $3, $4, $5, $6, $7)",
-      {u.id, LowerAscii(u.email), u.display_name, u.password_hash, Bool(u.is_active),
+      {u.id, AsciiLower(u.email), u.display_name, u.password_hash, Bool(u.is_active),
        Bool(u.is_super_admin), u.created_at_ms});
 }
 
@@ -133,7 +127,7 @@ std::optional<User> SqlMetadataStore::FindUserById(const std::string& id) {
 }
 
 std::optional<User> SqlMetadataStore::FindUserByEmail(const std::string& email) {
-  return First(Query(Select(kUserColumns, "FROM users WHERE email = $1"), {LowerAscii(email)}),
+  return First(Query(Select(kUserColumns, "FROM users WHERE email = $1"), {AsciiLower(email)}),
                &ToUser);
 }
 
