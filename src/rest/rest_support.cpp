@@ -2,6 +2,7 @@
 
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
+#include "datapipelines/domain/request_fields.hpp"
 #include "datapipelines/util/percent_encoding.hpp"
 
 namespace dp {
@@ -15,13 +16,7 @@ Json ParseBody(const HttpRequest& request) {
 }
 
 std::string RequiredString(const Json& body, const char* field) {
-  auto it = body.find(field);
-  if (it == body.end() || !it->is_string()) {
-    throw DomainError(errc::kRequestInvalid,
-                      std::string("'") + field + "' is required and must be a string.",
-                      Json{{"field", field}});
-  }
-  return it->get<std::string>();
+  return RequiredStringField(body, field);
 }
 
 HttpResponse NoContent() {

@@ -6,6 +6,7 @@
 
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
+#include "datapipelines/domain/request_fields.hpp"
 #include "datapipelines/net/envelope.hpp"
 #include "datapipelines/rest/rest_support.hpp"
 #include "datapipelines/service/template_service.hpp"
@@ -20,20 +21,6 @@ DomainError Invalid(const std::string& field, const std::string& what) {
                      Json{{"field", field}});
 }
 
-std::optional<std::string> OptionalString(const Json& body, const char* field) {
-  auto it = body.find(field);
-  if (it == body.end() || it->is_null()) return std::nullopt;
-  if (!it->is_string()) throw Invalid(field, "must be a string");
-  return it->get<std::string>();
-}
-
-bool OptionalBool(const Json& body, const char* field) {
-  auto it = body.find(field);
-  if (it == body.end() || it->is_null()) return false;
-  if (!it->is_boolean()) throw Invalid(field, "must be a boolean");
-  return it->get<bool>();
-}
-
 int ParseInt(const std::string& text, const std::string& field) {
   int value = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
@@ -41,23 +28,6 @@ int ParseInt(const std::string& text, const std::string& field) {
     throw Invalid(field, "must be an integer");
   }
   return value;
-}
-
-TemplateWrite WriteFrom(const Json& body) {
-  TemplateWrite write;
-  write.id = OptionalString(body, "id");
-  write.engine = OptionalString(body, "engine");
-  write.type = OptionalString(body, "type");
-  write.dialect = OptionalString(body, "dialect");
-  write.display_name = RequiredString(body, "display_name");
-  write.description = OptionalString(body, "description").value_or("");
-  write.body = RequiredString(body, "body");
-  write.is_library = OptionalBool(body, "is_library");
-  if (auto it = body.find("imports"); it != body.end() && !it->is_null()) {
-    if (!it->is_array()) throw Invalid("imports", "must be an array");
-    write.imports = *it;
-  }
-  return write;
 }
 
 TemplateListQuery QueryFrom(const HttpRequest& request) {
@@ -82,13 +52,7 @@ TemplateListQuery QueryFrom(const HttpRequest& request) {
 }
 
 Json ListData(const TemplateListing& listing, const TemplateListQuery& query) {
-  if (listing.browse) {
-    return Json{{"prefix", listing.prefix},
-                {"folders", listing.folders},
-                {"templates", listing.items},
-                {"total", listing.total},
-                {"has_more", listing.has_more}};
-  }
+  if (listing.browse) return listing.BrowseJson();
   return Json{{"items", listing.items},
               {"pagination",
                {{"offset", query.offset},
@@ -147,7 +111,7 @@ class Routes {
 
   Json Create() {
     // A person choosing a folder in a form has already decided: no new-root confirmation.
-    return templates_.Create(principal_, WriteFrom(ParseBody(request_)), true,
+    return templates_.Create(principal_, TemplateWrite::FromJson(ParseBody(request_)), true,
                              TemplateSurface::kHuman);
   }
 
@@ -160,7 +124,7 @@ class Routes {
     }
     if (method != "PUT") return std::nullopt;
     Json body = ParseBody(request_);
-    TemplateWrite write = WriteFrom(body);
+    TemplateWrite write = TemplateWrite::FromJson(body);
     if (write.id && *write.id != id) throw Invalid("id", "cannot change (there is no rename)");
     write.id.reset();
     return Ok(templates_.Update(principal_, id, RequiredString(body, "expected_hash"), write,
@@ -178,7 +142,8 @@ class Routes {
     }
     if (verb == "release" && method == "POST") {
       std::optional<std::string> expected;
-      if (!request_.body.empty()) expected = OptionalString(ParseBody(request_), "expected_hash");
+      if (!request_.body.empty())
+        expected = OptionalStringField(ParseBody(request_), "expected_hash");
       return Ok(templates_.Release(principal_, id, expected));
     }
     return std::nullopt;

@@ -9,6 +9,7 @@
 #include "datapipelines/connectors/pool_settings.hpp"
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
+#include "datapipelines/domain/request_fields.hpp"
 #include "datapipelines/service/audit_log.hpp"
 #include "datapipelines/store/metadata_store.hpp"
 #include "datasource_rules.hpp"
@@ -31,20 +32,6 @@ DomainError NotFound(const std::string& name) {
 
 [[noreturn]] void Invalid(const std::string& message, const std::string& field) {
   throw DomainError(errc::kRequestInvalid, message, Json{{"field", field}});
-}
-
-std::optional<std::string> OptionalString(const Json& args, const char* field) {
-  auto it = args.find(field);
-  if (it == args.end() || it->is_null()) return std::nullopt;
-  if (!it->is_string()) Invalid(std::string("'") + field + "' must be a string.", field);
-  return it->get<std::string>();
-}
-
-int OptionalInt(const Json& args, const char* field, int fallback) {
-  auto it = args.find(field);
-  if (it == args.end() || it->is_null()) return fallback;
-  if (!it->is_number_integer()) Invalid(std::string("'") + field + "' must be an integer.", field);
-  return it->get<int>();
 }
 
 }  // namespace
@@ -199,9 +186,9 @@ Json DatasourceService::Test(const Principal& principal, const std::string& name
 
 TableLocator DatasourceService::LocatorFromJson(const Json& args) {
   TableLocator locator;
-  locator.datasource = OptionalString(args, "name").value_or("");
-  locator.table = OptionalString(args, "table").value_or("");
-  locator.schema = OptionalString(args, "schema");
+  locator.datasource = OptionalStringField(args, "name").value_or("");
+  locator.table = OptionalStringField(args, "table").value_or("");
+  locator.schema = OptionalStringField(args, "schema");
   if (auto it = args.find("namespace"); it != args.end() && !it->is_null()) {
     if (!it->is_array()) Invalid("'namespace' must be an array of strings.", "namespace");
     std::vector<std::string> path;
@@ -217,7 +204,7 @@ TableLocator DatasourceService::LocatorFromJson(const Json& args) {
 PreviewRequest DatasourceService::PreviewFromJson(const Json& args) {
   PreviewRequest request;
   request.locator = LocatorFromJson(args);
-  request.limit = OptionalInt(args, "limit", 50);
+  request.limit = OptionalIntField(args, "limit").value_or(50);
   if (auto it = args.find("order_by"); it != args.end() && !it->is_null()) {
     if (!it->is_array()) Invalid("'order_by' must be an array of {column, direction}.", "order_by");
     for (const auto& term : *it) {
@@ -239,10 +226,10 @@ PreviewRequest DatasourceService::PreviewFromJson(const Json& args) {
 
 ProbeRequest DatasourceService::ProbeFromJson(const Json& args) {
   ProbeRequest request;
-  request.datasource = OptionalString(args, "name").value_or("");
-  request.sql = OptionalString(args, "sql").value_or("");
-  request.limit = OptionalInt(args, "limit", 50);
-  request.timeout_seconds = OptionalInt(args, "timeout_seconds", 10);
+  request.datasource = OptionalStringField(args, "name").value_or("");
+  request.sql = OptionalStringField(args, "sql").value_or("");
+  request.limit = OptionalIntField(args, "limit").value_or(50);
+  request.timeout_seconds = OptionalIntField(args, "timeout_seconds").value_or(10);
   if (auto it = args.find("parameters"); it != args.end() && !it->is_null()) {
     if (!it->is_object()) Invalid("'parameters' must be an object.", "parameters");
     for (const auto& [name, spec] : it->items()) {

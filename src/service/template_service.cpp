@@ -5,6 +5,7 @@
 
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
+#include "datapipelines/domain/request_fields.hpp"
 #include "datapipelines/service/auth_service.hpp"
 #include "datapipelines/service/template_id.hpp"
 #include "datapipelines/service/template_pin_source.hpp"
@@ -442,6 +443,34 @@ void TemplateService::Delete(const Principal& principal, const std::string& id) 
   if (!store_.SoftDeleteTemplate(principal.workspace_id, id, principal.user_id, NowMs())) {
     throw NotFound(id);
   }
+}
+
+TemplateWrite TemplateWrite::FromJson(const Json& body) {
+  TemplateWrite write;
+  write.id = OptionalStringField(body, "id");
+  write.engine = OptionalStringField(body, "engine");
+  write.type = OptionalStringField(body, "type");
+  write.dialect = OptionalStringField(body, "dialect");
+  write.display_name = RequiredStringField(body, "display_name");
+  write.description = OptionalStringField(body, "description").value_or("");
+  write.body = RequiredStringField(body, "body");
+  write.is_library = OptionalBoolField(body, "is_library").value_or(false);
+  if (auto it = body.find("imports"); it != body.end() && !it->is_null()) {
+    if (!it->is_array()) {
+      throw DomainError(errc::kRequestInvalid, "'imports' must be an array.",
+                        Json{{"field", "imports"}});
+    }
+    write.imports = *it;
+  }
+  return write;
+}
+
+Json TemplateListing::BrowseJson() const {
+  return Json{{"prefix", prefix},
+              {"folders", folders},
+              {"templates", items},
+              {"total", total},
+              {"has_more", has_more}};
 }
 
 }  // namespace dp

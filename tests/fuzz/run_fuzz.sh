@@ -3,8 +3,8 @@
 # domain-error and UTF-8 sources, then fuzzes for a bounded time from the golden-case seed
 # corpus. Exits non-zero on any crash, leak, timeout, out-of-memory or build failure.
 #   run_fuzz.sh <repo-root> <work-dir> [max_total_time seconds, default 60]
-# Env: CLANGXX (default clang++). Objects are rebuilt only when their source or any header
-# under include/ or src/template is newer, so a re-run fuzzes within seconds.
+# Env: CLANGXX (default clang++). Objects are rebuilt only when their source or any header of
+# the template, domain or util modules is newer, so a re-run fuzzes within seconds.
 set -eu
 root=${1:?repo root}
 work=${2:?work dir}
@@ -18,12 +18,13 @@ flags="$flags -fno-sanitize-recover=undefined -I$root/include -I$root/src"
 sources="$root/tests/fuzz/template_parser_fuzz.cpp $(ls "$root"/src/template/*.cpp)
   $root/src/domain/domain_error.cpp $root/src/domain/error_codes.cpp"
 for util in utf8 ascii; do
-  [ -f "$root/src/util/$util.cpp" ] && sources="$sources $root/src/util/$util.cpp"
+  if [ -f "$root/src/util/$util.cpp" ]; then sources="$sources $root/src/util/$util.cpp"; fi
 done
 
 # Newest header: an object older than it is rebuilt.
 stamp="$work/headers.stamp"
-touch -d "$(find "$root/include" "$root/src/template" -name '*.hpp' -printf '%T+ %p\n' |
+touch -d "$(find "$root/include/datapipelines/template" "$root/include/datapipelines/domain" \
+  "$root/include/datapipelines/util" "$root/src/template" -name '*.hpp' -printf '%T+ %p\n' |
   sort | tail -1 | cut -d' ' -f1 | sed 's/+/ /')" "$stamp"
 
 objects=""
@@ -36,7 +37,7 @@ for src in $sources; do
   fi
 done
 if [ -n "$stale" ]; then
-  echo "fuzz: compiling$(echo "$stale" | wc -w | tr -d ' ') sources with $cxx"
+  echo "fuzz: compiling $(echo "$stale" | wc -w | tr -d " ") sources with $cxx"
   # Coverage instrumentation only; the fuzzer runtime is linked below.
   echo "$stale" | tr ' ' '\n' | grep . | xargs -P 2 -I{} sh -c \
     'src=${1%%:*}; obj=${1#*:}; '"$cxx $flags"' -fsanitize=fuzzer-no-link -c "$src" -o "$obj"' _ {}

@@ -41,6 +41,10 @@ struct TemplateWrite {
   Json imports = Json::array();  // [{id, version, alias}]
   bool is_library = false;
   std::string body;
+
+  // The create/update body both surfaces accept (display_name and body required; every other
+  // field optional and type-checked): request.validation.invalid naming the field otherwise.
+  static TemplateWrite FromJson(const Json& body);
 };
 
 // Agent-surface rules differ from the REST/UI surface in two places (spec §6.2.8, §6.2.36).
@@ -68,6 +72,9 @@ struct TemplateListing {
   Json items = Json::array();
   int64_t total = 0;
   bool has_more = false;
+
+  // The browse presentation both surfaces return (§6.2.6): {prefix, folders, templates, …}.
+  Json BrowseJson() const;
 };
 
 class TemplateService {

@@ -3,49 +3,14 @@
 #include <optional>
 #include <string>
 
+#include "datapipelines/domain/request_fields.hpp"
 #include "datapipelines/mcp/tool_catalog.hpp"
 #include "datapipelines/service/template_service.hpp"
 
 namespace dp {
 namespace {
 
-// Arguments are schema-validated before a handler runs, so present means well-typed.
-std::optional<std::string> OptionalString(const Json& args, const char* field) {
-  auto it = args.find(field);
-  if (it == args.end() || !it->is_string()) return std::nullopt;
-  return it->get<std::string>();
-}
-
-std::optional<int> OptionalInt(const Json& args, const char* field) {
-  auto it = args.find(field);
-  if (it == args.end() || !it->is_number_integer()) return std::nullopt;
-  return it->get<int>();
-}
-
 const std::string& Id(const Json& args) { return args["id"].get_ref<const std::string&>(); }
-
-TemplateWrite WriteFrom(const Json& args) {
-  TemplateWrite write;
-  write.id = OptionalString(args, "id");
-  write.engine = OptionalString(args, "engine");
-  write.type = OptionalString(args, "type");
-  write.dialect = OptionalString(args, "dialect");
-  write.display_name = args.value("display_name", std::string());
-  write.description = args.value("description", std::string());
-  write.imports = args.value("imports", Json::array());
-  write.is_library = args.value("is_library", false);
-  write.body = args.value("body", std::string());
-  return write;
-}
-
-Json ListResult(const TemplateListing& listing) {
-  if (!listing.browse) return listing.items;
-  return Json{{"prefix", listing.prefix},
-              {"folders", listing.folders},
-              {"templates", listing.items},
-              {"total", listing.total},
-              {"has_more", listing.has_more}};
-}
 
 }  // namespace
 
@@ -53,26 +18,27 @@ void BindTemplateTools(ToolCatalog& catalog, TemplateService& templates) {
   catalog.Bind("templates_list", [&templates](const ToolCall& call) {
     const Json& args = call.arguments;
     TemplateListQuery query;
-    query.dialect = OptionalString(args, "dialect");
-    query.type = OptionalString(args, "type");
-    query.q = OptionalString(args, "q");
-    query.prefix = OptionalString(args, "prefix");
-    if (args.contains("is_library")) query.is_library = args["is_library"].get<bool>();
-    query.limit = OptionalInt(args, "limit").value_or(50);
-    return ListResult(templates.List(call.principal, query));
+    query.dialect = OptionalStringField(args, "dialect");
+    query.type = OptionalStringField(args, "type");
+    query.q = OptionalStringField(args, "q");
+    query.prefix = OptionalStringField(args, "prefix");
+    query.is_library = OptionalBoolField(args, "is_library");
+    query.limit = OptionalIntField(args, "limit").value_or(50);
+    TemplateListing listing = templates.List(call.principal, query);
+    return listing.browse ? listing.BrowseJson() : listing.items;
   });
   catalog.Bind("templates_get", [&templates](const ToolCall& call) {
     return templates.Get(call.principal, Id(call.arguments),
-                         OptionalInt(call.arguments, "version"));
+                         OptionalIntField(call.arguments, "version"));
   });
   catalog.Bind("templates_create", [&templates](const ToolCall& call) {
-    return templates.Create(call.principal, WriteFrom(call.arguments),
+    return templates.Create(call.principal, TemplateWrite::FromJson(call.arguments),
                             call.arguments.value("confirm_new_root", false),
                             TemplateSurface::kAgent);
   });
   catalog.Bind("templates_update", [&templates](const ToolCall& call) {
     const Json& args = call.arguments;
-    TemplateWrite write = WriteFrom(args);
+    TemplateWrite write = TemplateWrite::FromJson(args);
     write.id.reset();
     return templates.Update(call.principal, Id(args),
                             args["expected_hash"].get_ref<const std::string&>(), write,
@@ -80,7 +46,7 @@ void BindTemplateTools(ToolCatalog& catalog, TemplateService& templates) {
   });
   catalog.Bind("templates_render", [&templates](const ToolCall& call) {
     return templates.Render(call.principal, Id(call.arguments),
-                            OptionalInt(call.arguments, "version"), call.arguments["context"]);
+                            OptionalIntField(call.arguments, "version"), call.arguments["context"]);
   });
   catalog.Bind("templates_used_by", [&templates](const ToolCall& call) {
     return templates.UsedBy(call.principal, Id(call.arguments),
