@@ -141,7 +141,7 @@ Json McpServer::HandleRequest(const Json& request, const McpRequestContext& cont
     if (method == "resources/list") return jsonrpc::Result(id, ListResources(params, context));
     if (method == "resources/read") return jsonrpc::Result(id, ReadResource(params, context));
     if (method == "resources/templates/list") {
-      return jsonrpc::Result(id, Json{{"resourceTemplates", Json::array()}});
+      return jsonrpc::Result(id, Json{{"resourceTemplates", ResourceTemplates()}});
     }
     if (method == "prompts/list") return jsonrpc::Result(id, Json{{"prompts", Json::array()}});
     if (method == "prompts/get") {
@@ -269,6 +269,17 @@ void McpServer::AuditToolCall(const CatalogEntry* entry, std::string_view tool,
     event.event = "mcp.tool.write";
     audit_.Record(event);
   }
+}
+
+Json McpServer::ResourceTemplates() const {
+  Json templates = Json::array({{{"uriTemplate", std::string(kSkillUri) + "/{reference}"},
+                                 {"name", "skill-reference"},
+                                 {"description", "One reference document of the agent skill."},
+                                 {"mimeType", "text/markdown"}}});
+  for (const auto& provider : providers_) {
+    for (const Json& entry : provider->UriTemplates()) templates.push_back(entry);
+  }
+  return templates;
 }
 
 void McpServer::AddResourceProvider(std::unique_ptr<ResourceProvider> provider) {

@@ -48,6 +48,8 @@ class McpServer {
   // Startup only (not thread-safe against requests): one entity kind of §7.1 resources.
   // resources/list enumerates docs first, then the providers in §7.3 kind order.
   void AddResourceProvider(std::unique_ptr<ResourceProvider> provider);
+  // resources/templates/list: the docs reference template, then each provider's (§7.3 order).
+  Json ResourceTemplates() const;
 
   // A JSON-RPC request object (already known to carry jsonrpc/method/id) → response object.
   Json HandleRequest(const Json& request, const McpRequestContext& context);

@@ -26,6 +26,10 @@ class ResourceProvider {
   // provider's. A URI it owns that names nothing readable throws DomainError (a 404 or 400
   // code reads as RESOURCE_NOT_FOUND, 401/403 as forbidden).
   virtual std::optional<Json> Read(const Principal& principal, std::string_view uri) = 0;
+
+  // The resources/templates/list entries ({uriTemplate, name, description, mimeType}) that
+  // tell a client which URIs this provider reads without enumerating them.
+  virtual Json UriTemplates() const = 0;
 };
 
 // One text entry of a resources/read `contents` array.

@@ -58,4 +58,11 @@ std::optional<Json> DatasourceResources::Read(const Principal& principal, std::s
       {TextResourceContents(uri, kMimeType, datasources_.Get(principal, name).dump())});
 }
 
+Json DatasourceResources::UriTemplates() const {
+  return Json::array({{{"uriTemplate", "datapipelines://datasources/{name}"},
+                       {"name", "datasource"},
+                       {"description", "One datasource's metadata (never a credential)."},
+                       {"mimeType", "application/json"}}});
+}
+
 }  // namespace dp

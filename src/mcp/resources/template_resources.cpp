@@ -95,4 +95,15 @@ std::optional<Json> TemplateResources::Read(const Principal& principal, std::str
       {TextResourceContents(uri, BodyMimeType(projection), projection["body"].get<std::string>())});
 }
 
+Json TemplateResources::UriTemplates() const {
+  return Json::array({{{"uriTemplate", "datapipelines://templates/{+id}"},
+                       {"name", "template"},
+                       {"description", "A template's working version (the id is its folder path)."},
+                       {"mimeType", "application/json"}},
+                      {{"uriTemplate", "datapipelines://templates/{+id}/versions/{version}"},
+                       {"name", "template-version"},
+                       {"description", "The body of one version of a template."},
+                       {"mimeType", "text/x-freemarker-sql"}}});
+}
+
 }  // namespace dp

@@ -29,6 +29,9 @@ class StubProvider : public ResourceProvider {
     if (uri.rfind("datapipelines://" + kind_ + "/", 0) != 0) return std::nullopt;
     return read_();
   }
+  Json UriTemplates() const override {
+    return Json::array({{{"uriTemplate", "datapipelines://" + kind_ + "/{id}"}, {"name", kind_}}});
+  }
 
  private:
   std::string kind_;
@@ -76,6 +79,16 @@ TEST_F(ResourceRouting, ListsDocsThenKindsInSpecOrderAndLeavesRefusedKindsOut) {
   EXPECT_EQ(resources[0]["uri"], "datapipelines://docs/skill");
   EXPECT_EQ(resources[docs]["uri"], "datapipelines://pipelines/a");
   EXPECT_EQ(resources[docs + 1]["uri"], "datapipelines://executions/a");
+}
+
+TEST_F(ResourceRouting, TemplatesListTheDocsTemplateThenEachProvidersInSpecOrder) {
+  server_->AddResourceProvider(std::make_unique<StubProvider>("executions", Contents));
+  server_->AddResourceProvider(std::make_unique<StubProvider>("templates", Contents));
+  Json templates = Send("resources/templates/list", Json::object())["result"]["resourceTemplates"];
+  ASSERT_EQ(templates.size(), 3u) << templates.dump();
+  EXPECT_EQ(templates[0]["uriTemplate"], "datapipelines://docs/skill/{reference}");
+  EXPECT_EQ(templates[1]["uriTemplate"], "datapipelines://templates/{id}");
+  EXPECT_EQ(templates[2]["uriTemplate"], "datapipelines://executions/{id}");
 }
 
 TEST_F(ResourceRouting, ProviderFailuresMapToJsonRpcErrorsAndAuditCodes) {

@@ -20,6 +20,7 @@ class DatasourceResources : public ResourceProvider {
   // The list resource, then one descriptor per visible datasource, by name.
   Json List(const Principal& principal) override;
   std::optional<Json> Read(const Principal& principal, std::string_view uri) override;
+  Json UriTemplates() const override;
 
  private:
   DatasourceService& datasources_;

@@ -32,6 +32,7 @@ class TemplateResources : public ResourceProvider {
   // One descriptor per template of the caller's workspace (its working version), by id.
   Json List(const Principal& principal) override;
   std::optional<Json> Read(const Principal& principal, std::string_view uri) override;
+  Json UriTemplates() const override;
 
  private:
   TemplateService& templates_;
