@@ -2,7 +2,7 @@
 // data dir, chosen env; operator CLI calls share the same env so they hit the same SQLite file.
 import { spawn, spawnSync } from 'node:child_process';
 import { before, after } from 'node:test';
-import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, rmSync, existsSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -158,7 +158,14 @@ export async function startServer(env = {}, { bootstrap = true } = {}) {
   server.proc.stdout.on('data', append);
   server.proc.stderr.on('data', append);
   server.exit = new Promise((resolve) => {
-    server.proc.on('exit', (code, signal) => resolve({ code, signal }));
+    server.proc.on('exit', (code, signal) => {
+      // scripts/test sweeps every server log of the run for the test services' password.
+      if (process.env.DP_E2E_LOG_DIR) {
+        writeFileSync(path.join(process.env.DP_E2E_LOG_DIR, `server-${port}-${Date.now()}.log`),
+          server.log);
+      }
+      resolve({ code, signal });
+    });
     server.proc.on('error', (err) => {
       server.log += `spawn error: ${err.message}\n`;
       resolve({ code: -1, signal: null });
