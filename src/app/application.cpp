@@ -12,8 +12,8 @@
 #include "datapipelines/mcp/resources/datasource_resources.hpp"
 #include "datapipelines/mcp/resources/template_resources.hpp"
 #include "datapipelines/mcp/tool_catalog.hpp"
-#include "datapipelines/mcp/tools/docs_tools.hpp"
 #include "datapipelines/mcp/tools/datasource_tools.hpp"
+#include "datapipelines/mcp/tools/docs_tools.hpp"
 #include "datapipelines/mcp/tools/template_tools.hpp"
 #include "datapipelines/net/envelope.hpp"
 #include "datapipelines/rest/datasource_routes.hpp"
@@ -109,7 +109,10 @@ struct Application::Impl {
     BindDocsTools(catalog, docs);
     // Domain services: each binds its MCP tools and mounts its REST resource here.
     // [templates]
-    templates = std::make_unique<TemplateService>(*store, *auth);
+    TemplateServiceOptions template_options;
+    template_options.cache_size = static_cast<size_t>(config.template_cache_size);
+    template_options.max_body_chars = static_cast<size_t>(config.template_max_body_chars);
+    templates = std::make_unique<TemplateService>(*store, *auth, nullptr, template_options);
     BindTemplateTools(catalog, *templates);
     rest->Mount("/api/v1/templates", TemplateRoutes(*templates));
     // [datasources]

@@ -95,6 +95,10 @@ const std::vector<KeyBinding>& Bindings() {
                     "AES-256-GCM key for datasource credentials: base64 of 32 bytes."),
       DP_STRING_KEY("datapipelines.bootstrap.datasources-file", bootstrap_datasources_file,
                     "YAML/JSON file of datasources created at start when absent."),
+      DP_INT_KEY("datapipelines.templates.cache-size", template_cache_size, 0, 1000000,
+                 "Parsed template versions kept in memory (LRU; 0 = parse on every render)."),
+      DP_INT_KEY("datapipelines.templates.max-body-chars", template_max_body_chars, 1, 16777216,
+                 "Longest template body accepted at save; longer is a syntax_error."),
       DP_INT_KEY("datapipelines.auth.api-keys.cache-ttl-seconds", api_key_cache_ttl_seconds, 0,
                  3600, "Cache TTL for validated API keys, owner liveness and issuer role."),
       DP_INT_KEY("datapipelines.auth.session.ttl-hours", session_ttl_hours, 1, 720,
@@ -187,9 +191,7 @@ std::string Config::EffectiveMetadataUrl() const {
   return metadata_url.empty() ? "sqlite:" + data_dir + "/metadata.db" : metadata_url;
 }
 
-bool Config::IsProductionMode() const {
-  return EffectiveMetadataUrl().rfind("postgres", 0) == 0;
-}
+bool Config::IsProductionMode() const { return EffectiveMetadataUrl().rfind("postgres", 0) == 0; }
 
 std::span<const ConfigKey> ConfigKeys() {
   static const std::vector<ConfigKey> kKeys = [] {

@@ -5,6 +5,7 @@
 
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
+#include "datapipelines/service/parsed_template_cache.hpp"
 #include "datapipelines/store/metadata_store.hpp"
 #include "datapipelines/template/template_parser.hpp"
 
@@ -86,11 +87,13 @@ void CheckImportsShape(const Json& imports) {
 }
 
 TemplateImportResolver::TemplateImportResolver(MetadataStore& store, std::string workspace_id,
-                                               size_t max_body_chars, bool for_save)
+                                               size_t max_body_chars, bool for_save,
+                                               ParsedTemplateCache* cache)
     : store_(store),
       workspace_id_(std::move(workspace_id)),
       max_body_chars_(max_body_chars),
-      for_save_(for_save) {}
+      for_save_(for_save),
+      cache_(cache) {}
 
 LibraryMap TemplateImportResolver::Resolve(const std::string& self_key, const Json& imports) {
   stack_ = {self_key};
@@ -140,7 +143,9 @@ std::shared_ptr<const ParsedTemplate> TemplateImportResolver::Library(const Json
   LibraryMap own = ResolveAt(found->imports, depth + 1);
   stack_.pop_back();
   auto parsed = std::make_shared<const ParsedTemplate>(
-      ParseTemplateVersion(*found, max_body_chars_).WithImports(std::move(own)));
+      (cache_ ? cache_->Get(*found, max_body_chars_)
+              : ParseTemplateVersion(*found, max_body_chars_))
+          .WithImports(std::move(own)));
   memo_[key] = parsed;
   return parsed;
 }

@@ -13,6 +13,7 @@
 namespace dp {
 
 class MetadataStore;
+class ParsedTemplateCache;
 struct TemplateVersionRecord;
 
 using LibraryMap = std::map<std::string, std::shared_ptr<const ParsedTemplate>>;
@@ -29,9 +30,9 @@ void CheckImportsShape(const Json& imports);
 class TemplateImportResolver {
  public:
   // `for_save`: a save may only import live (DRAFT/RELEASED) versions of live templates; a
-  // render resolves whatever version was pinned.
+  // render resolves whatever version was pinned. `cache` (optional) keeps library parses.
   TemplateImportResolver(MetadataStore& store, std::string workspace_id, size_t max_body_chars,
-                         bool for_save);
+                         bool for_save, ParsedTemplateCache* cache = nullptr);
 
   // alias → parsed library (with its own imports bound) for the template `self_key`
   // ("id@version"), whose `imports` are resolved.
@@ -45,6 +46,7 @@ class TemplateImportResolver {
   std::string workspace_id_;
   size_t max_body_chars_;
   bool for_save_;
+  ParsedTemplateCache* cache_;
   std::vector<std::string> stack_;  // "id@version" keys being resolved, for cycle detection
   LibraryMap memo_;                 // "id@version" → resolved library
 };

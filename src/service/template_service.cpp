@@ -7,6 +7,7 @@
 #include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/domain/request_fields.hpp"
 #include "datapipelines/service/auth_service.hpp"
+#include "datapipelines/service/parsed_template_cache.hpp"
 #include "datapipelines/service/template_id.hpp"
 #include "datapipelines/service/template_pin_source.hpp"
 #include "datapipelines/store/metadata_store.hpp"
@@ -109,7 +110,13 @@ struct TemplateService::Loaded {
 
 TemplateService::TemplateService(MetadataStore& store, AuthService& auth, TemplatePinSource* pins,
                                  TemplateServiceOptions options)
-    : store_(store), auth_(auth), pins_(pins), options_(options) {}
+    : store_(store),
+      auth_(auth),
+      pins_(pins),
+      options_(options),
+      parsed_(std::make_unique<ParsedTemplateCache>(options.cache_size)) {}
+
+TemplateService::~TemplateService() = default;
 
 TemplateService::Loaded TemplateService::Load(const Principal& principal, const std::string& id) {
   auto entity = store_.FindTemplate(principal.workspace_id, id);
@@ -302,9 +309,9 @@ Json TemplateService::Render(const Principal& principal, const std::string& id,
     throw DomainError(errc::kRequestInvalid, "'context' must be an object.",
                       Json{{"field", "context"}});
   }
-  ParsedTemplate parsed = ParseTemplateVersion(v, options_.max_body_chars);
+  ParsedTemplate parsed = parsed_->Get(v, options_.max_body_chars);
   TemplateImportResolver resolver(store_, principal.workspace_id, options_.max_body_chars,
-                                  /*for_save=*/false);
+                                  /*for_save=*/false, parsed_.get());
   LibraryMap libraries = resolver.Resolve(id + "@" + std::to_string(v.version), v.imports);
   std::map<std::string, const ParsedTemplate*> bound;
   for (const auto& [alias, library] : libraries) bound[alias] = library.get();

@@ -30,8 +30,11 @@ struct Config {
   std::string results_url = "memory";
   std::string rate_limit_url = "memory";
   // datasources (datasources.md §7.1, §8A)
-  std::string encryption_key;               // base64 of 32 bytes; "" = embedded key file
-  std::string bootstrap_datasources_file;   // "" = none
+  std::string encryption_key;              // base64 of 32 bytes; "" = embedded key file
+  std::string bootstrap_datasources_file;  // "" = none
+  // templates (configuration §3.9)
+  int template_cache_size = 500;
+  int template_max_body_chars = 262144;
   // auth
   int api_key_cache_ttl_seconds = 60;
   int session_ttl_hours = 8;

@@ -10,6 +10,7 @@
 // that draft in place, and content equal to the release is a no-op. Humans release, discard
 // and delete (REST only); an agent may purge its own never-released, unpinned draft.
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -21,12 +22,15 @@ namespace dp {
 
 class AuthService;
 class MetadataStore;
+class ParsedTemplateCache;
 class TemplatePinSource;
 struct TemplateVersionRecord;
 
 struct TemplateServiceOptions {
   // datapipelines.templates.max-body-chars (configuration §3.9).
   size_t max_body_chars = 262144;
+  // datapipelines.templates.cache-size: parsed versions kept (0 = parse on every render).
+  size_t cache_size = 500;
   RenderOptions render;
 };
 
@@ -82,6 +86,7 @@ class TemplateService {
   // `pins` may be null: no pipeline exists yet, so nothing pins anything.
   TemplateService(MetadataStore& store, AuthService& auth, TemplatePinSource* pins = nullptr,
                   TemplateServiceOptions options = {});
+  ~TemplateService();
 
   TemplateListing List(const Principal& principal, const TemplateListQuery& query);
   // The projection of `version`, or of the working version (draft if any, else latest
@@ -121,6 +126,7 @@ class TemplateService {
   AuthService& auth_;
   TemplatePinSource* pins_;
   TemplateServiceOptions options_;
+  std::unique_ptr<ParsedTemplateCache> parsed_;
 };
 
 }  // namespace dp
