@@ -69,15 +69,34 @@ void AppendUpper(uint32_t cp, std::string* out) {
 
 bool IsWs(uint32_t cp) { return cp <= ' '; }
 
+bool IsAscii(std::string_view s) {
+  for (char c : s) {
+    if (static_cast<unsigned char>(c) >= 0x80) return false;
+  }
+  return true;
+}
+
+// ASCII-only text (identifiers, SQL keywords): no decoding, no per-character appends.
+std::string AsciiCase(std::string_view text, bool upper) {
+  std::string out(text);
+  for (char& c : out) {
+    if (upper && c >= 'a' && c <= 'z') c = static_cast<char>(c - 32);
+    if (!upper && c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string TextCase::Upper(std::string_view text) {
+  if (IsAscii(text)) return AsciiCase(text, true);
   std::string out;
   for (uint32_t cp : Decode(text)) AppendUpper(cp, &out);
   return out;
 }
 
 std::string TextCase::Lower(std::string_view text) {
+  if (IsAscii(text)) return AsciiCase(text, false);
   std::string out;
   for (uint32_t cp : Decode(text)) AppendUtf8(&out, ToLower(cp));
   return out;

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "datapipelines/util/json.hpp"
 #include "template/decimal.hpp"
 #include "template/template_ast.hpp"
 
@@ -37,11 +38,26 @@ struct Value {
   std::unordered_map<std::string, size_t> index;          // key -> position in entries
   const Node* callable = nullptr;                         // kMacro / kFunction
   const Namespace* home = nullptr;                        // namespace a callable was defined in
+  // A kHash/kSequence of the data model wraps its JSON node instead of deep-converting it on
+  // every render: children are converted on first access and kept (the node outlives the
+  // render, and values never escape it). Such a value is never mutated (HashPut refuses).
+  const Json* json = nullptr;
+  mutable std::vector<ValuePtr> json_children;
+  mutable std::vector<bool> json_converted;
 
-  size_t SequenceSize() const { return range ? static_cast<size_t>(range->size) : items.size(); }
+  size_t SequenceSize() const {
+    if (range) return static_cast<size_t>(range->size);
+    return json ? json->size() : items.size();
+  }
   ValuePtr SequenceAt(size_t i) const;
-  ValuePtr HashGet(const std::string& key) const;
+  size_t HashSize() const { return json ? json->size() : entries.size(); }
+  const std::string& HashKeyAt(size_t i) const;
+  ValuePtr HashValueAt(size_t i) const;
+  ValuePtr HashGet(std::string_view key) const;
   void HashPut(const std::string& key, ValuePtr value);
+
+  // JSON null is a missing value (nullptr); objects and arrays are wrapped lazily.
+  static ValuePtr FromJson(const Json& json);
 
   static ValuePtr String(std::string s);
   static ValuePtr Markup(std::string s);

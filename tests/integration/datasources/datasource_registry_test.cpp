@@ -259,6 +259,41 @@ TEST_F(DatasourceRegistryTest, PermissionRefusalIsTableForbidden) {
   conn->Execute("DROP SCHEMA " + schema + " CASCADE");
 }
 
+// MariaDB filters the catalog by privilege, so an unreadable table is not listed (preview
+// answers not-found, "or the credentials cannot see it"); a probe naming it is refused with
+// 1142 and must come back as datasource.table_forbidden. scripts/test-services creates the
+// least-privilege user: SELECT on dp_limited_visible only.
+TEST_F(DatasourceRegistryTest, MariaDbPermissionRefusalIsTableForbidden) {
+  DP_REQUIRE_SERVICE_URL(url, "DP_TEST_MYSQL_LIMITED_URL");
+  ConnectorConfig config = ConnectorConfig::FromUrl(url);
+  Json body{{"name", "maria-limited"},
+            {"display_name", "MariaDB, least privilege"},
+            {"dialect", "MYSQL"},
+            {"jdbc_url", "jdbc:mariadb://" + config.host + ":" + std::to_string(config.port) + "/" +
+                             config.database},
+            {"username", config.username},
+            {"password", config.password},
+            {"workspace", "alpha"}};
+  h_.service().Create(AdminSession("ws-a"), body);
+  auto probe = [&](const std::string& table) {
+    return h_.service().Probe(Key("ws-a"),
+                              DatasourceService::ProbeFromJson(
+                                  {{"name", "maria-limited"}, {"sql", "SELECT id FROM " + table}}));
+  };
+  EXPECT_EQ(probe("dp_limited_visible")["row_count_returned"], 0);
+  DomainError forbidden = Refusal([&] { probe("dp_limited_secret"); });
+  EXPECT_EQ(forbidden.code().code, "datasource.table_forbidden");
+  EXPECT_EQ(forbidden.http_status(), 403);
+  DomainError hidden = Refusal([&] {
+    h_.service().PreviewRows(Key("ws-a"),
+                             DatasourceService::PreviewFromJson(
+                                 {{"name", "maria-limited"}, {"table", "dp_limited_secret"}}));
+  });
+  EXPECT_EQ(hidden.code().code, "datasource.table_not_found");
+  EXPECT_EQ(std::string(forbidden.ToJson().dump() + hidden.ToJson().dump()).find(config.password),
+            std::string::npos);
+}
+
 TEST_F(DatasourceRegistryTest, BootstrapFileCreatesWhenAbsentAndNeverUpdates) {
   std::string file =
       (std::filesystem::temp_directory_path() / ("dp_dsboot_" + Pid() + ".yaml")).string();
