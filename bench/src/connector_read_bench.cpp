@@ -10,14 +10,15 @@
 // object via RowView::ToWireObject, serialized, as preview/sql_probe answer); "cells" (each
 // cell → its canonical wire value via RowView::Wire, no object, no serialization); "text"
 // (driver text only, no conversion) — the split shows where the time goes; "stream" (the
-// same JSON bytes as "wire", written cell by cell into one buffer with the keys escaped once
-// per statement — a sketch of a row writer without the per-row ordered_json object).
+// same JSON bytes as "wire", appended by WireJsonWriter into one reused buffer: no Json and
+// no std::string per cell; not what the tools run, see docs/performance.md).
 // Creates bench.trips_<N> with generate_series when it is absent or has the wrong row count.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,7 @@
 #include "datapipelines/connectors/connection.hpp"
 #include "datapipelines/connectors/connector.hpp"
 #include "datapipelines/connectors/connector_config.hpp"
+#include "datapipelines/connectors/wire_json_writer.hpp"
 #include "datapipelines/domain/domain_error.hpp"
 
 namespace {
@@ -98,34 +100,29 @@ double ConnectorRowsPerSecond(dp::Connection& conn, const std::string& query, lo
                               Mode mode) {
   size_t bytes = 0;
   std::string buffer;
-  std::vector<std::string> keys;  // "\"name\":" per column, for kStream
+  std::optional<dp::WireJsonWriter> writer;  // kStream: keys planned once per statement
+  const auto plan = [&](const std::vector<dp::ColumnSchema>& columns) { writer.emplace(columns); };
   dp::QueryOptions options;
   options.timeout_ms = -1;
   const auto start = std::chrono::steady_clock::now();
-  dp::QueryResult result = conn.Query(query, {}, options, [&](const dp::RowView& row) {
-    if (mode == Mode::kWire) {
-      buffer = row.ToWireObject().dump();
-      bytes += buffer.size();
-    } else if (mode == Mode::kStream) {
-      if (keys.empty()) {
-        for (size_t i = 0; i < row.size(); ++i)
-          keys.push_back(dp::Json(row.column(i).name).dump() + ":");
-      }
-      buffer.assign(1, '{');
-      for (size_t i = 0; i < row.size(); ++i) {
-        if (i) buffer += ',';
-        buffer += keys[i];
-        buffer += row.Wire(i).dump();
-      }
-      buffer += '}';
-      bytes += buffer.size();
-    } else if (mode == Mode::kCells) {
-      for (size_t i = 0; i < row.size(); ++i) bytes += row.Wire(i).is_null() ? 0 : 1;
-    } else {
-      for (size_t i = 0; i < row.size(); ++i) bytes += row.text(i).value_or("").size();
-    }
-    return true;
-  });
+  dp::QueryResult result = conn.Query(
+      query, {}, options,
+      [&](const dp::RowView& row) {
+        if (mode == Mode::kWire) {
+          buffer = row.ToWireObject().dump();
+          bytes += buffer.size();
+        } else if (mode == Mode::kStream) {
+          buffer.clear();
+          writer->AppendObject(row, buffer);
+          bytes += buffer.size();
+        } else if (mode == Mode::kCells) {
+          for (size_t i = 0; i < row.size(); ++i) bytes += row.Wire(i).is_null() ? 0 : 1;
+        } else {
+          for (size_t i = 0; i < row.size(); ++i) bytes += row.text(i).value_or("").size();
+        }
+        return true;
+      },
+      plan);
   const double seconds = dp::bench::SecondsSince(start);
   if (result.row_count != rows || bytes == 0) throw std::runtime_error("short read");
   return static_cast<double>(rows) / seconds;

@@ -210,10 +210,17 @@ Json DatasourceService::PreviewRows(const Principal& principal, const PreviewReq
              (request.order_by[i].descending ? " DESC" : " ASC");
     }
     sql += connector.LimitClause(limit + 1);  // one extra row tells whether more exist
+    // The extra row is read, not refused: stopping short would cancel the statement on the
+    // server (a second connection and round trip) for every full preview.
     QueryOptions options;
-    options.max_rows = limit;
+    options.max_rows = limit + 1;
     Json rows = Json::array();
+    bool more = false;
     QueryResult result = conn.Query(sql, {}, options, [&](const RowView& row) {
+      if (static_cast<int>(rows.size()) == limit) {
+        more = true;
+        return true;
+      }
       rows.push_back(row.ToWireObject());
       return true;
     });
@@ -226,7 +233,7 @@ Json DatasourceService::PreviewRows(const Principal& principal, const PreviewReq
     out["columns"] = columns;
     out["rows"] = rows;
     out["row_count"] = rows.size();
-    out["truncated"] = result.truncated;
+    out["truncated"] = more || result.truncated;
     return out;
   });
 }

@@ -5,6 +5,7 @@
 #include <cctype>
 
 #include "template/builtin_names.hpp"
+#include "template/value.hpp"
 
 namespace dp::tmpl {
 namespace {
@@ -870,6 +871,7 @@ ExprPtr AstBuilder::ParseStringLiteral(const Token& token) {
   if (token.kind == TokKind::kRawString || token.text.find("${") == std::string::npos) {
     ExprPtr node = MakeExpr(ExprKind::kString, token.begin);
     node->text = token.text;
+    node->constant = Value::String(node->text);
     return node;
   }
   ExprPtr node = MakeExpr(ExprKind::kStringInterp, token.begin);
@@ -883,6 +885,7 @@ ExprPtr AstBuilder::ParseStringLiteral(const Token& token) {
       if (stop > i) {
         ExprPtr piece = MakeExpr(ExprKind::kString, token.begin);
         piece->text = value.substr(i, stop - i);
+        piece->constant = Value::String(piece->text);
         node->args.push_back(std::move(piece));
       }
       if (open == std::string::npos) break;
@@ -907,6 +910,7 @@ ExprPtr AstBuilder::ParseAtom() {
     case TokKind::kNumber: {
       node = MakeExpr(ExprKind::kNumber, t.begin);
       node->number = *Decimal::Parse(t.text);
+      node->constant = Value::Number(node->number);
       break;
     }
     case TokKind::kString:

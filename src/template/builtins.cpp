@@ -117,7 +117,7 @@ std::string Abc(int64_t n, bool upper) {
 }  // namespace
 
 ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
-  const std::string& name = e->name;
+  const std::string_view name = e->name;  // literal compares: length check first, no strlen
   const Expr* target_expr = e->args[0].get();
   Step(1, e->pos);
 
@@ -141,7 +141,7 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
       case ValueType::kSequence:
         return Value::Boolean(v->SequenceSize() > 0);
       case ValueType::kHash:
-        return Value::Boolean(!v->entries.empty());
+        return Value::Boolean(v->HashSize() > 0);
       default:
         return Value::Boolean(true);
     }
@@ -158,7 +158,8 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
         }
       }
     }
-    if (!loop) Fail(e->pos, "?" + name + " must be applied to a loop variable of <#list>");
+    if (!loop)
+      Fail(e->pos, "?" + std::string(name) + " must be applied to a loop variable of <#list>");
     const int64_t counter = static_cast<int64_t>(loop->index) + 1;
     if (name == "index") return Value::Int(counter - 1);
     if (name == "counter") return Value::Int(counter);
@@ -198,7 +199,7 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
   for (const auto& arg : e->call_args) args.push_back(EvalRequired(arg.get(), ctx));
   auto need_args = [&](size_t min, size_t max) {
     if (args.size() < min || args.size() > max) {
-      Fail(e->pos, "?" + name + " expects " + std::to_string(min) +
+      Fail(e->pos, "?" + std::string(name) + " expects " + std::to_string(min) +
                        (max != min ? "-" + std::to_string(max) : "") + " argument(s), got " +
                        std::to_string(args.size()));
     }
@@ -238,7 +239,8 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
 
   // Output format.
   if (name == "no_esc" || name == "esc") {
-    if (mode_ != TemplateMode::kHtml) Fail(e->pos, "?" + name + " needs the html template type");
+    if (mode_ != TemplateMode::kHtml)
+      Fail(e->pos, "?" + std::string(name) + " needs the html template type");
     if (target->type == ValueType::kMarkup) return target;
     std::string text = Stringify(target, target_expr, "a string");
     return Value::Markup(name == "esc" ? HtmlEscape(text) : text);
@@ -292,7 +294,7 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
     if (name == "byte") return Value::Int(static_cast<int8_t>(n.LongValue()));
     if (name == "double") return Value::Number(Decimal::FromDouble(n.ToDouble()));
     const int64_t v = n.LongValue();
-    if (v < 1) Fail(e->pos, "?" + name + " needs a number of at least 1");
+    if (v < 1) Fail(e->pos, "?" + std::string(name) + " needs a number of at least 1");
     return Value::String(Abc(v, name == "upper_abc"));
   }
 
@@ -374,7 +376,7 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
             Fail(e->pos, "?sort_by needs a sequence of hashes");
           key = item->HashGet(arg_string(0));
         }
-        if (!key) Fail(e->pos, "?" + name + " found a missing value");
+        if (!key) Fail(e->pos, "?" + std::string(name) + " found a missing value");
         keyed.emplace_back(key, item);
       }
       if (!keyed.empty()) {
@@ -382,7 +384,8 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
         for (const auto& k : keyed) {
           if (k.first->type != t ||
               (t != ValueType::kNumber && t != ValueType::kString && t != ValueType::kBoolean)) {
-            Fail(e->pos, "?" + name + " needs values of one type: all strings or all numbers");
+            Fail(e->pos,
+                 "?" + std::string(name) + " needs values of one type: all strings or all numbers");
           }
         }
         std::stable_sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) {
@@ -422,12 +425,13 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
 
   // Hashes.
   if (target->type == ValueType::kHash) {
-    if (name == "size") return Value::Int(static_cast<int64_t>(target->entries.size()));
+    if (name == "size") return Value::Int(static_cast<int64_t>(target->HashSize()));
     if (name == "keys" || name == "values") {
-      Step(target->entries.size(), e->pos);
+      Step(target->HashSize(), e->pos);
       std::vector<ValuePtr> items;
-      for (const auto& [key, value] : target->entries) {
-        items.push_back(name == "keys" ? Value::String(key) : value);
+      for (size_t i = 0; i < target->HashSize(); ++i) {
+        items.push_back(name == "keys" ? Value::String(target->HashKeyAt(i))
+                                       : target->HashValueAt(i));
       }
       return Value::Sequence(std::move(items));
     }
@@ -446,8 +450,8 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
   if (target->type == ValueType::kNumber || target->type == ValueType::kBoolean) {
     target = Value::String(Stringify(target, target_expr, "a string"));
   } else if (target->type != ValueType::kString) {
-    Fail(e->pos, "?" + name + " can't be applied to " + TypeName(target->type) + " (\"" +
-                     target_expr->source + "\")");
+    Fail(e->pos, "?" + std::string(name) + " can't be applied to " + TypeName(target->type) +
+                     " (\"" + target_expr->source + "\")");
   }
   const std::string& s = target->str;
   Step(s.size() / 64, e->pos);
@@ -509,7 +513,7 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
     need_args(1, 2);
     const int64_t width = arg_number(0).LongValue();
     const std::string fill = args.size() > 1 ? arg_string(1) : " ";
-    if (fill.empty()) Fail(e->pos, "?" + name + " fill string can't be empty");
+    if (fill.empty()) Fail(e->pos, "?" + std::string(name) + " fill string can't be empty");
     if (width > static_cast<int64_t>(options_.max_output_bytes)) {
       MakeString(std::string(options_.max_output_bytes + 1, ' '), e->pos);
     }
@@ -590,7 +594,8 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
   if (name == "size") {
     Fail(e->pos, "?size can't be applied to a string; use ?length");
   }
-  Fail(e->pos, "?" + name + " can't be applied to a string (\"" + target_expr->source + "\")");
+  Fail(e->pos,
+       "?" + std::string(name) + " can't be applied to a string (\"" + target_expr->source + "\")");
 }
 
 }  // namespace dp::tmpl

@@ -220,6 +220,10 @@ void Decimal::Digits(int max_fraction, int min_fraction, RoundingMode mode, std:
 }
 
 std::string Decimal::ToComputerString() const {
+  // Integers (the common case: ids, limits, counts) print as their digits.
+  if (scale_ == 0) {
+    if (auto exact = ExactInt64()) return std::to_string(*exact);
+  }
   std::string int_part, frac_part;
   bool negative = false;
   Digits(16, 0, RoundingMode::kHalfEven, &int_part, &frac_part, &negative);

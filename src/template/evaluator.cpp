@@ -54,24 +54,18 @@ void Evaluator::FailType(const Expr* e, std::string_view expected, const ValuePt
                    "\" has evaluated to " + TypeName(got->type));
 }
 
-Evaluator::StackGuard::StackGuard(Evaluator* e, const SourcePos& pos) : evaluator(e) {
-  constexpr int kMaxStackDepth = 4000;
-  if (++evaluator->stack_depth_ > kMaxStackDepth) {
-    --evaluator->stack_depth_;
-    throw RenderError{"call_depth_exceeded",
-                      "Template evaluation nested too deeply (at " + PosText(pos) + ")", pos,
-                      Json{{"max_stack_depth", kMaxStackDepth}}};
-  }
+void Evaluator::FailStackDepth(const SourcePos& pos) {
+  --stack_depth_;
+  throw RenderError{"call_depth_exceeded",
+                    "Template evaluation nested too deeply (at " + PosText(pos) + ")", pos,
+                    Json{{"max_stack_depth", StackGuard::kMaxStackDepth}}};
 }
 
-void Evaluator::Step(uint64_t n, const SourcePos& pos) {
-  steps_ += n;
-  if (steps_ > options_.max_steps) {
-    throw RenderError{"step_budget_exceeded",
-                      "Render exceeded its step budget of " + std::to_string(options_.max_steps) +
-                          " (at " + PosText(pos) + ")",
-                      pos, Json{{"max_steps", options_.max_steps}}};
-  }
+void Evaluator::FailSteps(const SourcePos& pos) {
+  throw RenderError{"step_budget_exceeded",
+                    "Render exceeded its step budget of " + std::to_string(options_.max_steps) +
+                        " (at " + PosText(pos) + ")",
+                    pos, Json{{"max_steps", options_.max_steps}}};
 }
 
 ValuePtr Evaluator::MakeString(std::string s, const SourcePos& pos) {
@@ -99,48 +93,12 @@ void Evaluator::Write(std::string_view text, const SourcePos& pos) {
   out_->append(text);
 }
 
-ValuePtr Evaluator::FromJson(const Json& json) {
-  switch (json.type()) {
-    case Json::value_t::null:
-    case Json::value_t::discarded:
-      return nullptr;
-    case Json::value_t::boolean:
-      return Value::Boolean(json.get<bool>());
-    case Json::value_t::number_integer:
-      return Value::Int(json.get<int64_t>());
-    case Json::value_t::number_unsigned:
-      return Value::Number(Decimal(Decimal::BigInt(json.get<uint64_t>()), 0));
-    case Json::value_t::number_float:
-      return Value::Number(Decimal::FromDouble(json.get<double>()));
-    case Json::value_t::string:
-      return Value::String(json.get<std::string>());
-    case Json::value_t::array: {
-      std::vector<ValuePtr> items;
-      items.reserve(json.size());
-      for (const auto& item : json) items.push_back(FromJson(item));
-      return Value::Sequence(std::move(items));
-    }
-    case Json::value_t::object: {
-      auto hash = std::make_shared<Value>();
-      hash->type = ValueType::kHash;
-      for (auto it = json.begin(); it != json.end(); ++it) {
-        // A null member stays a key (FreeMarker lists it) whose value is missing.
-        hash->HashPut(it.key(), FromJson(it.value()));
-      }
-      return hash;
-    }
-    case Json::value_t::binary:
-      return nullptr;
-  }
-  return nullptr;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Namespaces and libraries
 
 void Evaluator::DefineMacros(const ParsedTemplate& tmpl, Namespace* ns) {
   for (const Node* def : tmpl.ast().definitions) {
-    auto v = std::make_shared<Value>();
+    auto v = Value::New();
     v->type = def->kind == NodeKind::kFunction ? ValueType::kFunction : ValueType::kMacro;
     v->callable = def;
     v->home = ns;
@@ -149,7 +107,7 @@ void Evaluator::DefineMacros(const ParsedTemplate& tmpl, Namespace* ns) {
 }
 
 ValuePtr Evaluator::NamespaceHash(Namespace* ns) {
-  auto hash = std::make_shared<Value>();
+  auto hash = Value::New();
   hash->type = ValueType::kHash;
   std::vector<std::string> keys;
   for (const auto& [key, value] : ns->vars) keys.push_back(key);
@@ -190,7 +148,8 @@ std::string Evaluator::Run(const ParsedTemplate& main, const Json& data_model,
   if (!data_model.is_object() && !data_model.is_null()) {
     throw RenderError{"evaluation_error", "The data model must be a JSON object", {}, nullptr};
   }
-  data_model_ = data_model.is_null() ? nullptr : FromJson(data_model);
+  ValuePool::Scope pool_scope(&pool_);
+  data_model_ = data_model.is_null() ? nullptr : Value::FromJson(data_model);
   namespaces_.push_back(std::make_unique<Namespace>());
   Namespace* main_ns = namespaces_.back().get();
   main_ns->tmpl = &main;
@@ -202,6 +161,8 @@ std::string Evaluator::Run(const ParsedTemplate& main, const Json& data_model,
   }
   DefineMacros(main, main_ns);
   std::string output;
+  // Most renders are a few KB: skip the first rounds of regrowth (never past the cap).
+  output.reserve(std::min<size_t>(options_.max_output_bytes, 4096));
   out_ = &output;
   Frame frame;
   frame.ns = main_ns;
@@ -228,9 +189,15 @@ Flow Evaluator::Exec(const Node* node, Ctx& ctx) {
     case NodeKind::kText:
       Write(node->text, node->begin);
       return Flow::kNormal;
-    case NodeKind::kInterpolation:
-      Write(ToOutput(EvalRequired(node->exprs[0].get(), ctx), node->exprs[0].get()), node->begin);
+    case NodeKind::kInterpolation: {
+      const Expr* expr = node->exprs[0].get();
+      const ValuePtr v = EvalRequired(expr, ctx);
+      // Text that needs no escaping is written straight from the value, without a copy.
+      const bool verbatim = v->type == ValueType::kMarkup ||
+                            (v->type == ValueType::kString && mode_ != TemplateMode::kHtml);
+      Write(verbatim ? std::string_view(v->str) : std::string_view(ToOutput(v, expr)), node->begin);
       return Flow::kNormal;
+    }
     case NodeKind::kIf:
       return ExecIf(node, ctx);
     case NodeKind::kList:
@@ -251,7 +218,7 @@ Flow Evaluator::Exec(const Node* node, Ctx& ctx) {
       return Flow::kNormal;
     case NodeKind::kMacro:
     case NodeKind::kFunction: {
-      auto v = std::make_shared<Value>();
+      auto v = Value::New();
       v->type = node->kind == NodeKind::kFunction ? ValueType::kFunction : ValueType::kMacro;
       v->callable = node;
       v->home = ctx.frame->ns;
@@ -295,7 +262,7 @@ Flow Evaluator::ExecList(const Node* node, Ctx& ctx) {
   const Node* else_node = node->children.size() > 1 ? node->children[1].get() : nullptr;
   if (!node->names.empty()) {
     const bool empty = source->type == ValueType::kHash
-                           ? source->entries.empty()
+                           ? source->HashSize() == 0
                            : source->type == ValueType::kSequence && source->SequenceSize() == 0;
     if (empty && else_node) return ExecChildren(else_node->children, ctx);
     return RunLoop(node, body->children, source, source_expr, ctx);
@@ -303,7 +270,7 @@ Flow Evaluator::ExecList(const Node* node, Ctx& ctx) {
   // <#list xs>...<#items as x>...</#items>...</#list>: the body runs once, if xs is non-empty.
   size_t size = 0;
   if (source->type == ValueType::kHash) {
-    size = source->entries.size();
+    size = source->HashSize();
   } else if (source->type == ValueType::kSequence) {
     size = source->SequenceSize();
   } else {
@@ -321,7 +288,7 @@ Flow Evaluator::RunLoop(const Node* vars, const std::vector<NodePtr>& body, cons
   size_t size = 0;
   if (hash_listing) {
     if (source->type != ValueType::kHash) FailType(source_expr, "a hash", source);
-    size = source->entries.size();
+    size = source->HashSize();
   } else {
     if (source->type != ValueType::kSequence) FailType(source_expr, "a sequence", source);
     size = source->SequenceSize();
@@ -335,8 +302,8 @@ Flow Evaluator::RunLoop(const Node* vars, const std::vector<NodePtr>& body, cons
     state.index = i;
     state.has_next = i + 1 < size;
     if (hash_listing) {
-      state.item = Value::String(source->entries[i].first);
-      state.value = source->entries[i].second;
+      state.item = Value::String(source->HashKeyAt(i));
+      state.value = source->HashValueAt(i);
     } else {
       state.item = source->SequenceAt(i);
     }
@@ -386,7 +353,7 @@ void Evaluator::SetVariable(const Node* node, AssignScope scope, const std::stri
       break;
     case AssignScope::kLocal:
       if (!ctx.frame->callable) Fail(node->begin, "<#local> used outside a macro or function");
-      ctx.frame->locals[name] = std::move(value);
+      ctx.frame->locals.Set(name, std::move(value));
       break;
   }
 }
@@ -394,7 +361,7 @@ void Evaluator::SetVariable(const Node* node, AssignScope scope, const std::stri
 void Evaluator::ExecAssign(const Node* node, Ctx& ctx) {
   for (size_t i = 0; i < node->names.size(); ++i) {
     const std::string& name = node->names[i];
-    const std::string& op = node->ops[i];
+    const std::string_view op = node->ops[i];
     const Expr* expr = node->exprs[i].get();
     ValuePtr value;
     if (op == "=") {
@@ -403,8 +370,8 @@ void Evaluator::ExecAssign(const Node* node, Ctx& ctx) {
       ValuePtr current = Lookup(name, ctx);
       if (!current) {
         throw RenderError{"undefined_variable",
-                          "The left-hand operand of " + op + " is missing: " + name + " (at " +
-                              PosText(node->begin) + ")",
+                          "The left-hand operand of " + std::string(op) + " is missing: " + name +
+                              " (at " + PosText(node->begin) + ")",
                           node->begin, Json{{"variable", name}}};
       }
       Expr fake;
@@ -466,7 +433,7 @@ void Evaluator::BindParams(const Node* callable, Frame* frame, std::vector<Value
   std::vector<ValuePtr> extra;
   for (size_t i = 0; i < positional.size(); ++i) {
     if (i < regular) {
-      if (positional[i]) frame->locals[callable->params[i].name] = positional[i];
+      if (positional[i]) frame->locals.Set(callable->params[i].name, positional[i]);
     } else if (catch_all) {
       extra.push_back(positional[i]);
     } else {
@@ -474,13 +441,17 @@ void Evaluator::BindParams(const Node* callable, Frame* frame, std::vector<Value
                     " parameter(s), but got " + std::to_string(positional.size()));
     }
   }
-  auto rest = std::make_shared<Value>();
-  rest->type = ValueType::kHash;
+  frame->locals.vars.reserve(callable->params.size());
+  std::shared_ptr<Value> rest;  // named arguments a catch-all parameter collects
+  if (catch_all) {
+    rest = Value::New();
+    rest->type = ValueType::kHash;
+  }
   for (auto& [arg_name, value] : named) {
     bool known = false;
     for (size_t i = 0; i < regular; ++i) known = known || callable->params[i].name == arg_name;
     if (known) {
-      if (value) frame->locals[arg_name] = value;
+      if (value) frame->locals.Set(arg_name, value);
     } else if (catch_all) {
       if (value) rest->HashPut(arg_name, value);
     } else {
@@ -488,18 +459,18 @@ void Evaluator::BindParams(const Node* callable, Frame* frame, std::vector<Value
     }
   }
   if (catch_all) {
-    frame->locals[catch_all->name] =
-        named.empty() ? Value::Sequence(std::move(extra)) : ValuePtr(rest);
+    frame->locals.Set(catch_all->name,
+                      named.empty() ? Value::Sequence(std::move(extra)) : ValuePtr(rest));
   }
   Ctx ctx{frame, nullptr};
   for (size_t i = 0; i < regular; ++i) {
     const MacroParam& p = callable->params[i];
-    if (frame->locals.count(p.name)) continue;
+    if (frame->locals.Find(p.name)) continue;
     if (!p.default_value) {
       Fail(pos, "When calling \"" + name + "\", required parameter \"" + p.name +
                     "\" (parameter #" + std::to_string(i + 1) + ") was not specified");
     }
-    frame->locals[p.name] = EvalRequired(p.default_value.get(), ctx);
+    frame->locals.Set(p.name, EvalRequired(p.default_value.get(), ctx));
   }
 }
 

@@ -12,6 +12,7 @@
 #include "datapipelines/util/json.hpp"
 #include "template/template_ast.hpp"
 #include "template/value.hpp"
+#include "template/value_pool.hpp"
 
 namespace dp::tmpl {
 
@@ -37,8 +38,30 @@ struct LoopState {
   LoopState* parent = nullptr;
 };
 
+// Macro/function locals: a handful per call, so a flat list beats a hash map (no node
+// allocations, no hashing).
+struct LocalVars {
+  std::vector<std::pair<std::string, ValuePtr>> vars;
+
+  const ValuePtr* Find(std::string_view name) const {
+    for (const auto& [key, value] : vars) {
+      if (key == name) return &value;
+    }
+    return nullptr;
+  }
+  void Set(const std::string& name, ValuePtr value) {
+    for (auto& [key, slot] : vars) {
+      if (key == name) {
+        slot = std::move(value);
+        return;
+      }
+    }
+    vars.emplace_back(name, std::move(value));
+  }
+};
+
 struct Frame {
-  std::unordered_map<std::string, ValuePtr> locals;
+  LocalVars locals;
   Namespace* ns = nullptr;
   const Node* callable = nullptr;
   const Node* call_site = nullptr;  // <@m>body</@m>: the body for <#nested>
@@ -97,7 +120,7 @@ class Evaluator {
   ValuePtr Lookup(const std::string& name, const Ctx& ctx);
   ValuePtr EvalBuiltIn(const Expr* e, Ctx& ctx);
   ValuePtr Add(const ValuePtr& a, const ValuePtr& b, const Expr* e);
-  bool Compare(const ValuePtr& a, const ValuePtr& b, const std::string& op, const Expr* e);
+  bool Compare(const ValuePtr& a, const ValuePtr& b, std::string_view op, const Expr* e);
   bool RequireBoolean(const ValuePtr& v, const Expr* e);
   const Decimal& RequireNumber(const ValuePtr& v, const Expr* e);
   const std::string& RequireString(const ValuePtr& v, const Expr* e, std::string_view what);
@@ -105,22 +128,32 @@ class Evaluator {
   // String form for concatenation and ?join (numbers formatted, booleans as true/false).
   std::string Stringify(const ValuePtr& v, const Expr* e, std::string_view what);
   ValuePtr MakeString(std::string s, const SourcePos& pos);
-  void Step(uint64_t n, const SourcePos& pos);
+  // Inline: called for every element and built-in; only the failure is out of line.
+  void Step(uint64_t n, const SourcePos& pos) {
+    steps_ += n;
+    if (steps_ > options_.max_steps) FailSteps(pos);
+  }
   // RAII bound on recursion of Exec/Eval (macro recursion x nesting x expression depth).
   struct StackGuard {
+    static constexpr int kMaxStackDepth = 4000;
     Evaluator* evaluator;
-    StackGuard(Evaluator* e, const SourcePos& pos);
+    StackGuard(Evaluator* e, const SourcePos& pos) : evaluator(e) {
+      if (++e->stack_depth_ > kMaxStackDepth) e->FailStackDepth(pos);
+    }
     ~StackGuard() { --evaluator->stack_depth_; }
   };
   [[noreturn]] void Fail(const SourcePos& pos, std::string message);
+  [[noreturn]] void FailSteps(const SourcePos& pos);
+  [[noreturn]] void FailStackDepth(const SourcePos& pos);
   [[noreturn]] void FailType(const Expr* e, std::string_view expected, const ValuePtr& got);
   TemplateMode mode() const { return mode_; }
 
  private:
   ValuePtr EvalDynamicKey(const Expr* e, Ctx& ctx);
   ValuePtr EvalRange(const Expr* e, Ctx& ctx);
-  ValuePtr FromJson(const Json& json);
 
+  // First member, so it is destroyed last: every value of the render is allocated from it.
+  ValuePool pool_;
   RenderOptions options_;
   TemplateMode mode_;
   std::string template_name_;

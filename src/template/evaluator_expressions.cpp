@@ -19,13 +19,14 @@ ValuePtr Evaluator::Lookup(const std::string& name, const Ctx& ctx) {
     if (loop->list->names.size() > 1 && loop->list->names[1] == name) return loop->value;
   }
   if (ctx.frame->callable) {
-    auto it = ctx.frame->locals.find(name);
-    if (it != ctx.frame->locals.end()) return it->second;
+    if (const ValuePtr* local = ctx.frame->locals.Find(name)) return *local;
   }
   auto ns = ctx.frame->ns->vars.find(name);
   if (ns != ctx.frame->ns->vars.end()) return ns->second;
-  auto global = globals_.find(name);
-  if (global != globals_.end()) return global->second;
+  if (!globals_.empty()) {
+    auto global = globals_.find(name);
+    if (global != globals_.end()) return global->second;
+  }
   return data_model_ ? data_model_->HashGet(name) : nullptr;
 }
 
@@ -97,9 +98,11 @@ ValuePtr Evaluator::Add(const ValuePtr& a, const ValuePtr& b, const Expr* e) {
     return Value::Sequence(std::move(items));
   }
   if (a->type == ValueType::kHash && b->type == ValueType::kHash) {
-    auto merged = std::make_shared<Value>(*a);
-    Step(a->entries.size() + b->entries.size(), e->pos);
-    for (const auto& [key, value] : b->entries) merged->HashPut(key, value);
+    auto merged = Value::New();
+    merged->type = ValueType::kHash;
+    Step(a->HashSize() + b->HashSize(), e->pos);
+    for (size_t i = 0; i < a->HashSize(); ++i) merged->HashPut(a->HashKeyAt(i), a->HashValueAt(i));
+    for (size_t i = 0; i < b->HashSize(); ++i) merged->HashPut(b->HashKeyAt(i), b->HashValueAt(i));
     return merged;
   }
   const Expr* left_expr = e->args.size() > 0 ? e->args[0].get() : e;
@@ -113,25 +116,29 @@ ValuePtr Evaluator::Add(const ValuePtr& a, const ValuePtr& b, const Expr* e) {
     MakeString(joined, e->pos);  // enforce the cap
     return Value::Markup(std::move(joined));
   }
-  std::string left = Stringify(a, left_expr, "a string or number for \"+\"");
-  std::string right = Stringify(b, right_expr, "a string or number for \"+\"");
-  if (left.size() + right.size() > options_.max_output_bytes)
-    return MakeString(left + right, e->pos);
-  return MakeString(left + right, e->pos);
+  if (a->type == ValueType::kString && b->type == ValueType::kString) {
+    // The common case (SQL quoting, identifiers): one buffer, no intermediate copies.
+    std::string joined;
+    joined.reserve(a->str.size() + b->str.size());
+    joined.append(a->str).append(b->str);
+    return MakeString(std::move(joined), e->pos);
+  }
+  std::string joined = Stringify(a, left_expr, "a string or number for \"+\"");
+  joined += Stringify(b, right_expr, "a string or number for \"+\"");
+  return MakeString(std::move(joined), e->pos);
 }
 
-bool Evaluator::Compare(const ValuePtr& a, const ValuePtr& b, const std::string& op,
-                        const Expr* e) {
+bool Evaluator::Compare(const ValuePtr& a, const ValuePtr& b, std::string_view op, const Expr* e) {
   int cmp = 0;
   const bool equality = op == "==" || op == "!=";
   if (a->type == ValueType::kNumber && b->type == ValueType::kNumber) {
     cmp = a->number.Compare(b->number);
   } else if ((a->type == ValueType::kString || a->type == ValueType::kMarkup) &&
              (b->type == ValueType::kString || b->type == ValueType::kMarkup)) {
-    if (!equality) Fail(e->pos, "Can't use operator \"" + op + "\" on string values");
+    if (!equality) Fail(e->pos, "Can't use operator \"" + std::string(op) + "\" on string values");
     cmp = a->str == b->str ? 0 : 1;
   } else if (a->type == ValueType::kBoolean && b->type == ValueType::kBoolean) {
-    if (!equality) Fail(e->pos, "Can't use operator \"" + op + "\" on boolean values");
+    if (!equality) Fail(e->pos, "Can't use operator \"" + std::string(op) + "\" on boolean values");
     cmp = a->boolean == b->boolean ? 0 : 1;
   } else {
     Fail(e->pos, std::string("Can't compare values of these types: left-hand operand is ") +
@@ -225,9 +232,8 @@ ValuePtr Evaluator::Eval(const Expr* e, Ctx& ctx) {
   StackGuard guard(this, e->pos);
   switch (e->kind) {
     case ExprKind::kNumber:
-      return Value::Number(e->number);
     case ExprKind::kString:
-      return Value::String(e->text);
+      return e->constant;
     case ExprKind::kStringInterp: {
       std::string out;
       for (const auto& part : e->args) {
@@ -280,12 +286,13 @@ ValuePtr Evaluator::Eval(const Expr* e, Ctx& ctx) {
     case ExprKind::kArithmetic: {
       ValuePtr a = EvalRequired(e->args[0].get(), ctx);
       ValuePtr b = EvalRequired(e->args[1].get(), ctx);
-      if (e->name == "+") return Add(a, b, e);
+      const std::string_view op = e->name;
+      if (op == "+") return Add(a, b, e);
       const Decimal& x = RequireNumber(a, e->args[0].get());
       const Decimal& y = RequireNumber(b, e->args[1].get());
-      if (e->name == "-") return Value::Number(x - y);
-      if (e->name == "*") return Value::Number(x.EngineMultiply(y));
-      if (e->name == "/") {
+      if (op == "-") return Value::Number(x - y);
+      if (op == "*") return Value::Number(x.EngineMultiply(y));
+      if (op == "/") {
         auto q = x.Divide(y);
         if (!q) Fail(e->pos, "Division by zero");
         return Value::Number(*q);
@@ -317,7 +324,7 @@ ValuePtr Evaluator::Eval(const Expr* e, Ctx& ctx) {
       return Value::Sequence(std::move(items));
     }
     case ExprKind::kHash: {
-      auto hash = std::make_shared<Value>();
+      auto hash = Value::New();
       hash->type = ValueType::kHash;
       for (size_t i = 0; i + 1 < e->args.size(); i += 2) {
         ValuePtr key = EvalRequired(e->args[i].get(), ctx);

@@ -40,6 +40,8 @@ enum class ExprKind {
   kHash,      // {args[0]: args[1], ...}
 };
 
+struct Value;
+
 struct Expr {
   ExprKind kind;
   SourcePos pos;
@@ -51,6 +53,9 @@ struct Expr {
   std::vector<std::unique_ptr<Expr>> args;
   std::vector<std::unique_ptr<Expr>> call_args;
   std::string source;  // canonical-ish source snippet, for error messages
+  // kString / kNumber: the literal's value, built once at parse time and shared by every
+  // render (values are immutable), so evaluating a literal allocates nothing.
+  std::shared_ptr<const Value> constant;
 };
 using ExprPtr = std::unique_ptr<Expr>;
 

@@ -1,55 +1,83 @@
 #include "template/value.hpp"
 
+#include "template/value_pool.hpp"
+
 namespace dp::tmpl {
 
 namespace {
 
 const Json::object_t& Members(const Json* json) { return json->get_ref<const Json::object_t&>(); }
 
+// Marks a converted JSON null in the child cache (a null ValuePtr means "not converted yet").
+const ValuePtr& MissingMarker() {
+  static const ValuePtr kMarker = std::make_shared<Value>();
+  return kMarker;
+}
+
 }  // namespace
+
+ValuePtr Value::JsonChild(size_t i, const Json& child) const {
+  if (!json_children_) json_children_ = std::make_unique<ValuePtr[]>(json->size());
+  ValuePtr& slot = json_children_[i];
+  if (!slot) {
+    ValuePtr converted = FromJson(child);
+    slot = converted ? std::move(converted) : MissingMarker();
+  }
+  return slot == MissingMarker() ? nullptr : slot;
+}
 
 ValuePtr Value::SequenceAt(size_t i) const {
   if (range) return Int(range->begin + static_cast<int64_t>(i) * range->step);
-  if (!json) return items[i];
-  if (json_converted.empty()) {
-    json_children.resize(json->size());
-    json_converted.resize(json->size());
-  }
-  if (!json_converted[i]) {
-    json_children[i] = FromJson((*json)[i]);
-    json_converted[i] = true;
-  }
-  return json_children[i];
+  if (json) return JsonChild(i, (*json)[i]);
+  return items[i];
+}
+
+size_t Value::HashSize() const {
+  if (json) return json->size();
+  return hash_ ? hash_->entries.size() : 0;
 }
 
 const std::string& Value::HashKeyAt(size_t i) const {
-  return json ? Members(json).begin()[i].first : entries[i].first;
+  return json ? Members(json).begin()[i].first : hash_->entries[i].first;
 }
 
 ValuePtr Value::HashValueAt(size_t i) const {
-  if (!json) return entries[i].second;
-  if (json_converted.empty()) {
-    json_children.resize(json->size());
-    json_converted.resize(json->size());
-  }
-  if (!json_converted[i]) {
-    json_children[i] = FromJson(Members(json).begin()[i].second);
-    json_converted[i] = true;
-  }
-  return json_children[i];
+  if (json) return JsonChild(i, Members(json).begin()[i].second);
+  return hash_->entries[i].second;
 }
 
 ValuePtr Value::HashGet(std::string_view key) const {
   if (json) {
-    // Data-model objects are small: a scan beats building an index on every render.
+    // Data-model objects are mostly small: a scan beats building an index on every render.
+    // Large ones get an index, so lookups in a loop stay O(1).
+    constexpr size_t kScanLimit = 16;
     const Json::object_t& members = Members(json);
-    for (size_t i = 0; i < members.size(); ++i) {
-      if (members.begin()[i].first == key) return HashValueAt(i);
+    if (members.size() <= kScanLimit) {
+      for (size_t i = 0; i < members.size(); ++i) {
+        if (members.begin()[i].first == key) return JsonChild(i, members.begin()[i].second);
+      }
+      return nullptr;
     }
-    return nullptr;
+    if (!json_index_) {
+      json_index_ = std::make_unique<std::unordered_map<std::string_view, size_t>>();
+      json_index_->reserve(members.size());
+      for (size_t i = 0; i < members.size(); ++i) json_index_->emplace(members.begin()[i].first, i);
+    }
+    auto it = json_index_->find(key);
+    return it == json_index_->end() ? nullptr
+                                    : JsonChild(it->second, members.begin()[it->second].second);
   }
-  auto it = index.find(std::string(key));
-  return it == index.end() ? nullptr : entries[it->second].second;
+  if (!hash_) return nullptr;
+  auto it = hash_->index.find(key);
+  return it == hash_->index.end() ? nullptr : hash_->entries[it->second].second;
+}
+
+std::shared_ptr<Value> Value::New() {
+  static_assert(alignof(Value) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__);
+  if (ValuePool* pool = ValuePool::Current()) {
+    return std::allocate_shared<Value>(PoolAllocator<Value>(pool));
+  }
+  return std::make_shared<Value>();
 }
 
 ValuePtr Value::FromJson(const Json& json) {
@@ -70,7 +98,7 @@ ValuePtr Value::FromJson(const Json& json) {
       return String(json.get_ref<const std::string&>());
     case Json::value_t::array:
     case Json::value_t::object: {
-      auto v = std::make_shared<Value>();
+      auto v = New();
       v->type = json.is_array() ? ValueType::kSequence : ValueType::kHash;
       v->json = &json;
       return v;
@@ -80,31 +108,32 @@ ValuePtr Value::FromJson(const Json& json) {
 }
 
 void Value::HashPut(const std::string& key, ValuePtr value) {
-  auto it = index.find(key);
-  if (it != index.end()) {
-    entries[it->second].second = std::move(value);
+  if (!hash_) hash_ = std::make_unique<HashStore>();
+  auto it = hash_->index.find(key);
+  if (it != hash_->index.end()) {
+    hash_->entries[it->second].second = std::move(value);
     return;
   }
-  index.emplace(key, entries.size());
-  entries.emplace_back(key, std::move(value));
+  hash_->index.emplace(key, hash_->entries.size());
+  hash_->entries.emplace_back(key, std::move(value));
 }
 
 ValuePtr Value::String(std::string s) {
-  auto v = std::make_shared<Value>();
+  auto v = New();
   v->type = ValueType::kString;
   v->str = std::move(s);
   return v;
 }
 
 ValuePtr Value::Markup(std::string s) {
-  auto v = std::make_shared<Value>();
+  auto v = New();
   v->type = ValueType::kMarkup;
   v->str = std::move(s);
   return v;
 }
 
 ValuePtr Value::Number(Decimal d) {
-  auto v = std::make_shared<Value>();
+  auto v = New();
   v->type = ValueType::kNumber;
   v->number = std::move(d);
   return v;
@@ -126,14 +155,14 @@ ValuePtr Value::Boolean(bool b) {
 }
 
 ValuePtr Value::Sequence(std::vector<ValuePtr> items) {
-  auto v = std::make_shared<Value>();
+  auto v = New();
   v->type = ValueType::kSequence;
   v->items = std::move(items);
   return v;
 }
 
 ValuePtr Value::Range(RangeSpec spec) {
-  auto v = std::make_shared<Value>();
+  auto v = New();
   v->type = ValueType::kSequence;
   v->range = spec;
   return v;

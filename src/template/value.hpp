@@ -3,7 +3,9 @@
 // model and FTL literals can produce. A null ValuePtr is a missing value (JSON null included).
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -27,38 +29,43 @@ struct RangeSpec {
   int step = 1;
 };
 
+// Lets the hash index be probed with a string_view (no temporary std::string).
+struct StringHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+
 struct Value {
   ValueType type = ValueType::kString;
+  bool boolean = false;
   std::string str;  // kString, kMarkup (already escaped output)
   Decimal number;
-  bool boolean = false;
-  std::vector<ValuePtr> items;  // kSequence (when !range)
+  std::vector<ValuePtr> items;  // kSequence (when !range and !json)
   std::optional<RangeSpec> range;
-  std::vector<std::pair<std::string, ValuePtr>> entries;  // kHash, in insertion order
-  std::unordered_map<std::string, size_t> index;          // key -> position in entries
-  const Node* callable = nullptr;                         // kMacro / kFunction
-  const Namespace* home = nullptr;                        // namespace a callable was defined in
+  const Node* callable = nullptr;   // kMacro / kFunction
+  const Namespace* home = nullptr;  // namespace a callable was defined in
   // A kHash/kSequence of the data model wraps its JSON node instead of deep-converting it on
   // every render: children are converted on first access and kept (the node outlives the
-  // render, and values never escape it). Such a value is never mutated (HashPut refuses).
+  // render, and values never escape it).
   const Json* json = nullptr;
-  mutable std::vector<ValuePtr> json_children;
-  mutable std::vector<bool> json_converted;
 
   size_t SequenceSize() const {
     if (range) return static_cast<size_t>(range->size);
     return json ? json->size() : items.size();
   }
   ValuePtr SequenceAt(size_t i) const;
-  size_t HashSize() const { return json ? json->size() : entries.size(); }
+  size_t HashSize() const;
   const std::string& HashKeyAt(size_t i) const;
   ValuePtr HashValueAt(size_t i) const;
   ValuePtr HashGet(std::string_view key) const;
+  // Only for hashes built during the render (never a JSON-backed one).
   void HashPut(const std::string& key, ValuePtr value);
 
+  // A blank value, from the current render's ValuePool when there is one (values made outside
+  // a render, e.g. parse-time literals, use the heap and may be shared across renders).
+  static std::shared_ptr<Value> New();
   // JSON null is a missing value (nullptr); objects and arrays are wrapped lazily.
   static ValuePtr FromJson(const Json& json);
-
   static ValuePtr String(std::string s);
   static ValuePtr Markup(std::string s);
   static ValuePtr Number(Decimal d);
@@ -66,6 +73,20 @@ struct Value {
   static ValuePtr Boolean(bool b);
   static ValuePtr Sequence(std::vector<ValuePtr> items);
   static ValuePtr Range(RangeSpec spec);
+
+ private:
+  // Kept out of line so scalar values (most of a render's allocations) stay small.
+  struct HashStore {
+    std::vector<std::pair<std::string, ValuePtr>> entries;  // insertion order
+    std::unordered_map<std::string, size_t, StringHash, std::equal_to<>> index;
+  };
+  ValuePtr JsonChild(size_t i, const Json& child) const;
+
+  std::unique_ptr<HashStore> hash_;
+  // JSON children converted so far; null = not yet, MissingMarker() = a JSON null.
+  mutable std::unique_ptr<ValuePtr[]> json_children_;
+  // Key -> member position, built on the first lookup in a large JSON object only.
+  mutable std::unique_ptr<std::unordered_map<std::string_view, size_t>> json_index_;
 };
 
 const char* TypeName(ValueType type);

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "datapipelines/connectors/type_mapping.hpp"
+#include "datapipelines/connectors/wire_scalar.hpp"
 #include "datapipelines/util/json.hpp"
 
 namespace dp {
@@ -15,6 +16,10 @@ class WireEncoder {
   // nullopt (SQL NULL) → null for every type. A value that does not parse as its declared
   // type degrades to its text as a JSON string rather than failing the read (§8.2 spirit).
   static Json Encode(const TypeMapping& mapping, std::optional<std::string_view> text);
+  // The same decision without allocating: normalized text (timestamps, base64, ...) is built in
+  // `scratch`, which the caller reuses across cells; the result is valid until its next use.
+  static WireScalar Scalar(const TypeMapping& mapping, std::optional<std::string_view> text,
+                           std::string& scratch);
 
   // "YYYY-MM-DD[ T]HH:MM:SS[.f…][Z|±HH[:MM[:SS]]]" → "YYYY-MM-DDTHH:MM:SS.ffffffZ" in UTC
   // (zone-less input is taken as UTC, §8.4; digits past microseconds are truncated).

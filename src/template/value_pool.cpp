@@ -1,0 +1,41 @@
+#include "template/value_pool.hpp"
+
+#include <new>
+
+namespace dp::tmpl {
+namespace {
+
+thread_local ValuePool* current_pool = nullptr;
+
+}  // namespace
+
+void* ValuePool::Allocate(size_t bytes) {
+  if (bytes > kBlockBytes) return ::operator new(bytes);
+  if (free_) {
+    FreeBlock* block = free_;
+    free_ = block->next;
+    return block;
+  }
+  if (carved_ == kBlocksPerChunk) {
+    // operator new[] aligns to __STDCPP_DEFAULT_NEW_ALIGNMENT__, and blocks are a multiple of it.
+    chunks_.push_back(std::make_unique_for_overwrite<std::byte[]>(kBlockBytes * kBlocksPerChunk));
+    carved_ = 0;
+  }
+  return chunks_.back().get() + kBlockBytes * carved_++;
+}
+
+void ValuePool::Deallocate(void* p, size_t bytes) {
+  if (bytes > kBlockBytes) {
+    ::operator delete(p);
+    return;
+  }
+  free_ = new (p) FreeBlock{free_};
+}
+
+ValuePool* ValuePool::Current() { return current_pool; }
+
+ValuePool::Scope::Scope(ValuePool* pool) : saved_(current_pool) { current_pool = pool; }
+
+ValuePool::Scope::~Scope() { current_pool = saved_; }
+
+}  // namespace dp::tmpl

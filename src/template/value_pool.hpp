@@ -1,0 +1,66 @@
+#pragma once
+// A per-render free-list allocator for the fixed-size blocks of std::allocate_shared<Value>.
+// A render creates and drops values by the thousand; recycling same-size blocks (and releasing
+// them all at once when the render ends) is much cheaper than malloc/free for each. Memory
+// stays bounded by the peak number of live values, as with malloc. Not thread-safe: one pool
+// per render, used by the rendering thread only.
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+namespace dp::tmpl {
+
+class ValuePool {
+ public:
+  ValuePool() = default;
+  ValuePool(const ValuePool&) = delete;
+  ValuePool& operator=(const ValuePool&) = delete;
+
+  void* Allocate(size_t bytes);
+  void Deallocate(void* p, size_t bytes);
+
+  // The pool of the render running on this thread (nullptr outside a render): values made
+  // through Value's factories come from it.
+  static ValuePool* Current();
+  // Makes `pool` current for the scope's lifetime (restores the previous one after).
+  class Scope {
+   public:
+    explicit Scope(ValuePool* pool);
+    ~Scope();
+    Scope(const Scope&) = delete;
+    Scope& operator=(const Scope&) = delete;
+
+   private:
+    ValuePool* saved_;
+  };
+
+ private:
+  static constexpr size_t kBlockBytes = 256;  // >= a shared_ptr control block + Value
+  static constexpr size_t kBlocksPerChunk = 64;
+  struct FreeBlock {
+    FreeBlock* next;
+  };
+
+  FreeBlock* free_ = nullptr;
+  std::vector<std::unique_ptr<std::byte[]>> chunks_;
+  size_t carved_ = kBlocksPerChunk;  // blocks handed out from the newest chunk
+};
+
+// std::allocator-compatible handle on a ValuePool, for std::allocate_shared.
+template <class T>
+struct PoolAllocator {
+  using value_type = T;
+  ValuePool* pool;
+
+  explicit PoolAllocator(ValuePool* p) : pool(p) {}
+  template <class U>
+  PoolAllocator(const PoolAllocator<U>& other) : pool(other.pool) {}
+  T* allocate(size_t n) { return static_cast<T*>(pool->Allocate(n * sizeof(T))); }
+  void deallocate(T* p, size_t n) { pool->Deallocate(p, n * sizeof(T)); }
+  template <class U>
+  bool operator==(const PoolAllocator<U>& other) const {
+    return pool == other.pool;
+  }
+};
+
+}  // namespace dp::tmpl
