@@ -275,7 +275,9 @@ TEST_P(DatasourceToolsTest, TablesCarryTheirNamespaceAndFiltersAreExact) {
   for (const auto& table : tables["tables"]) {
     names.push_back(table["name"]);
     EXPECT_EQ(table["namespace"], Json(t_.ns));
-    if (!t_.ns.empty()) EXPECT_EQ(table["schema"], t_.ns[0]);
+    if (!t_.ns.empty()) {
+      EXPECT_EQ(table["schema"], t_.ns[0]);
+    }
     EXPECT_FALSE(table["type"].get<std::string>().empty());
   }
   for (const char* table : {"trips", "zones", "we\"ird"}) {
@@ -290,7 +292,9 @@ TEST_P(DatasourceToolsTest, TablesCarryTheirNamespaceAndFiltersAreExact) {
   EXPECT_TRUE(filtered({{"namespace", {"no_such_ns"}}}).empty());
   EXPECT_TRUE(filtered({{"namespace", {"a", "b"}}}).empty());
   EXPECT_TRUE(filtered({{"schema", "cat.sch"}}).empty());
-  if (!t_.ns.empty()) EXPECT_FALSE(filtered({{"schema", t_.ns[0]}}).empty());
+  if (!t_.ns.empty()) {
+    EXPECT_FALSE(filtered({{"schema", t_.ns[0]}}).empty());
+  }
 }
 
 TEST_P(DatasourceToolsTest, ColumnsMapToCanonicalTypes) {
@@ -368,8 +372,12 @@ TEST_P(DatasourceToolsTest, StatsComeFromTheCatalog) {
   bool primary = false;
   for (const auto& index : stats["indexes"]) primary = primary || index["primary"] == true;
   // SQLite's INTEGER PRIMARY KEY is the rowid itself: no index to report.
-  if (t_.dialect != "SQLITE") EXPECT_TRUE(primary) << stats.dump();
-  if (t_.dialect == "POSTGRES") EXPECT_EQ(stats["row_estimate"], 5);
+  if (t_.dialect != "SQLITE") {
+    EXPECT_TRUE(primary) << stats.dump();
+  }
+  if (t_.dialect == "POSTGRES") {
+    EXPECT_EQ(stats["row_estimate"], 5);
+  }
 }
 
 TEST_P(DatasourceToolsTest, PreviewBuildsAnOrderedCappedStatement) {

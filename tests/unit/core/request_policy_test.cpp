@@ -48,8 +48,16 @@ TEST(RequestPolicyTest, CorrelationIdKeptOnlyWhenUuid) {
 
 TEST(RouterTest, ExactPrefixAndMethods) {
   Router router;
-  router.Add("POST", "/mcp", [](const HttpRequest&) { return HttpResponse{201}; });
-  router.Add("*", "/api/v1/*", [](const HttpRequest&) { return HttpResponse{202}; });
+  router.Add("POST", "/mcp", [](const HttpRequest&) {
+    HttpResponse response;
+    response.status = 201;
+    return response;
+  });
+  router.Add("*", "/api/v1/*", [](const HttpRequest&) {
+    HttpResponse response;
+    response.status = 202;
+    return response;
+  });
   HttpRequest request;
   auto post = router.Match("POST", "/mcp");
   ASSERT_NE(post.handler, nullptr);

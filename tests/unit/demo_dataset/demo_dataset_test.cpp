@@ -112,7 +112,9 @@ TEST(DemoDatasetTest, NullsOnlyWhereTheDomainHasThem) {
     EXPECT_EQ(!trip[Col("trips", "tip")].has_value(), is_cash);  // cash tips go unrecorded
     null_passengers += !trip[Col("trips", "passenger_count")].has_value();
     for (const auto& column : DemoDataset::Table("trips").columns) {
-      if (!column.nullable) EXPECT_TRUE(trip[Col("trips", column.name)].has_value()) << column.name;
+      if (!column.nullable) {
+        EXPECT_TRUE(trip[Col("trips", column.name)].has_value()) << column.name;
+      }
     }
   }
   EXPECT_GT(null_passengers, 0);
