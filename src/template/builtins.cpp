@@ -196,6 +196,7 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
   }
 
   std::vector<ValuePtr> args;
+  args.reserve(e->call_args.size());
   for (const auto& arg : e->call_args) args.push_back(EvalRequired(arg.get(), ctx));
   auto need_args = [&](size_t min, size_t max) {
     if (args.size() < min || args.size() > max) {

@@ -479,9 +479,11 @@ void Evaluator::ExecCall(const Node* node, Ctx& ctx) {
   ValuePtr callee = EvalRequired(callee_expr, ctx);
   if (callee->type != ValueType::kMacro) FailType(callee_expr, "a macro", callee);
   std::vector<ValuePtr> positional;
+  positional.reserve(node->exprs.size() - 1);
   for (size_t i = 1; i < node->exprs.size(); ++i)
     positional.push_back(Eval(node->exprs[i].get(), ctx));
   std::vector<std::pair<std::string, ValuePtr>> named;
+  named.reserve(node->named_args.size());
   for (const auto& [name, expr] : node->named_args) named.emplace_back(name, Eval(expr.get(), ctx));
   if (++call_depth_ > options_.max_call_depth) {
     throw RenderError{"call_depth_exceeded",

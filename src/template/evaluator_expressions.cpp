@@ -261,6 +261,7 @@ ValuePtr Evaluator::Eval(const Expr* e, Ctx& ctx) {
       ValuePtr callee = EvalRequired(e->args[0].get(), ctx);
       if (callee->type != ValueType::kFunction) FailType(e->args[0].get(), "a function", callee);
       std::vector<ValuePtr> args;
+      args.reserve(e->args.size() - 1);
       for (size_t i = 1; i < e->args.size(); ++i) args.push_back(Eval(e->args[i].get(), ctx));
       return CallFunction(*callee, std::move(args), e->pos);
     }

@@ -4,6 +4,7 @@
 #include "datapipelines/domain/error_codes.hpp"
 #include "template/ast_builder.hpp"
 #include "template/template_validator.hpp"
+#include "template/value_pool.hpp"
 #include "template/whitespace_stripper.hpp"
 
 namespace dp {
@@ -17,6 +18,8 @@ ParsedTemplate TemplateParser::Parse(std::string_view body, const ParseOptions& 
                            {"max_body_chars", options.max_body_chars},
                            {"template", options.name}});
   }
+  // Parse-time literal values outlive any render: keep them off a render's value pool.
+  tmpl::ValuePool::Scope no_pool(nullptr);
   tmpl::AstBuilder builder(body, options.max_nesting_depth);
   std::shared_ptr<tmpl::TemplateAst> ast;
   try {

@@ -164,7 +164,7 @@ ValuePtr Value::Sequence(std::vector<ValuePtr> items) {
 ValuePtr Value::Range(RangeSpec spec) {
   auto v = New();
   v->type = ValueType::kSequence;
-  v->range = spec;
+  v->range = std::make_unique<const RangeSpec>(spec);
   return v;
 }
 

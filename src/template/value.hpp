@@ -40,10 +40,10 @@ struct Value {
   bool boolean = false;
   std::string str;  // kString, kMarkup (already escaped output)
   Decimal number;
-  std::vector<ValuePtr> items;  // kSequence (when !range and !json)
-  std::optional<RangeSpec> range;
-  const Node* callable = nullptr;   // kMacro / kFunction
-  const Namespace* home = nullptr;  // namespace a callable was defined in
+  std::vector<ValuePtr> items;             // kSequence (when !range and !json)
+  std::unique_ptr<const RangeSpec> range;  // out of line: ranges are rare, values many
+  const Node* callable = nullptr;          // kMacro / kFunction
+  const Namespace* home = nullptr;         // namespace a callable was defined in
   // A kHash/kSequence of the data model wraps its JSON node instead of deep-converting it on
   // every render: children are converted on first access and kept (the node outlives the
   // render, and values never escape it).

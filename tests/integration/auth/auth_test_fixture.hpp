@@ -12,6 +12,7 @@
 #include "datapipelines/service/audit_log.hpp"
 #include "datapipelines/service/auth_service.hpp"
 #include "datapipelines/store/metadata_store.hpp"
+#include "support/core_stack.hpp"
 
 namespace dp::test {
 
@@ -33,14 +34,10 @@ std::string CodeOf(F&& call) {
 class AuthServiceTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    store_ = OpenMetadataStore(":memory:");
-    store_->Migrate();
-    audit_ = std::make_unique<AuditLog>(*store_);
-    AuthOptions options;
+    AuthOptions options = test::CheapAuthOptions();
     options.cache_ttl = std::chrono::milliseconds(kTtlMs);
-    options.hasher = Argon2Params{.time_cost = 1, .memory_kib = 1024, .parallelism = 1};
     options.clock = [this] { return now_.load(); };
-    service_ = std::make_unique<AuthService>(*store_, *audit_, options);
+    test::OpenCoreStack(store_, audit_, service_, options);
   }
 
   void Advance(int64_t ms) { now_ += ms; }

@@ -24,6 +24,7 @@
 #include "datapipelines/store/metadata_store.hpp"
 #include "datapipelines/util/crypto.hpp"
 #include "datapipelines/util/secret_box.hpp"
+#include "support/core_stack.hpp"
 
 namespace dp::test {
 
@@ -32,12 +33,7 @@ inline constexpr const char* kDatasourcePassword = "pw-resource-secret-7731";
 class ResourceStack : public ::testing::Test {
  protected:
   void SetUp() override {
-    store_ = OpenMetadataStore(":memory:");
-    store_->Migrate();
-    audit_ = std::make_unique<AuditLog>(*store_);
-    AuthOptions options;
-    options.hasher = Argon2Params{.time_cost = 1, .memory_kib = 1024, .parallelism = 1};
-    auth_ = std::make_unique<AuthService>(*store_, *audit_, options);
+    test::OpenCoreStack(store_, audit_, auth_);
     templates_ = std::make_unique<TemplateService>(*store_, *auth_);
     datasources_ =
         std::make_unique<DatasourceService>(*store_, *audit_, SecretBox(RandomBytes(32)));

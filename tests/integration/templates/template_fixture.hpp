@@ -24,6 +24,7 @@
 #include "datapipelines/service/template_pin_source.hpp"
 #include "datapipelines/service/template_service.hpp"
 #include "datapipelines/store/metadata_store.hpp"
+#include "support/core_stack.hpp"
 
 namespace dp::test {
 
@@ -68,12 +69,7 @@ struct RestOutcome {
 class TemplateStack : public ::testing::Test {
  protected:
   void SetUp() override {
-    store_ = OpenMetadataStore(":memory:");
-    store_->Migrate();
-    audit_ = std::make_unique<AuditLog>(*store_);
-    AuthOptions options;
-    options.hasher = Argon2Params{.time_cost = 1, .memory_kib = 1024, .parallelism = 1};
-    auth_ = std::make_unique<AuthService>(*store_, *audit_, options);
+    test::OpenCoreStack(store_, audit_, auth_);
     limiter_ = OpenRateLimiter("memory", RateLimitPolicy{100000, 1000000});
     authenticator_ = std::make_unique<RequestAuthenticator>(*auth_, *limiter_, *store_);
     templates_ = std::make_unique<TemplateService>(*store_, *auth_, &pins_);

@@ -1,6 +1,7 @@
 // Data-driven dispatcher cases (tests/mcp_cases/*.json): each is a JSON-RPC request, the
 // principal it runs as, and the subset of the response it must contain.
 #include "datapipelines/mcp/mcp_server.hpp"
+#include "support/core_stack.hpp"
 
 #include <gtest/gtest.h>
 
@@ -62,12 +63,7 @@ std::vector<Case> LoadCases() {
 class McpServerCases : public ::testing::TestWithParam<Case> {
  protected:
   void SetUp() override {
-    store_ = OpenMetadataStore(":memory:");
-    store_->Migrate();
-    audit_ = std::make_unique<AuditLog>(*store_);
-    AuthOptions options;
-    options.hasher = Argon2Params{1, 64, 1, 16, 32};
-    auth_ = std::make_unique<AuthService>(*store_, *audit_, options);
+    test::OpenCoreStack(store_, audit_, auth_);
     BindDocsTools(catalog_, BuiltInSkillDocs());
     server_ = std::make_unique<McpServer>(catalog_, *auth_, *audit_, BuiltInSkillDocs(), "test");
   }

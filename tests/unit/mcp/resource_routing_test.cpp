@@ -11,6 +11,7 @@
 #include "datapipelines/service/auth_service.hpp"
 #include "datapipelines/service/skill_docs.hpp"
 #include "datapipelines/store/metadata_store.hpp"
+#include "support/core_stack.hpp"
 
 namespace dp {
 namespace {
@@ -44,12 +45,7 @@ Json Contents() { return Json::array({TextResourceContents("u", "application/jso
 class ResourceRouting : public ::testing::Test {
  protected:
   void SetUp() override {
-    store_ = OpenMetadataStore(":memory:");
-    store_->Migrate();
-    audit_ = std::make_unique<AuditLog>(*store_);
-    AuthOptions options;
-    options.hasher = Argon2Params{1, 64, 1, 16, 32};
-    auth_ = std::make_unique<AuthService>(*store_, *audit_, options);
+    test::OpenCoreStack(store_, audit_, auth_);
     server_ = std::make_unique<McpServer>(catalog_, *auth_, *audit_, BuiltInSkillDocs(), "test");
     principal_.user_id = "00000000-0000-4000-8000-00000000000a";
     principal_.key_id = "dpk_TESTTESTTEST";

@@ -1,0 +1,29 @@
+#pragma once
+// The store → audit → auth chain most service and dispatcher tests start from: a migrated
+// in-memory SQLite metadata store and Argon2 at its cheapest, so a test pays microseconds,
+// not the production 19 MiB hash.
+#include <memory>
+
+#include "datapipelines/service/audit_log.hpp"
+#include "datapipelines/service/auth_service.hpp"
+#include "datapipelines/store/metadata_store.hpp"
+
+namespace dp::test {
+
+inline AuthOptions CheapAuthOptions() {
+  AuthOptions options;
+  options.hasher = Argon2Params{.time_cost = 1, .memory_kib = 1024, .parallelism = 1};
+  return options;
+}
+
+// Fills the three members a fixture keeps; `options` usually starts from CheapAuthOptions().
+inline void OpenCoreStack(std::unique_ptr<MetadataStore>& store, std::unique_ptr<AuditLog>& audit,
+                          std::unique_ptr<AuthService>& auth,
+                          AuthOptions options = CheapAuthOptions()) {
+  store = OpenMetadataStore(":memory:");
+  store->Migrate();
+  audit = std::make_unique<AuditLog>(*store);
+  auth = std::make_unique<AuthService>(*store, *audit, std::move(options));
+}
+
+}  // namespace dp::test
