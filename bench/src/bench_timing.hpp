@@ -5,10 +5,22 @@
 #include <chrono>
 #include <cstdlib>
 #include <ctime>
+#include <stdexcept>
+#include <string>
 #include <string_view>
 #include <vector>
 
 namespace dp::bench {
+
+// The PostgreSQL the connector benches read: DP_BENCH_PG_URL, else the test services' URL.
+// Never printed (it carries the password).
+inline std::string BenchPostgresUrl() {
+  for (const char* name : {"DP_BENCH_PG_URL", "DP_TEST_PG_URL"}) {
+    const char* value = std::getenv(name);
+    if (value && *value) return value;
+  }
+  throw std::runtime_error("set DP_BENCH_PG_URL or DP_TEST_PG_URL");
+}
 
 inline double SecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

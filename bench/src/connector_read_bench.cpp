@@ -31,14 +31,6 @@
 
 namespace {
 
-std::string BenchUrl() {
-  for (const char* name : {"DP_BENCH_PG_URL", "DP_TEST_PG_URL"}) {
-    const char* value = std::getenv(name);
-    if (value && *value) return value;
-  }
-  throw std::runtime_error("set DP_BENCH_PG_URL or DP_TEST_PG_URL");
-}
-
 int64_t CountRows(dp::Connection& conn, const std::string& table) {
   int64_t count = -1;
   try {
@@ -138,7 +130,7 @@ int main(int argc, char** argv) {
   const std::string query =
       "SELECT trip_id, fare, started_at, pickup_zone, shared, note FROM " + table;
   try {
-    const dp::ConnectorConfig config = dp::ConnectorConfig::FromUrl(BenchUrl());
+    const dp::ConnectorConfig config = dp::ConnectorConfig::FromUrl(dp::bench::BenchPostgresUrl());
     if (config.dialect != dp::Dialect::kPostgres) throw std::runtime_error("not a PostgreSQL URL");
     std::unique_ptr<dp::Connector> connector = dp::MakeConnector(config);
     std::unique_ptr<dp::Connection> conn = connector->Open();

@@ -21,14 +21,6 @@
 
 namespace {
 
-std::string BenchUrl() {
-  for (const char* name : {"DP_BENCH_PG_URL", "DP_TEST_PG_URL"}) {
-    const char* value = std::getenv(name);
-    if (value && *value) return value;
-  }
-  throw std::runtime_error("set DP_BENCH_PG_URL or DP_TEST_PG_URL");
-}
-
 // One statement as the tools run it: streamed, capped, rows → wire objects → one JSON text.
 double CallMicros(dp::Connection& conn, const std::string& sql, long limit, size_t& sink) {
   dp::QueryOptions options;
@@ -55,7 +47,7 @@ int main(int argc, char** argv) {
   }
   try {
     std::unique_ptr<dp::Connector> connector =
-        dp::MakeConnector(dp::ConnectorConfig::FromUrl(BenchUrl()));
+        dp::MakeConnector(dp::ConnectorConfig::FromUrl(dp::bench::BenchPostgresUrl()));
     std::unique_ptr<dp::Connection> conn = connector->Open();
     size_t sink = 0;
     for (long i = 0; i < calls / 10 + 1; ++i) CallMicros(*conn, sql, limit, sink);  // warm-up
