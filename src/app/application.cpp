@@ -112,6 +112,7 @@ struct Application::Impl {
     TemplateServiceOptions template_options;
     template_options.cache_size = static_cast<size_t>(config.template_cache_size);
     template_options.max_body_chars = static_cast<size_t>(config.template_max_body_chars);
+    template_options.render.timeout_ms = config.template_render_timeout_ms;
     templates = std::make_unique<TemplateService>(*store, *auth, nullptr, template_options);
     BindTemplateTools(catalog, *templates);
     rest->Mount("/api/v1/templates", TemplateRoutes(*templates));

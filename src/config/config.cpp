@@ -99,6 +99,8 @@ const std::vector<KeyBinding>& Bindings() {
                  "Parsed template versions kept in memory (LRU; 0 = parse on every render)."),
       DP_INT_KEY("datapipelines.templates.max-body-chars", template_max_body_chars, 1, 16777216,
                  "Longest template body accepted at save; longer is a syntax_error."),
+      DP_INT_KEY("datapipelines.templates.render-timeout-ms", template_render_timeout_ms, 0,
+                 3600000, "Wall-clock limit of one template render (0 = none)."),
       DP_INT_KEY("datapipelines.auth.api-keys.cache-ttl-seconds", api_key_cache_ttl_seconds, 0,
                  3600, "Cache TTL for validated API keys, owner liveness and issuer role."),
       DP_INT_KEY("datapipelines.auth.session.ttl-hours", session_ttl_hours, 1, 720,

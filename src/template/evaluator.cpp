@@ -42,8 +42,31 @@ std::string HtmlEscape(std::string_view text) {
   return out;
 }
 
+namespace {
+constexpr uint64_t kClockEverySteps = 4096;
+}  // namespace
+
 Evaluator::Evaluator(const RenderOptions& options, TemplateMode mode, std::string template_name)
-    : options_(options), mode_(mode), template_name_(std::move(template_name)) {}
+    : options_(options), mode_(mode), template_name_(std::move(template_name)) {
+  if (options_.timeout_ms > 0) {
+    deadline_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(options_.timeout_ms);
+    next_check_ = std::min<uint64_t>(options_.max_steps, kClockEverySteps);
+  } else {
+    next_check_ = options_.max_steps;
+  }
+}
+
+void Evaluator::CheckBudgets(const SourcePos& pos) {
+  if (steps_ > options_.max_steps) FailSteps(pos);
+  if (options_.timeout_ms <= 0) return;
+  if (std::chrono::steady_clock::now() > deadline_) {
+    throw RenderError{"render_timeout",
+                      "Render exceeded its time limit of " + std::to_string(options_.timeout_ms) +
+                          " ms (at " + PosText(pos) + ")",
+                      pos, Json{{"timeout_ms", options_.timeout_ms}}};
+  }
+  next_check_ = std::min<uint64_t>(options_.max_steps, steps_ + kClockEverySteps);
+}
 
 void Evaluator::Fail(const SourcePos& pos, std::string message) {
   throw RenderError{"evaluation_error", message + " (at " + PosText(pos) + ")", pos, nullptr};

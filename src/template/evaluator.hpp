@@ -2,6 +2,7 @@
 // Executes a parse tree against a data model: scopes (loop variables, macro locals,
 // namespaces, globals, data model), macros/functions/nested, built-ins, and the render guards
 // (step budget, output/string cap, call depth). Single-use: one Evaluator per render.
+#include <chrono>
 #include <map>
 #include <string>
 #include <unordered_map>
@@ -131,7 +132,7 @@ class Evaluator {
   // Inline: called for every element and built-in; only the failure is out of line.
   void Step(uint64_t n, const SourcePos& pos) {
     steps_ += n;
-    if (steps_ > options_.max_steps) FailSteps(pos);
+    if (steps_ > next_check_) CheckBudgets(pos);
   }
   // RAII bound on recursion of Exec/Eval (macro recursion x nesting x expression depth).
   struct StackGuard {
@@ -143,6 +144,8 @@ class Evaluator {
     ~StackGuard() { --evaluator->stack_depth_; }
   };
   [[noreturn]] void Fail(const SourcePos& pos, std::string message);
+  // The step budget, then (every kClockEverySteps) the render deadline.
+  void CheckBudgets(const SourcePos& pos);
   [[noreturn]] void FailSteps(const SourcePos& pos);
   [[noreturn]] void FailStackDepth(const SourcePos& pos);
   [[noreturn]] void FailType(const Expr* e, std::string_view expected, const ValuePtr& got);
@@ -158,6 +161,8 @@ class Evaluator {
   TemplateMode mode_;
   std::string template_name_;
   uint64_t steps_ = 0;
+  uint64_t next_check_ = 0;  // steps_ beyond this run CheckBudgets
+  std::chrono::steady_clock::time_point deadline_;
   int call_depth_ = 0;
   int stack_depth_ = 0;  // nested Exec/Eval frames, bounded to protect worker-thread stacks
   std::string* out_ = nullptr;

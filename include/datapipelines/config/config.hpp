@@ -35,6 +35,7 @@ struct Config {
   // templates (configuration §3.9)
   int template_cache_size = 500;
   int template_max_body_chars = 262144;
+  int template_render_timeout_ms = 5000;
   // auth
   int api_key_cache_ttl_seconds = 60;
   int session_ttl_hours = 8;

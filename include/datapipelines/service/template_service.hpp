@@ -31,6 +31,7 @@ struct TemplateServiceOptions {
   size_t max_body_chars = 262144;
   // datapipelines.templates.cache-size: parsed versions kept (0 = parse on every render).
   size_t cache_size = 500;
+  // render.timeout_ms: datapipelines.templates.render-timeout-ms.
   RenderOptions render;
 };
 

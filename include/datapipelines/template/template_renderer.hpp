@@ -23,6 +23,9 @@ struct RenderOptions {
   uint64_t max_steps = 5'000'000;
   size_t max_output_bytes = 16 * 1024 * 1024;
   int max_call_depth = 100;
+  // Wall-clock bound on one render (datapipelines.templates.render-timeout-ms); 0 = none.
+  // The clock is read every few thousand steps, so the bound costs nothing per step.
+  int64_t timeout_ms = 0;
 };
 
 class TemplateRenderer {

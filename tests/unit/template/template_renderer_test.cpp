@@ -2,6 +2,7 @@
 // binding (including transitive imports) and concurrent rendering of one parsed template.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <thread>
 
 #include "datapipelines/domain/domain_error.hpp"
@@ -40,6 +41,25 @@ TEST(TemplateRenderer, MissingVariableNamesItAndItsPosition) {
 TEST(TemplateRenderer, StepBudgetStopsRunawayLoops) {
   RenderOptions options;
   options.max_steps = 10000;
+  DomainError error = RenderError("<#list 1..2000000000 as i></#list>", Json::object(), options);
+  EXPECT_EQ(error.details()["reason"], "step_budget_exceeded");
+}
+
+TEST(TemplateRenderer, TimeLimitStopsARenderTheStepBudgetWouldAllow) {
+  RenderOptions options;
+  options.max_steps = UINT64_MAX;
+  options.timeout_ms = 50;
+  auto started = std::chrono::steady_clock::now();
+  DomainError error = RenderError("<#list 1..2000000000 as i></#list>", Json::object(), options);
+  EXPECT_EQ(error.details()["reason"], "render_timeout");
+  EXPECT_EQ(error.details()["timeout_ms"], 50);
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(5));
+}
+
+TEST(TemplateRenderer, NoTimeLimitLeavesTheStepBudgetInCharge) {
+  RenderOptions options;
+  options.max_steps = 5000;
+  options.timeout_ms = 0;
   DomainError error = RenderError("<#list 1..2000000000 as i></#list>", Json::object(), options);
   EXPECT_EQ(error.details()["reason"], "step_budget_exceeded");
 }
