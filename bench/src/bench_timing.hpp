@@ -5,10 +5,13 @@
 #include <chrono>
 #include <cstdlib>
 #include <ctime>
+#include <iostream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "datapipelines/domain/domain_error.hpp"
 
 namespace dp::bench {
 
@@ -58,6 +61,20 @@ inline bool HasFlag(int argc, char** argv, std::string_view name) {
     if (name == argv[i]) return true;
   }
   return false;
+}
+
+// Runs a bench's body; a failure is reported on stderr (the code and message, never a URL)
+// and becomes exit status 1.
+template <typename Body>
+int ReportFailures(Body body) {
+  try {
+    return body();
+  } catch (const DomainError& e) {
+    std::cerr << "bench: " << e.ToJson().dump() << "\n";
+  } catch (const std::exception& e) {
+    std::cerr << "bench: " << e.what() << "\n";
+  }
+  return 1;
 }
 
 }  // namespace dp::bench

@@ -129,7 +129,7 @@ int main(int argc, char** argv) {
       rows == 1000000 ? "bench.trips_1m" : "bench.trips_" + std::to_string(rows);
   const std::string query =
       "SELECT trip_id, fare, started_at, pickup_zone, shared, note FROM " + table;
-  try {
+  return dp::bench::ReportFailures([&] {
     const dp::ConnectorConfig config = dp::ConnectorConfig::FromUrl(dp::bench::BenchPostgresUrl());
     if (config.dialect != dp::Dialect::kPostgres) throw std::runtime_error("not a PostgreSQL URL");
     std::unique_ptr<dp::Connector> connector = dp::MakeConnector(config);
@@ -156,10 +156,5 @@ int main(int argc, char** argv) {
         rows, rounds, dp::bench::Median(copy), dp::bench::Median(wire), dp::bench::Median(stream),
         dp::bench::Median(cells), dp::bench::Median(text), server.c_str());
     return 0;
-  } catch (const dp::DomainError& e) {
-    std::cerr << "bench: " << e.code().code << ": " << e.what() << "\n";
-  } catch (const std::exception& e) {
-    std::cerr << "bench: " << e.what() << "\n";
-  }
-  return 1;
+  });
 }

@@ -45,7 +45,7 @@ int main(int argc, char** argv) {
     std::cerr << "usage: dp_bench_driver_statement --calls=N [--limit=L] \"<sql>\"\n";
     return 2;
   }
-  try {
+  return dp::bench::ReportFailures([&] {
     std::unique_ptr<dp::Connector> connector =
         dp::MakeConnector(dp::ConnectorConfig::FromUrl(dp::bench::BenchPostgresUrl()));
     std::unique_ptr<dp::Connection> conn = connector->Open();
@@ -61,10 +61,5 @@ int main(int argc, char** argv) {
                 total / static_cast<double>(calls),
                 sink / static_cast<size_t>(calls + calls / 10 + 1));
     return 0;
-  } catch (const dp::DomainError& e) {
-    std::cerr << "bench: " << e.code().code << ": " << e.what() << "\n";
-  } catch (const std::exception& e) {
-    std::cerr << "bench: " << e.what() << "\n";
-  }
-  return 1;
+  });
 }

@@ -76,7 +76,7 @@ int main(int argc, char** argv) {
     std::cerr << "usage: dp_bench_template_render <dir> [--print] [--renders=N] [--rounds=R]\n";
     return 2;
   }
-  try {
+  return dp::bench::ReportFailures([&] {
     Fixture f = Load(argv[1]);
     f.libraries["sql"] = &f.library;
     if (dp::bench::HasFlag(argc, argv, "--print")) {
@@ -100,10 +100,5 @@ int main(int argc, char** argv) {
         dp::bench::Median(wall), dp::bench::Median(cpu), renders, rounds,
         sink / (renders * rounds + warmup));
     return 0;
-  } catch (const dp::DomainError& e) {
-    std::cerr << "render failed: " << e.ToJson().dump() << "\n";
-  } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << "\n";
-  }
-  return 1;
+  });
 }

@@ -347,21 +347,29 @@ void AstBuilder::ParseIf(Node* parent, size_t begin) {
   }
 }
 
+// "as item" or "as key, value" of <#list> and <#items>.
+void AstBuilder::ParseLoopVariables(Node* node, size_t begin, const char* tag) {
+  if (!IsIdent(lexer_.Next(), "as")) {
+    Fail(begin, std::string("Expected \"as\" in <#") + tag + ">");
+  }
+  auto take_name = [&] {
+    Token var = lexer_.Next();
+    if (var.kind != TokKind::kIdent) Fail(var.begin, "Expected a loop variable name");
+    node->names.push_back(var.text);
+  };
+  take_name();
+  if (IsOp(lexer_.Peek(), ",")) {
+    lexer_.Next();
+    take_name();
+  }
+}
+
 void AstBuilder::ParseList(Node* parent, size_t begin) {
   NodePtr node = NewNode(NodeKind::kList, begin);
   node->exprs.push_back(ParseExpression());
   const bool items_form = lexer_.Peek().kind == TokKind::kTagEnd;
   if (!items_form) {
-    if (!IsIdent(lexer_.Next(), "as")) Fail(begin, "Expected \"as\" in <#list>");
-    Token var = lexer_.Next();
-    if (var.kind != TokKind::kIdent) Fail(var.begin, "Expected a loop variable name");
-    node->names.push_back(var.text);
-    if (IsOp(lexer_.Peek(), ",")) {
-      lexer_.Next();
-      Token value = lexer_.Next();
-      if (value.kind != TokKind::kIdent) Fail(value.begin, "Expected a loop variable name");
-      node->names.push_back(value.text);
-    }
+    ParseLoopVariables(node.get(), begin, "list");
   }
   const size_t tag_end = ExpectTagEnd(false);
   Node* list = node.get();
@@ -402,16 +410,7 @@ void AstBuilder::ParseList(Node* parent, size_t begin) {
 
 void AstBuilder::ParseItems(Node* parent, size_t begin) {
   NodePtr node = NewNode(NodeKind::kItems, begin);
-  if (!IsIdent(lexer_.Next(), "as")) Fail(begin, "Expected \"as\" in <#items>");
-  Token var = lexer_.Next();
-  if (var.kind != TokKind::kIdent) Fail(var.begin, "Expected a loop variable name");
-  node->names.push_back(var.text);
-  if (IsOp(lexer_.Peek(), ",")) {
-    lexer_.Next();
-    Token value = lexer_.Next();
-    if (value.kind != TokKind::kIdent) Fail(value.begin, "Expected a loop variable name");
-    node->names.push_back(value.text);
-  }
+  ParseLoopVariables(node.get(), begin, "items");
   FinishNode(node.get(), ExpectTagEnd(false));
   Node* items = node.get();
   AddChild(parent, std::move(node));

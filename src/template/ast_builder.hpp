@@ -34,6 +34,7 @@ class AstBuilder {
   // Returns a terminator when the directive itself is a terminator.
   bool ParseDirective(Node* parent, size_t begin, Terminator* terminator);
   void ParseIf(Node* parent, size_t begin);
+  void ParseLoopVariables(Node* node, size_t begin, const char* tag);
   void ParseList(Node* parent, size_t begin);
   void ParseItems(Node* parent, size_t begin);
   void ParseSep(Node* parent, size_t begin, Terminator* pending);
