@@ -10,13 +10,17 @@
 #include "datapipelines/mcp/mcp_http_endpoint.hpp"
 #include "datapipelines/mcp/mcp_server.hpp"
 #include "datapipelines/mcp/resources/datasource_resources.hpp"
+#include "datapipelines/mcp/resources/pipeline_resources.hpp"
 #include "datapipelines/mcp/resources/template_resources.hpp"
 #include "datapipelines/mcp/tool_catalog.hpp"
 #include "datapipelines/mcp/tools/datasource_tools.hpp"
+#include "datapipelines/mcp/tools/calculator_tools.hpp"
 #include "datapipelines/mcp/tools/docs_tools.hpp"
+#include "datapipelines/mcp/tools/pipeline_tools.hpp"
 #include "datapipelines/mcp/tools/template_tools.hpp"
 #include "datapipelines/net/envelope.hpp"
 #include "datapipelines/rest/datasource_routes.hpp"
+#include "datapipelines/rest/pipeline_routes.hpp"
 #include "datapipelines/rest/rest_api.hpp"
 #include "datapipelines/rest/template_routes.hpp"
 #include "datapipelines/results/rate_limiter.hpp"
@@ -24,10 +28,13 @@
 #include "datapipelines/service/audit_log.hpp"
 #include "datapipelines/service/auth_service.hpp"
 #include "datapipelines/service/datasource_service.hpp"
+#include "datapipelines/service/pipeline_service.hpp"
 #include "datapipelines/service/request_authenticator.hpp"
 #include "datapipelines/service/skill_docs.hpp"
 #include "datapipelines/service/template_service.hpp"
 #include "datapipelines/store/metadata_store.hpp"
+#include "datapipelines/store/audit_reader.hpp"
+#include "datapipelines/store/pipeline_store.hpp"
 
 namespace dp {
 
@@ -49,6 +56,14 @@ HttpServerOptions ServerOptions(const Config& config) {
   options.max_header_bytes = config.max_header_bytes;
   options.idle_timeout = std::chrono::seconds(config.idle_timeout_seconds);
   options.shutdown_grace = std::chrono::seconds(config.shutdown_grace_seconds);
+  return options;
+}
+
+PipelineServiceOptions PipelineOptions(const Config& config) {
+  PipelineServiceOptions options;
+  options.node_timeout_max_seconds = config.executor_node_timeout_max_seconds;
+  options.max_composition_depth = config.pipelines_max_composition_depth;
+  options.org = config.org;
   return options;
 }
 
@@ -82,6 +97,9 @@ struct Application::Impl {
   std::unique_ptr<RequestAuthenticator> authenticator;
   std::unique_ptr<DatasourceService> datasources;
   std::unique_ptr<TemplateService> templates;
+  std::unique_ptr<PipelineStore> pipeline_store;
+  std::unique_ptr<AuditReader> audit_reader;
+  std::unique_ptr<PipelineService> pipelines;
   ToolCatalog catalog;
   std::unique_ptr<McpServer> mcp;
   std::unique_ptr<McpHttpEndpoint> mcp_endpoint;
@@ -113,6 +131,7 @@ struct Application::Impl {
     template_options.cache_size = static_cast<size_t>(config.template_cache_size);
     template_options.max_body_chars = static_cast<size_t>(config.template_max_body_chars);
     template_options.render.timeout_ms = config.template_render_timeout_ms;
+    // Pipelines pin templates: the pipeline service is the template service's pin source.
     templates = std::make_unique<TemplateService>(*store, *auth, nullptr, template_options);
     BindTemplateTools(catalog, *templates);
     rest->Mount("/api/v1/templates", TemplateRoutes(*templates));
@@ -128,8 +147,19 @@ struct Application::Impl {
     }
     BindDatasourceTools(catalog, *datasources);
     rest->Mount("/api/v1/datasources", DatasourceRoutes(*datasources));
+    // [pipelines] pin templates and datasources, and evaluate the calculator catalog
+    pipeline_store = OpenPipelineStore(*store);
+    audit_reader = OpenAuditReader(*store);
+    pipelines = std::make_unique<PipelineService>(*store, *pipeline_store, *auth, *templates,
+                                                  datasources.get(), audit_reader.get(),
+                                                  PipelineOptions(config));
+    templates->SetPinSource(pipelines.get());
+    BindPipelineTools(catalog, *pipelines);
+    BindCalculatorTools(catalog, config.org);
+    rest->Mount("/api/v1/pipelines", PipelineRoutes(*pipelines));
     mcp = std::make_unique<McpServer>(catalog, *auth, *audit, docs, std::string(ServerVersion()));
     // [resources] entity kinds of spec §7.1, after the services they read exist.
+    mcp->AddResourceProvider(std::make_unique<PipelineResources>(*pipelines));
     mcp->AddResourceProvider(std::make_unique<TemplateResources>(*templates));
     mcp->AddResourceProvider(std::make_unique<DatasourceResources>(*datasources));
     mcp_endpoint = std::make_unique<McpHttpEndpoint>(*mcp, *authenticator);

@@ -64,6 +64,16 @@ std::vector<std::string> SplitList(const std::string& text) {
 
 const std::vector<KeyBinding>& Bindings() {
   static const std::vector<KeyBinding> kBindings = {
+      DP_STRING_KEY("datapipelines.org.currency.name", org.currency_name,
+                    "The currency amounts are reported in. Context key org_currency_name."),
+      DP_STRING_KEY("datapipelines.org.currency.symbol", org.currency_symbol,
+                    "Rendered beside amounts. Context key org_currency_symbol."),
+      DP_STRING_KEY("datapipelines.org.fiscal-start-date", org.fiscal_start_date,
+                    "MM-DD, the fiscal year's first day. Context key org_fiscal_start_date."),
+      DP_STRING_KEY("datapipelines.org.week-start", org.week_start,
+                    "monday or sunday. Context key org_week_start."),
+      DP_STRING_KEY("datapipelines.org.timezone", org.timezone,
+                    "IANA zone id current_date is evaluated in. Context key org_timezone."),
       DP_STRING_KEY("server.address", server_address, "Listen address (loopback by default)."),
       DP_INT_KEY("server.port", server_port, 0, 65535, "HTTP port."),
       DP_INT_KEY("datapipelines.http.io-threads", io_threads, 1, 64,
@@ -101,6 +111,11 @@ const std::vector<KeyBinding>& Bindings() {
                  "Longest template body accepted at save; longer is a syntax_error."),
       DP_INT_KEY("datapipelines.templates.render-timeout-ms", template_render_timeout_ms, 0,
                  3600000, "Wall-clock limit of one template render (0 = none)."),
+      DP_INT_KEY("datapipelines.executor.node-timeout-max-seconds",
+                 executor_node_timeout_max_seconds, 1, 86400,
+                 "Ceiling for a node's settings.timeout_seconds; a larger value is refused."),
+      DP_INT_KEY("datapipelines.pipelines.max-composition-depth", pipelines_max_composition_depth,
+                 1, 50, "Deepest chain of PIPELINE nodes a saved pipeline may compose."),
       DP_INT_KEY("datapipelines.auth.api-keys.cache-ttl-seconds", api_key_cache_ttl_seconds, 0,
                  3600, "Cache TTL for validated API keys, owner liveness and issuer role."),
       DP_INT_KEY("datapipelines.auth.session.ttl-hours", session_ttl_hours, 1, 720,
@@ -165,6 +180,12 @@ void ApplyYaml(Config& config, const YAML::Node& node, const std::string& prefix
 }
 
 void Validate(const Config& config) {
+  // The org checks report together: each value is in every Context (configuration §7).
+  if (const auto org = OrgSettingsViolations(config.org); !org.empty()) {
+    std::string message = "invalid organisation settings:";
+    for (const auto& violation : org) message += "\n  " + violation;
+    throw ConfigError(message);
+  }
   if (config.log_format != "console" && config.log_format != "json") {
     throw ConfigError(
         "invalid value for 'datapipelines.observability.logging.format': expected console or json");

@@ -1,11 +1,38 @@
 #include "datapipelines/rest/rest_support.hpp"
 
+#include <charconv>
+
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/domain/request_fields.hpp"
 #include "datapipelines/util/percent_encoding.hpp"
 
 namespace dp {
+
+DomainError InvalidField(const std::string& field, const std::string& what) {
+  return DomainError(errc::kRequestInvalid, "'" + field + "' " + what + ".",
+                     Json{{"field", field}});
+}
+
+int ParseIntField(const std::string& text, const std::string& field) {
+  int value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size()) {
+    throw InvalidField(field, "must be an integer");
+  }
+  return value;
+}
+
+void ParseListWindow(const HttpRequest& request, int& limit, int& offset) {
+  if (auto text = QueryParam(request.query, "limit")) {
+    limit = ParseIntField(*text, "limit");
+    if (limit < 1 || limit > 200) throw InvalidField("limit", "must be 1..200");
+  }
+  if (auto text = QueryParam(request.query, "offset")) {
+    offset = ParseIntField(*text, "offset");
+    if (offset < 0) throw InvalidField("offset", "must be >= 0");
+  }
+}
 
 Json ParseBody(const HttpRequest& request) {
   Json body = Json::parse(request.body, nullptr, false);

@@ -16,20 +16,6 @@ namespace {
 
 constexpr std::string_view kPrefix = "/api/v1/templates";
 
-DomainError Invalid(const std::string& field, const std::string& what) {
-  return DomainError(errc::kRequestInvalid, "'" + field + "' " + what + ".",
-                     Json{{"field", field}});
-}
-
-int ParseInt(const std::string& text, const std::string& field) {
-  int value = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end != text.data() + text.size()) {
-    throw Invalid(field, "must be an integer");
-  }
-  return value;
-}
-
 TemplateListQuery QueryFrom(const HttpRequest& request) {
   TemplateListQuery query;
   query.dialect = QueryParam(request.query, "dialect");
@@ -37,17 +23,10 @@ TemplateListQuery QueryFrom(const HttpRequest& request) {
   query.q = QueryParam(request.query, "q");
   query.prefix = QueryParam(request.query, "prefix");
   if (auto lib = QueryParam(request.query, "is_library")) {
-    if (*lib != "true" && *lib != "false") throw Invalid("is_library", "must be true or false");
+    if (*lib != "true" && *lib != "false") throw InvalidField("is_library", "must be true or false");
     query.is_library = *lib == "true";
   }
-  if (auto limit = QueryParam(request.query, "limit")) {
-    query.limit = ParseInt(*limit, "limit");
-    if (query.limit < 1 || query.limit > 200) throw Invalid("limit", "must be 1..200");
-  }
-  if (auto offset = QueryParam(request.query, "offset")) {
-    query.offset = ParseInt(*offset, "offset");
-    if (query.offset < 0) throw Invalid("offset", "must be >= 0");
-  }
+  ParseListWindow(request, query.limit, query.offset);
   return query;
 }
 
@@ -64,7 +43,7 @@ Json ListData(const TemplateListing& listing, const TemplateListQuery& query) {
 Json RenderContext(const HttpRequest& request) {
   Json body = ParseBody(request);
   auto it = body.find("context");
-  if (it == body.end() || !it->is_object()) throw Invalid("context", "must be an object");
+  if (it == body.end() || !it->is_object()) throw InvalidField("context", "must be an object");
   return *it;
 }
 
@@ -84,7 +63,7 @@ class Routes {
     if (s.size() == 1) return Entity(id);
     if (s.size() == 2) return Verb(id, s[1]);
     if (s[1] != "versions") return std::nullopt;
-    int version = ParseInt(s[2], "version");
+    int version = ParseIntField(s[2], "version");
     if (s.size() == 3 && method == "GET") return Ok(templates_.Get(principal_, id, version));
     if (s.size() != 4) return std::nullopt;
     if (s[3] == "render" && method == "POST") {
@@ -125,7 +104,7 @@ class Routes {
     if (method != "PUT") return std::nullopt;
     Json body = ParseBody(request_);
     TemplateWrite write = TemplateWrite::FromJson(body);
-    if (write.id && *write.id != id) throw Invalid("id", "cannot change (there is no rename)");
+    if (write.id && *write.id != id) throw InvalidField("id", "cannot change (there is no rename)");
     write.id.reset();
     return Ok(templates_.Update(principal_, id, RequiredString(body, "expected_hash"), write,
                                 TemplateSurface::kHuman));

@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "datapipelines/calculators/calculator_context.hpp"
+
 namespace dp {
 
 struct Config {
@@ -36,6 +38,9 @@ struct Config {
   int template_cache_size = 500;
   int template_max_body_chars = 262144;
   int template_render_timeout_ms = 5000;
+  // pipelines (configuration §3.2, pipeline-contract §4.11, §12.9)
+  int executor_node_timeout_max_seconds = 900;
+  int pipelines_max_composition_depth = 5;
   // auth
   int api_key_cache_ttl_seconds = 60;
   int session_ttl_hours = 8;
@@ -45,6 +50,8 @@ struct Config {
   // observability
   std::string log_format = "console";  // console | json
   std::string log_level = "info";
+  // organisation (configuration §3.21): enters every execution Context as org_*
+  OrgSettings org;
 
   // The effective metadata URL (the embedded default when unset).
   std::string EffectiveMetadataUrl() const;

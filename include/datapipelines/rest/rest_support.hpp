@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/net/http_message.hpp"
 #include "datapipelines/util/json.hpp"
 
@@ -14,6 +15,12 @@ namespace dp {
 Json ParseBody(const HttpRequest& request);
 // body[field] as a string; request.validation.invalid naming the field otherwise.
 std::string RequiredString(const Json& body, const char* field);
+// request.validation.invalid naming `field`: "'<field>' <what>."
+DomainError InvalidField(const std::string& field, const std::string& what);
+// `text` as a whole decimal int; request.validation.invalid naming `field` otherwise.
+int ParseIntField(const std::string& text, const std::string& field);
+// ?limit= (1..200) and ?offset= (>= 0) of a listing, left unchanged when absent.
+void ParseListWindow(const HttpRequest& request, int& limit, int& offset);
 // 204 with no body.
 HttpResponse NoContent();
 // The path below `prefix` split on '/', percent-decoded ("/a/b%2Fc" → ["a", "b/c"]);

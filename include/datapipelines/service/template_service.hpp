@@ -88,6 +88,8 @@ class TemplateService {
   TemplateService(MetadataStore& store, AuthService& auth, TemplatePinSource* pins = nullptr,
                   TemplateServiceOptions options = {});
   ~TemplateService();
+  // The pipeline service pins templates and is built after this one (it renders through it).
+  void SetPinSource(TemplatePinSource* pins) { pins_ = pins; }
 
   TemplateListing List(const Principal& principal, const TemplateListQuery& query);
   // The projection of `version`, or of the working version (draft if any, else latest

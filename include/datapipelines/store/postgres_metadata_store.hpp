@@ -33,7 +33,7 @@ class PostgresMetadataStore final : public SqlMetadataStore {
   bool Ping() override;
   std::string BackendName() const override { return "postgres"; }
 
- protected:
+ public:  // SqlExecutor
   std::vector<SqlRow> Query(const std::string& sql, const std::vector<SqlValue>& params) override;
   int64_t Execute(const std::string& sql, const std::vector<SqlValue>& params) override;
 

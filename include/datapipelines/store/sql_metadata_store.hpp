@@ -9,15 +9,11 @@
 #include <vector>
 
 #include "datapipelines/store/metadata_store.hpp"
+#include "datapipelines/store/sql_executor.hpp"
 
 namespace dp {
 
-// A bound parameter: NULL, an integer or text.
-using SqlValue = std::variant<std::nullptr_t, int64_t, std::string>;
-// A result row as text columns (NULL = nullopt), the lowest common denominator of both drivers.
-using SqlRow = std::vector<std::optional<std::string>>;
-
-class SqlMetadataStore : public MetadataStore {
+class SqlMetadataStore : public MetadataStore, public SqlExecutor {
  public:
   void InsertUser(const User& user) override;
   std::optional<User> FindUserById(const std::string& id) override;
@@ -93,13 +89,7 @@ class SqlMetadataStore : public MetadataStore {
   std::vector<DatasourceGrant> ListDatasourceGrants(const std::string& name) override;
   bool IsDatasourceGranted(const std::string& name, const std::string& workspace_id) override;
 
- protected:
-  // Runs one statement and returns its rows. Throws DuplicateKeyError on a unique
-  // violation, std::runtime_error (credential-free) otherwise.
-  virtual std::vector<SqlRow> Query(const std::string& sql,
-                                    const std::vector<SqlValue>& params) = 0;
-  // Runs one statement and returns how many rows it changed.
-  virtual int64_t Execute(const std::string& sql, const std::vector<SqlValue>& params) = 0;
+  // Query and Execute (SqlExecutor) are the adapters' part: statement execution.
 };
 
 }  // namespace dp

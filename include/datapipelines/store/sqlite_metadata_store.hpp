@@ -26,7 +26,7 @@ class SqliteMetadataStore final : public SqlMetadataStore {
   bool Ping() override;
   std::string BackendName() const override { return "sqlite"; }
 
- protected:
+ public:  // SqlExecutor
   std::vector<SqlRow> Query(const std::string& sql, const std::vector<SqlValue>& params) override;
   int64_t Execute(const std::string& sql, const std::vector<SqlValue>& params) override;
 

@@ -1,0 +1,12 @@
+#pragma once
+// /api/v1/pipelines (REST API §5): the REST twins of the pipeline tools plus the human verbs
+// release, draft purge and delete. A pipeline is addressed by uuid, so no route carries a name.
+#include "datapipelines/rest/rest_api.hpp"
+
+namespace dp {
+
+class PipelineService;
+
+RestResource PipelineRoutes(PipelineService& pipelines);
+
+}  // namespace dp

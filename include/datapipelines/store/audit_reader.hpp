@@ -1,0 +1,32 @@
+#pragma once
+// Reads an API key's own tool-call audit rows back (spec §14: since 139 the entry-point checks
+// learn from them — table_not_learned at pipeline save, template_unrendered at execute).
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "datapipelines/util/json.hpp"
+
+namespace dp {
+
+class MetadataStore;
+
+struct ToolCallRecord {
+  int64_t timestamp_ms = 0;
+  std::string tool;
+  Json target = Json::object();  // the identifier-shaped arguments the dispatcher recorded
+};
+
+class AuditReader {
+ public:
+  virtual ~AuditReader() = default;
+  // The key's successful `mcp.tool.called` rows for `tool`, newest first.
+  virtual std::vector<ToolCallRecord> SuccessfulToolCalls(const std::string& key_id,
+                                                          const std::string& tool) = 0;
+};
+
+// The SQL adapter over the metadata store's own connection.
+std::unique_ptr<AuditReader> OpenAuditReader(MetadataStore& metadata);
+
+}  // namespace dp

@@ -1,0 +1,131 @@
+#include "datapipelines/rest/pipeline_routes.hpp"
+
+#include <string>
+#include <vector>
+
+#include "datapipelines/domain/domain_error.hpp"
+#include "datapipelines/domain/error_codes.hpp"
+#include "datapipelines/net/envelope.hpp"
+#include "datapipelines/rest/rest_support.hpp"
+#include "datapipelines/service/pipeline_service.hpp"
+
+namespace dp {
+namespace {
+
+constexpr std::string_view kPrefix = "/api/v1/pipelines";
+
+PipelineListQuery QueryFrom(const HttpRequest& request) {
+  PipelineListQuery query;
+  query.owner = QueryParam(request.query, "owner");
+  query.datasource = QueryParam(request.query, "datasource");
+  query.q = QueryParam(request.query, "q");
+  query.prefix = QueryParam(request.query, "prefix");
+  ParseListWindow(request, query.limit, query.offset);
+  return query;
+}
+
+Json ListData(const PipelineListing& listing, const PipelineListQuery& query) {
+  if (listing.browse) return listing.BrowseJson();
+  return Json{{"items", listing.items},
+              {"pagination",
+               {{"offset", query.offset},
+                {"limit", query.limit},
+                {"total", listing.total},
+                {"has_more", listing.has_more}}}};
+}
+
+// If-Match carries the body_hash precondition (rest-api §5.5); quotes are tolerated.
+std::optional<std::string> IfMatch(const HttpRequest& request) {
+  auto value = request.headers.Get("If-Match");
+  if (!value || value->empty()) return std::nullopt;
+  std::string text(*value);
+  if (text.size() >= 2 && text.front() == '"' && text.back() == '"') {
+    text = text.substr(1, text.size() - 2);
+  }
+  return text;
+}
+
+class Routes {
+ public:
+  Routes(PipelineService& pipelines, const HttpRequest& request, const Principal& principal)
+      : pipelines_(pipelines), request_(request), principal_(principal) {}
+
+  std::optional<HttpResponse> Dispatch(const std::vector<std::string>& s) {
+    const std::string& method = request_.method;
+    if (s.empty()) {
+      if (method == "GET") return List();
+      if (method == "POST") {
+        // A person choosing a folder in a form has already decided: no root confirmation.
+        return Ok(pipelines_.Create(principal_, ParseBody(request_), PipelineWriteFlags{}), 201);
+      }
+      return std::nullopt;
+    }
+    const std::string& id = s[0];
+    if (s.size() == 1) return Entity(id);
+    if (s.size() == 2) return Verb(id, s[1]);
+    if (s.size() == 3 && s[1] == "versions" && method == "GET") {
+      return Ok(pipelines_.Get(principal_, id, ParseIntField(s[2], "version")));
+    }
+    if (s.size() == 3 && s[1] == "draft" && s[2] == "discard" && method == "POST") {
+      pipelines_.PurgeDraft(principal_, id, IfMatch(request_));
+      return NoContent();
+    }
+    return std::nullopt;
+  }
+
+ private:
+  HttpResponse Ok(Json data, int status = 200) {
+    return SuccessEnvelope(std::move(data), request_.correlation_id, status);
+  }
+
+  HttpResponse List() {
+    PipelineListQuery query = QueryFrom(request_);
+    return Ok(ListData(pipelines_.List(principal_, query), query));
+  }
+
+  std::optional<HttpResponse> Entity(const std::string& id) {
+    const std::string& method = request_.method;
+    if (method == "GET") return Ok(pipelines_.Get(principal_, id, std::nullopt));
+    if (method == "DELETE") return Ok(pipelines_.Delete(principal_, id));
+    if (method != "PUT") return std::nullopt;
+    Json body = ParseBody(request_);
+    std::optional<std::string> expected = IfMatch(request_);
+    if (!expected && body.contains("expected_hash") && body["expected_hash"].is_string()) {
+      expected = body["expected_hash"].get<std::string>();
+    }
+    if (!expected) {
+      throw DomainError(errc::kRequestInvalid,
+                        "An update names the body_hash it is based on: send If-Match.",
+                        Json{{"field", "If-Match"}, {"reason", "precondition_missing"}});
+    }
+    body.erase("expected_hash");
+    return Ok(pipelines_.Update(principal_, id, *expected, body, PipelineWriteFlags{}));
+  }
+
+  std::optional<HttpResponse> Verb(const std::string& id, const std::string& verb) {
+    const std::string& method = request_.method;
+    if (verb == "versions" && method == "GET") return Ok(pipelines_.ListVersions(principal_, id));
+    if (verb == "parameters" && method == "GET") return Ok(pipelines_.Parameters(principal_, id));
+    if (verb == "release" && method == "POST") {
+      return Ok(pipelines_.Release(principal_, id, IfMatch(request_)));
+    }
+    return std::nullopt;
+  }
+
+  PipelineService& pipelines_;
+  const HttpRequest& request_;
+  const Principal& principal_;
+};
+
+}  // namespace
+
+RestResource PipelineRoutes(PipelineService& pipelines) {
+  return [&pipelines](const HttpRequest& request,
+                      const Principal& principal) -> std::optional<HttpResponse> {
+    auto segments = PathSegmentsBelow(request.path, kPrefix);
+    if (!segments) return std::nullopt;
+    return Routes(pipelines, request, principal).Dispatch(*segments);
+  };
+}
+
+}  // namespace dp

@@ -1,0 +1,53 @@
+// The audit reader over the metadata database (audit_log, migration 0001; its key index, 0004).
+#include <stdexcept>
+
+#include "datapipelines/store/audit_reader.hpp"
+#include "datapipelines/store/metadata_store.hpp"
+#include "datapipelines/store/sql_executor.hpp"
+
+namespace dp {
+namespace {
+
+// A key's lifetime of calls to one tool is small; the bound keeps a hostile history finite.
+constexpr int64_t kMaxRows = 20000;
+
+class SqlAuditReader : public AuditReader {
+ public:
+  explicit SqlAuditReader(SqlExecutor& sql) : sql_(sql) {}
+
+  std::vector<ToolCallRecord> SuccessfulToolCalls(const std::string& key_id,
+                                                  const std::string& tool) override {
+    std::vector<ToolCallRecord> out;
+    if (key_id.empty()) return out;
+    auto rows = sql_.Query(
+        "SELECT timestamp_ms, details FROM audit_log WHERE key_id = $1 AND event = "
+        "'mcp.tool.called' ORDER BY id DESC LIMIT $2",
+        {key_id, kMaxRows});
+    for (const auto& row : rows) {
+      Json details = Json::parse(row.at(1).value_or("{}"), nullptr, /*allow_exceptions=*/false);
+      if (!details.is_object() || details.value("tool", "") != tool ||
+          details.value("outcome", "") != "success") {
+        continue;
+      }
+      ToolCallRecord record;
+      record.timestamp_ms = row.at(0) ? std::stoll(*row.at(0)) : 0;
+      record.tool = tool;
+      record.target = details.value("target", Json::object());
+      out.push_back(std::move(record));
+    }
+    return out;
+  }
+
+ private:
+  SqlExecutor& sql_;
+};
+
+}  // namespace
+
+std::unique_ptr<AuditReader> OpenAuditReader(MetadataStore& metadata) {
+  auto* sql = dynamic_cast<SqlExecutor*>(&metadata);
+  if (!sql) throw std::logic_error("the metadata store has no SQL connection for audit reads");
+  return std::make_unique<SqlAuditReader>(*sql);
+}
+
+}  // namespace dp

@@ -1,0 +1,93 @@
+#pragma once
+// The shared starting state of the pipeline integration tests: templates of every shape a save
+// can refuse, and released child pipelines (plus a draft one) for composition.
+#include "pipeline_fixture.hpp"
+
+namespace dp::test {
+
+class SeededPipelineStack : public PipelineStack {
+ protected:
+  void SetUp() override {
+    PipelineStack::SetUp();
+    SeedTemplate("shop/orders.sql", "SELECT id, total FROM orders WHERE total >= :min_total");
+    SeedTemplate("shop/by_region.sql", "SELECT id FROM customers WHERE region = :region", true);
+    SeedTemplate("shop/touch.sql", "UPDATE orders SET total = total WHERE id = 0", true);
+    SeedTemplate("shop/pg.sql", "SELECT 1", false, "POSTGRES");
+    SeedTemplate("shop/page.html", "<p>hi</p>", false, "", "html");
+    SeedTemplate("shop/undefined.sql", "SELECT ${missing_var} FROM orders");
+    SeedTemplate("shop/badrender.sql", "SELECT ${1/0}");
+    SeedTemplate("shop/unbound.sql", "SELECT id FROM orders WHERE id = :nope");
+    SeedTemplate("shop/stage.sql", "SELECT id, total FROM stg_orders");
+    SeedTemplate("shop/calc_bind.sql", "SELECT id FROM orders WHERE id = :run_quarter");
+    SeedTemplate("shop/customers.sql", "SELECT id FROM customers");
+    child_id_ = SeedPipeline("shop/child", ChildBody("shop/child"), true);
+    SeedPipeline("shop/child_draft", ChildBody("shop/child_draft"), false);
+    Json etl = {{"name", "shop/etl_child"},
+                {"display_name", "ETL"},
+                {"description", "side effect only"},
+                {"nodes", Json::array({{{"id", "touch"},
+                                        {"type", "DML"},
+                                        {"source", "shop"},
+                                        {"template", {{"id", "shop/touch.sql"}, {"version", 1}}},
+                                        {"depends_on", Json::array()}}})}};
+    SeedPipeline("shop/etl_child", etl, true);
+    SeedPipeline("shop/mid", Composite("shop/mid", "shop/child", {{"region", "EU"}}), true);
+    SeedPipeline("shop/top", Composite("shop/top", "shop/mid", Json::object()), true);
+    LearnColumns("alice", "shop", "orders");
+  }
+
+  static Json ChildBody(const std::string& name) {
+    return {{"name", name},
+            {"display_name", "Child"},
+            {"description", "customers of a region"},
+            {"parameters", {{"region", {{"type", "STRING"}, {"required", true}}}}},
+            {"nodes", Json::array({{{"id", "fetch"},
+                                    {"type", "DQL"},
+                                    {"source", "shop"},
+                                    {"template", {{"id", "shop/by_region.sql"}, {"version", 1}}},
+                                    {"depends_on", Json::array()}}})}};
+  }
+
+  static Json Composite(const std::string& name, const std::string& child, const Json& inputs) {
+    return {{"name", name},
+            {"display_name", "Composite"},
+            {"description", "runs a child"},
+            {"nodes", Json::array({{{"id", "run_child"},
+                                    {"type", "PIPELINE"},
+                                    {"pipeline", {{"name", child}, {"version", 1}}},
+                                    {"parameters", inputs},
+                                    {"depends_on", Json::array()}}})}};
+  }
+
+  // The valid body refusal cases start from: one caller node over `shop`.
+  static Json BaseBody() {
+    return {{"name", "shop/case_pipeline"},
+            {"display_name", "Case"},
+            {"description", "a refusal case"},
+            {"parameters",
+             {{"min_total",
+               {{"type", "DECIMAL"}, {"precision", 10}, {"scale", 2}, {"required", false},
+                {"default", 0}}}}},
+            {"nodes", Json::array({{{"id", "fetch"},
+                                    {"type", "DQL"},
+                                    {"source", "shop"},
+                                    {"template", {{"id", "shop/orders.sql"}, {"version", 1}}},
+                                    {"depends_on", Json::array()}}})}};
+  }
+
+  // Creates over REST (the human surface) and optionally releases; returns the id.
+  std::string SeedPipeline(const std::string& name, const Json& body, bool release) {
+    RestOutcome out = Rest("alice", "POST", "/api/v1/pipelines", body);
+    EXPECT_EQ(out.status, 201) << name << ": " << out.body.dump();
+    std::string id = out.body["data"].value("id", "");
+    if (release) {
+      RestOutcome released = Rest("alice", "POST", "/api/v1/pipelines/" + id + "/release");
+      EXPECT_EQ(released.status, 200) << name << ": " << released.body.dump();
+    }
+    return id;
+  }
+
+  std::string child_id_;
+};
+
+}  // namespace dp::test
