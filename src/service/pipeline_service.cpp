@@ -35,22 +35,6 @@ DomainError NotFound(const std::string& id, std::optional<int> version = std::nu
                      std::move(details));
 }
 
-// Derived parameters are computed on read; a body that carries one back is refused, so a
-// calculator key never turns into a declared parameter by a read-modify-write round trip.
-void RefuseEchoedDerivedParameters(const Json& request) {
-  auto it = request.find("parameters");
-  if (it == request.end() || !it->is_object()) return;
-  for (auto p = it->begin(); p != it->end(); ++p) {
-    if (p->is_object() && p->contains("derived")) {
-      throw DomainError(errc::kPipelineDerivedParameterEchoed,
-                        "'" + p.key() +
-                            "' is a derived input (a calculator key pipelines_get lists); "
-                            "remove it from parameters before writing the body back.",
-                        Json{{"parameter", p.key()}, {"path", "parameters." + p.key()}});
-    }
-  }
-}
-
 std::vector<TemplatePin> PinsOf(const PipelineWithVersions& p, const PipelineVersionRecord& v,
                                 const std::string& template_id) {
   std::vector<TemplatePin> pins;
@@ -197,7 +181,6 @@ Json PipelineService::ValidatedBody(const Principal& principal, const Json& requ
     throw DomainError(errc::kRequestInvalid, "The pipeline body must be a JSON object.",
                       Json{{"field", "body"}});
   }
-  RefuseEchoedDerivedParameters(request);
   ValidationProblems problems;
   PipelineBody body = PipelineBodyParser::Parse(request, problems);
   PipelineStructureValidator::Options structure;

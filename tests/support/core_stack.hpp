@@ -17,10 +17,12 @@ inline AuthOptions CheapAuthOptions() {
 }
 
 // Fills the three members a fixture keeps; `options` usually starts from CheapAuthOptions().
+// `metadata_url` defaults to a private in-memory SQLite database.
 inline void OpenCoreStack(std::unique_ptr<MetadataStore>& store, std::unique_ptr<AuditLog>& audit,
                           std::unique_ptr<AuthService>& auth,
-                          AuthOptions options = CheapAuthOptions()) {
-  store = OpenMetadataStore(":memory:");
+                          AuthOptions options = CheapAuthOptions(),
+                          const std::string& metadata_url = ":memory:") {
+  store = OpenMetadataStore(metadata_url);
   store->Migrate();
   audit = std::make_unique<AuditLog>(*store);
   auth = std::make_unique<AuthService>(*store, *audit, std::move(options));

@@ -12,6 +12,10 @@
 #include <string>
 
 #include <sqlite3.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <pqxx/pqxx>
 
 #include "datapipelines/mcp/mcp_server.hpp"
 #include "datapipelines/mcp/tool_catalog.hpp"
@@ -34,6 +38,7 @@
 #include "datapipelines/store/pipeline_store.hpp"
 #include "datapipelines/util/crypto.hpp"
 #include "support/core_stack.hpp"
+#include "support/test_env.hpp"
 
 namespace dp::test {
 
@@ -59,10 +64,29 @@ struct RestOutcome {
   }
 };
 
+enum class MetadataBackend { kSqlite, kPostgres };
+
+inline const char* BackendName(MetadataBackend backend) {
+  return backend == MetadataBackend::kSqlite ? "sqlite" : "postgres";
+}
+
 class PipelineStack : public ::testing::Test {
  protected:
+  // The metadata backend this test runs on; a parameterized suite overrides it.
+  virtual MetadataBackend Backend() const { return MetadataBackend::kSqlite; }
+
   void SetUp() override {
-    test::OpenCoreStack(store_, audit_, auth_);
+    std::string url = ":memory:";
+    if (Backend() == MetadataBackend::kPostgres) {
+      DP_REQUIRE_SERVICE_URL(pg, "DP_TEST_PG_META_URL");
+      static std::atomic<int> counter{0};
+      pg_url_ = pg;
+      schema_ = "dp_pl_" + std::to_string(::getpid()) + "_" + std::to_string(++counter);
+      ExecPg("DROP SCHEMA IF EXISTS " + schema_ + " CASCADE; CREATE SCHEMA " + schema_);
+      url = pg + (pg.find('?') == std::string::npos ? "?" : "&") +
+            "options=-csearch_path%3D" + schema_;
+    }
+    test::OpenCoreStack(store_, audit_, auth_, CheapAuthOptions(), url);
     limiter_ = OpenRateLimiter("memory", RateLimitPolicy{100000, 1000000});
     authenticator_ = std::make_unique<RequestAuthenticator>(*auth_, *limiter_, *store_);
     templates_ = std::make_unique<TemplateService>(*store_, *auth_);
@@ -92,7 +116,17 @@ class PipelineStack : public ::testing::Test {
   }
 
   void TearDown() override {
+    pipelines_.reset();
+    datasources_.reset();
+    store_.reset();
+    if (!schema_.empty()) ExecPg("DROP SCHEMA IF EXISTS " + schema_ + " CASCADE");
     for (const auto& path : files_) std::filesystem::remove(path);
+  }
+
+  void ExecPg(const std::string& sql) {
+    pqxx::connection conn(pg_url_);
+    pqxx::nontransaction tx(conn);
+    tx.exec(sql);
   }
 
   static std::string TestKey() { return Base64Encode(std::string(32, 'k')); }
@@ -215,6 +249,7 @@ class PipelineStack : public ::testing::Test {
   std::map<std::string, std::string> keys_;
   std::map<std::string, Principal> principals_;
   std::vector<std::string> files_;
+  std::string pg_url_, schema_;
   int calls_ = 0;
 };
 

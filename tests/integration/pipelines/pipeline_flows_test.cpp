@@ -7,8 +7,11 @@
 namespace dp::test {
 namespace {
 
-class PipelineFlows : public SeededPipelineStack {
+class PipelineFlows : public SeededPipelineStack,
+                      public ::testing::WithParamInterface<MetadataBackend> {
  protected:
+  MetadataBackend Backend() const override { return GetParam(); }
+
   // A tempdb stage, a calculator and a caller node over the staged table.
   static Json TwoNodeBody() {
     Json body = BaseBody();
@@ -35,7 +38,7 @@ class PipelineFlows : public SeededPipelineStack {
   }
 };
 
-TEST_F(PipelineFlows, CreateLandsADraftWithItsDerivedInputs) {
+TEST_P(PipelineFlows, CreateLandsADraftWithItsDerivedInputs) {
   Json created = ToolOk("alice", "pipelines_create", TwoNodeBody());
   EXPECT_EQ(created["version"], 1);
   EXPECT_EQ(created["status"], "DRAFT");
@@ -61,7 +64,7 @@ TEST_F(PipelineFlows, CreateLandsADraftWithItsDerivedInputs) {
             "pipeline.validation.derived_parameter_echoed");
 }
 
-TEST_F(PipelineFlows, UpdateOverwritesTheDraftThenCopiesOnWriteAfterRelease) {
+TEST_P(PipelineFlows, UpdateOverwritesTheDraftThenCopiesOnWriteAfterRelease) {
   Json created = ToolOk("alice", "pipelines_create", TwoNodeBody());
   const std::string id = created["id"];
   Json edit = TwoNodeBody();
@@ -123,7 +126,7 @@ TEST_F(PipelineFlows, UpdateOverwritesTheDraftThenCopiesOnWriteAfterRelease) {
             "pipeline.version.last_release");
 }
 
-TEST_F(PipelineFlows, UpgradeAvailableNamesANewerReleasedTemplate) {
+TEST_P(PipelineFlows, UpgradeAvailableNamesANewerReleasedTemplate) {
   Json body = ChildBody("shop/upgrades");
   LearnColumns("alice", "shop", "customers");
   Json created = ToolOk("alice", "pipelines_create", body);
@@ -143,7 +146,7 @@ TEST_F(PipelineFlows, UpgradeAvailableNamesANewerReleasedTemplate) {
                   {"latest_released", 2}}));
 }
 
-TEST_F(PipelineFlows, ListsFlatAndBrowsesOneLevel) {
+TEST_P(PipelineFlows, ListsFlatAndBrowsesOneLevel) {
   ToolOk("alice", "pipelines_create", TwoNodeBody());
   Json flat = ToolOk("alice", "pipelines_list", {{"q", "top_orders"}});
   ASSERT_EQ(flat.size(), 1u);
@@ -163,14 +166,14 @@ TEST_F(PipelineFlows, ListsFlatAndBrowsesOneLevel) {
   EXPECT_EQ(Tool("olga", "pipelines_get", {{"id", child_id_}}).Code(), "pipeline.not_found");
 }
 
-TEST_F(PipelineFlows, TemplatesSeeTheirPins) {
+TEST_P(PipelineFlows, TemplatesSeeTheirPins) {
   Json used = ToolOk("alice", "templates_used_by", {{"id", "shop/by_region.sql"}, {"version", 1}});
   EXPECT_EQ(used["pipeline_count"], 2);  // shop/child and shop/child_draft
   RestOutcome refused = Rest("alice", "DELETE", TemplatePath("shop/by_region.sql"));
   EXPECT_EQ(refused.Code(), "template.in_use");
 }
 
-TEST_F(PipelineFlows, RestUpdateNeedsIfMatch) {
+TEST_P(PipelineFlows, RestUpdateNeedsIfMatch) {
   RestOutcome created = Rest("alice", "POST", "/api/v1/pipelines", TwoNodeBody());
   ASSERT_EQ(created.status, 201);
   const std::string id = created.body["data"]["id"];
@@ -193,6 +196,10 @@ TEST_F(PipelineFlows, RestUpdateNeedsIfMatch) {
   EXPECT_EQ(purged.status, 200) << purged.body.dump();
   EXPECT_EQ(Rest("alice", "GET", "/api/v1/pipelines/" + id).Code(), "pipeline.not_found");
 }
+
+INSTANTIATE_TEST_SUITE_P(Backends, PipelineFlows,
+                         ::testing::Values(MetadataBackend::kSqlite, MetadataBackend::kPostgres),
+                         [](const auto& info) { return std::string(BackendName(info.param)); });
 
 }  // namespace
 }  // namespace dp::test

@@ -9,6 +9,7 @@ class SeededPipelineStack : public PipelineStack {
  protected:
   void SetUp() override {
     PipelineStack::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
     SeedTemplate("shop/orders.sql", "SELECT id, total FROM orders WHERE total >= :min_total");
     SeedTemplate("shop/by_region.sql", "SELECT id FROM customers WHERE region = :region", true);
     SeedTemplate("shop/touch.sql", "UPDATE orders SET total = total WHERE id = 0", true);

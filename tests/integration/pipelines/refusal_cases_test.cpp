@@ -12,6 +12,7 @@ namespace {
 struct Case {
   Json spec;
   std::string surface;
+  MetadataBackend backend;
 };
 
 std::vector<Case> LoadCases() {
@@ -19,7 +20,9 @@ std::vector<Case> LoadCases() {
   std::vector<Case> cases;
   for (const Json& c : Json::parse(in)) {
     for (const Json& surface : c.value("surfaces", Json::array({"mcp", "rest"}))) {
-      cases.push_back({c, surface.get<std::string>()});
+      for (MetadataBackend backend : {MetadataBackend::kSqlite, MetadataBackend::kPostgres}) {
+        cases.push_back({c, surface.get<std::string>(), backend});
+      }
     }
   }
   return cases;
@@ -34,7 +37,10 @@ bool ContainsSubset(const Json& actual, const Json& expected) {
   return true;
 }
 
-class PipelineRefusalCases : public SeededPipelineStack, public ::testing::WithParamInterface<Case> {};
+class PipelineRefusalCases : public SeededPipelineStack, public ::testing::WithParamInterface<Case> {
+ protected:
+  MetadataBackend Backend() const override { return GetParam().backend; }
+};
 
 TEST_P(PipelineRefusalCases, RefusedWithItsCode) {
   const Json& spec = GetParam().spec;
@@ -80,7 +86,7 @@ TEST_P(PipelineRefusalCases, RefusedWithItsCode) {
 INSTANTIATE_TEST_SUITE_P(Cases, PipelineRefusalCases, ::testing::ValuesIn(LoadCases()),
                          [](const ::testing::TestParamInfo<Case>& info) {
                            return info.param.spec["name"].get<std::string>() + "_" +
-                                  info.param.surface;
+                                  info.param.surface + "_" + BackendName(info.param.backend);
                          });
 
 }  // namespace
