@@ -8,9 +8,6 @@
 namespace dp {
 namespace {
 
-// A key's lifetime of calls to one tool is small; the bound keeps a hostile history finite.
-constexpr int64_t kMaxRows = 20000;
-
 class SqlAuditReader : public AuditReader {
  public:
   explicit SqlAuditReader(SqlExecutor& sql) : sql_(sql) {}
@@ -19,16 +16,15 @@ class SqlAuditReader : public AuditReader {
                                                   const std::string& tool) override {
     std::vector<ToolCallRecord> out;
     if (key_id.empty()) return out;
+    // Every call of the tool in the key's lifetime (a key learns once): an index range on
+    // (key_id, tool), however many other calls the key has made.
     auto rows = sql_.Query(
-        "SELECT timestamp_ms, details FROM audit_log WHERE key_id = $1 AND event = "
-        "'mcp.tool.called' ORDER BY id DESC LIMIT $2",
-        {key_id, kMaxRows});
+        "SELECT timestamp_ms, details FROM audit_log WHERE key_id = $1 AND tool = $2 AND event = "
+        "'mcp.tool.called' ORDER BY id DESC",
+        {key_id, tool});
     for (const auto& row : rows) {
       Json details = Json::parse(row.at(1).value_or("{}"), nullptr, /*allow_exceptions=*/false);
-      if (!details.is_object() || details.value("tool", "") != tool ||
-          details.value("outcome", "") != "success") {
-        continue;
-      }
+      if (!details.is_object() || details.value("outcome", "") != "success") continue;
       ToolCallRecord record;
       record.timestamp_ms = row.at(0) ? std::stoll(*row.at(0)) : 0;
       record.tool = tool;

@@ -265,13 +265,23 @@ void SqlMetadataStore::DeleteSession(const std::string& token_hash) {
 
 // ---- audit log
 
+namespace {
+// The tool a tool-call row names, as its own column (migration 0004); NULL for other events.
+SqlValue ToolOf(const Json& details) {
+  if (!details.is_object()) return nullptr;
+  auto it = details.find("tool");
+  if (it == details.end() || !it->is_string()) return nullptr;
+  return it->get<std::string>();
+}
+}  // namespace
+
 void SqlMetadataStore::AppendAudit(const AuditEvent& e) {
   Execute(
       "INSERT INTO audit_log (timestamp_ms, event, user_id, key_id, workspace_id, "
-      "correlation_id, source_ip, details) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+      "correlation_id, source_ip, details, tool) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
       {e.timestamp_ms, e.event, NullIfEmpty(e.user_id), NullIfEmpty(e.key_id),
        NullIfEmpty(e.workspace_id), NullIfEmpty(e.correlation_id), NullIfEmpty(e.source_ip),
-       e.details.is_null() ? std::string("{}") : e.details.dump()});
+       e.details.is_null() ? std::string("{}") : e.details.dump(), ToolOf(e.details)});
 }
 
 std::vector<AuditEvent> SqlMetadataStore::ListAudit(const std::string& event_prefix, int limit) {

@@ -17,12 +17,21 @@ class DomainError : public std::runtime_error {
   const Json& details() const { return details_; }
   int http_status() const { return code_.http_status; }
 
-  // {"code", "message", "details"?} — the REST error object (REST API §4.2).
+  // {"code", "message", "details"?} — the REST error object (REST API §4.2) — plus the
+  // members of `record` when one is attached.
   Json ToJson() const;
+
+  // An execution failure carries the whole failure record (spec §6.3: node, sql, exception,
+  // correlation_id, execution_id) beside code/message/details.
+  DomainError& WithRecord(Json record) {
+    record_ = std::move(record);
+    return *this;
+  }
 
  private:
   ErrorCode code_;
   Json details_;
+  Json record_;
 };
 
 }  // namespace dp

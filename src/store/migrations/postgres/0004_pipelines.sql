@@ -31,5 +31,7 @@ CREATE TABLE pipeline_versions (
 CREATE UNIQUE INDEX pipeline_versions_one_draft_idx
   ON pipeline_versions (pipeline_id) WHERE status = 'DRAFT';
 
--- The entry-point checks read one key's own tool calls back (spec §14, 139).
-CREATE INDEX audit_log_key_event_idx ON audit_log (key_id, event);
+-- The entry-point checks read one key's own calls of one tool back (spec §14, 139): the tool
+-- gets a column of its own, so that read is an index range, not a scan of the key's history.
+ALTER TABLE audit_log ADD COLUMN tool TEXT;
+CREATE INDEX audit_log_key_tool_idx ON audit_log (key_id, tool);
