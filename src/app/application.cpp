@@ -16,10 +16,12 @@
 #include "datapipelines/mcp/tools/datasource_tools.hpp"
 #include "datapipelines/mcp/tools/calculator_tools.hpp"
 #include "datapipelines/mcp/tools/docs_tools.hpp"
+#include "datapipelines/mcp/tools/execution_tools.hpp"
 #include "datapipelines/mcp/tools/pipeline_tools.hpp"
 #include "datapipelines/mcp/tools/template_tools.hpp"
 #include "datapipelines/net/envelope.hpp"
 #include "datapipelines/rest/datasource_routes.hpp"
+#include "datapipelines/rest/execution_routes.hpp"
 #include "datapipelines/rest/pipeline_routes.hpp"
 #include "datapipelines/rest/rest_api.hpp"
 #include "datapipelines/rest/template_routes.hpp"
@@ -28,12 +30,14 @@
 #include "datapipelines/service/audit_log.hpp"
 #include "datapipelines/service/auth_service.hpp"
 #include "datapipelines/service/datasource_service.hpp"
+#include "datapipelines/service/execution_service.hpp"
 #include "datapipelines/service/pipeline_service.hpp"
 #include "datapipelines/service/request_authenticator.hpp"
 #include "datapipelines/service/skill_docs.hpp"
 #include "datapipelines/service/template_service.hpp"
 #include "datapipelines/store/metadata_store.hpp"
 #include "datapipelines/store/audit_reader.hpp"
+#include "datapipelines/store/execution_store.hpp"
 #include "datapipelines/store/pipeline_store.hpp"
 
 namespace dp {
@@ -64,6 +68,26 @@ PipelineServiceOptions PipelineOptions(const Config& config) {
   options.node_timeout_max_seconds = config.executor_node_timeout_max_seconds;
   options.max_composition_depth = config.pipelines_max_composition_depth;
   options.org = config.org;
+  return options;
+}
+
+ExecutionServiceOptions ExecutionOptions(const Config& config) {
+  ExecutionServiceOptions options;
+  options.executor.max_parallel_nodes = static_cast<size_t>(config.executor_max_parallel_nodes);
+  options.executor.node_timeout_seconds = config.executor_node_timeout_seconds;
+  options.executor.execution_timeout_seconds = config.executor_execution_timeout_seconds;
+  options.executor.result_max_bytes = config.result_max_size_bytes;
+  options.executor.tempdb_max_memory_bytes = int64_t{config.staging_max_memory_mb} * 1024 * 1024;
+  options.executor.structured_errors = config.executions_error_detail == "structured";
+  options.org = config.org;
+  options.ttl_default_seconds = config.result_ttl_default_seconds;
+  options.ttl_min_seconds = config.result_ttl_min_seconds;
+  options.ttl_max_seconds = config.result_ttl_max_seconds;
+  options.page_size_rows = config.result_page_size_rows;
+  options.page_max_rows = config.result_page_max_rows;
+  options.max_concurrent_per_user = config.executor_max_concurrent_per_user;
+  options.max_composition_depth = config.pipelines_max_composition_depth;
+  options.heartbeat_seconds = config.executor_heartbeat_seconds;
   return options;
 }
 
@@ -99,6 +123,8 @@ struct Application::Impl {
   std::unique_ptr<TemplateService> templates;
   std::unique_ptr<PipelineStore> pipeline_store;
   std::unique_ptr<AuditReader> audit_reader;
+  std::unique_ptr<ExecutionStore> execution_store;
+  std::unique_ptr<ExecutionService> executions;
   std::unique_ptr<PipelineService> pipelines;
   ToolCatalog catalog;
   std::unique_ptr<McpServer> mcp;
@@ -156,15 +182,27 @@ struct Application::Impl {
     templates->SetPinSource(pipelines.get());
     BindPipelineTools(catalog, *pipelines);
     BindCalculatorTools(catalog, config.org);
-    rest->Mount("/api/v1/pipelines", PipelineRoutes(*pipelines));
+    // [executions] run pipeline versions through the executor and serve their results
+    execution_store = OpenExecutionStore(*store);
+    executions = std::make_unique<ExecutionService>(*store, *execution_store, *results, *auth,
+                                                    *audit, *audit_reader, *pipelines,
+                                                    *templates, *datasources,
+                                                    ExecutionOptions(config));
+    executions->Start();
+    BindExecutionTools(catalog, *executions);
+    rest->Mount("/api/v1/pipelines", PipelineRoutes(*pipelines, *executions));
+    rest->Mount("/api/v1/executions", ExecutionRoutes(*executions));
     mcp = std::make_unique<McpServer>(catalog, *auth, *audit, docs, std::string(ServerVersion()));
     // [resources] entity kinds of spec §7.1, after the services they read exist.
     mcp->AddResourceProvider(std::make_unique<PipelineResources>(*pipelines));
     mcp->AddResourceProvider(std::make_unique<TemplateResources>(*templates));
     mcp->AddResourceProvider(std::make_unique<DatasourceResources>(*datasources));
     mcp_endpoint = std::make_unique<McpHttpEndpoint>(*mcp, *authenticator);
+    HttpServerOptions server_options = ServerOptions(config);
+    // Running executions end ABORTED with a recorded reason instead of outliving the grace.
+    server_options.on_shutdown = [this] { executions->Stop(); };
     server = std::make_unique<HttpServer>(
-        ServerOptions(config), RequestPolicy(config.allowed_hosts, config.allowed_origins),
+        std::move(server_options), RequestPolicy(config.allowed_hosts, config.allowed_origins),
         BuildRouter(), LogAccess);
   }
 

@@ -114,6 +114,34 @@ const std::vector<KeyBinding>& Bindings() {
       DP_INT_KEY("datapipelines.executor.node-timeout-max-seconds",
                  executor_node_timeout_max_seconds, 1, 86400,
                  "Ceiling for a node's settings.timeout_seconds; a larger value is refused."),
+      DP_INT_KEY("datapipelines.executor.execution-timeout-seconds",
+                 executor_execution_timeout_seconds, 1, 86400,
+                 "Wall-clock bound of one execution; past it the execution is aborted."),
+      DP_INT_KEY("datapipelines.executor.node-timeout-seconds", executor_node_timeout_seconds, 1,
+                 86400, "A node's deadline unless its settings.timeout_seconds says otherwise."),
+      DP_INT_KEY("datapipelines.executor.max-parallel-nodes", executor_max_parallel_nodes, 1, 64,
+                 "Independent nodes of one execution run at once, at most this many."),
+      DP_INT_KEY("datapipelines.executor.max-concurrent-executions-per-user",
+                 executor_max_concurrent_per_user, 1, 10000,
+                 "Root executions one user may have running at once (429 beyond)."),
+      DP_INT_KEY("datapipelines.executor.heartbeat-seconds", executor_heartbeat_seconds, 1, 3600,
+                 "How often an instance proves it is alive to the crash sweep."),
+      DP_INT_KEY("datapipelines.staging.max-memory-mb", staging_max_memory_mb, 1, 1048576,
+                 "Memory ceiling of one execution's tempdb; settings may only lower it."),
+      DP_STRING_KEY("datapipelines.executions.error-detail", executions_error_detail,
+                    "full | structured: structured drops exception and sql from failures."),
+      DP_INT_KEY("datapipelines.result.ttl-default-seconds", result_ttl_default_seconds, 1,
+                 86400, "How long a caller result is kept when the execute call names no TTL."),
+      DP_INT_KEY("datapipelines.result.ttl-min-seconds", result_ttl_min_seconds, 1, 86400,
+                 "Lower clamp of a requested result TTL."),
+      DP_INT_KEY("datapipelines.result.ttl-max-seconds", result_ttl_max_seconds, 1, 604800,
+                 "Upper clamp of a requested result TTL."),
+      DP_INT_KEY("datapipelines.result.page-size-rows", result_page_size_rows, 1, 1000000,
+                 "Rows inline in an execute result and the default result page."),
+      DP_INT_KEY("datapipelines.result.page-max-rows", result_page_max_rows, 1, 10000000,
+                 "Largest result page a caller may ask for."),
+      DP_INT_KEY("datapipelines.result.max-size-bytes", result_max_size_bytes, 1024, 2147483647,
+                 "Largest encoded caller result; a larger one fails with result.too_large."),
       DP_INT_KEY("datapipelines.pipelines.max-composition-depth", pipelines_max_composition_depth,
                  1, 50, "Deepest chain of PIPELINE nodes a saved pipeline may compose."),
       DP_INT_KEY("datapipelines.auth.api-keys.cache-ttl-seconds", api_key_cache_ttl_seconds, 0,
@@ -185,6 +213,13 @@ void Validate(const Config& config) {
     std::string message = "invalid organisation settings:";
     for (const auto& violation : org) message += "\n  " + violation;
     throw ConfigError(message);
+  }
+  if (config.executions_error_detail != "full" && config.executions_error_detail != "structured") {
+    throw ConfigError(
+        "invalid value for 'datapipelines.executions.error-detail': expected full or structured");
+  }
+  if (config.result_ttl_min_seconds > config.result_ttl_max_seconds) {
+    throw ConfigError("'datapipelines.result.ttl-min-seconds' exceeds ttl-max-seconds");
   }
   if (config.log_format != "console" && config.log_format != "json") {
     throw ConfigError(

@@ -8,6 +8,11 @@ DomainError::DomainError(ErrorCode code, std::string message, Json details)
 Json DomainError::ToJson() const {
   Json error = {{"code", std::string(code_.code)}, {"message", what()}};
   if (!details_.is_null()) error["details"] = details_;
+  if (record_.is_object()) {
+    for (auto it = record_.begin(); it != record_.end(); ++it) {
+      if (!error.contains(it.key())) error[it.key()] = it.value();
+    }
+  }
   return error;
 }
 

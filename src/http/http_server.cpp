@@ -292,6 +292,7 @@ struct HttpServer::Impl {
     bool expected = false;
     if (!stopping.compare_exchange_strong(expected, true)) return;
     spdlog::info("shutdown: no longer accepting; grace {} s", options.shutdown_grace.count());
+    if (options.on_shutdown) options.on_shutdown();
     asio::co_spawn(io, DrainAndStop(), asio::detached);
   }
 };

@@ -7,6 +7,7 @@
 #include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/net/envelope.hpp"
 #include "datapipelines/rest/rest_support.hpp"
+#include "datapipelines/service/execution_service.hpp"
 #include "datapipelines/service/pipeline_service.hpp"
 
 namespace dp {
@@ -47,8 +48,9 @@ std::optional<std::string> IfMatch(const HttpRequest& request) {
 
 class Routes {
  public:
-  Routes(PipelineService& pipelines, const HttpRequest& request, const Principal& principal)
-      : pipelines_(pipelines), request_(request), principal_(principal) {}
+  Routes(PipelineService& pipelines, ExecutionService& executions, const HttpRequest& request,
+         const Principal& principal)
+      : pipelines_(pipelines), executions_(executions), request_(request), principal_(principal) {}
 
   std::optional<HttpResponse> Dispatch(const std::vector<std::string>& s) {
     const std::string& method = request_.method;
@@ -106,25 +108,46 @@ class Routes {
     const std::string& method = request_.method;
     if (verb == "versions" && method == "GET") return Ok(pipelines_.ListVersions(principal_, id));
     if (verb == "parameters" && method == "GET") return Ok(pipelines_.Parameters(principal_, id));
+    if (verb == "execute" && method == "POST") return Ok(Execute(id));
     if (verb == "release" && method == "POST") {
       return Ok(pipelines_.Release(principal_, id, IfMatch(request_)));
     }
     return std::nullopt;
   }
 
+  // The execute request (rest-api §6.1): {version?, parameters?}; DP-Result-TTL-Seconds.
+  Json Execute(const std::string& id) {
+    Json body = request_.body.empty() ? Json::object() : ParseBody(request_);
+    ExecuteRequest request;
+    request.pipeline_id = id;
+    if (body.contains("version")) {
+      if (!body["version"].is_number_integer()) throw InvalidField("version", "must be an integer");
+      request.version = body["version"].get<int>();
+    }
+    request.parameters = body.value("parameters", Json::object());
+    if (!request.parameters.is_object()) throw InvalidField("parameters", "must be an object");
+    if (auto ttl = request_.headers.Get("DP-Result-TTL-Seconds")) {
+      request.ttl_seconds = ParseIntField(std::string(*ttl), "DP-Result-TTL-Seconds");
+    }
+    request.surface = ExecutionSurface::kHuman;
+    request.correlation_id = request_.correlation_id;
+    return executions_.Execute(principal_, request);
+  }
+
   PipelineService& pipelines_;
+  ExecutionService& executions_;
   const HttpRequest& request_;
   const Principal& principal_;
 };
 
 }  // namespace
 
-RestResource PipelineRoutes(PipelineService& pipelines) {
-  return [&pipelines](const HttpRequest& request,
-                      const Principal& principal) -> std::optional<HttpResponse> {
+RestResource PipelineRoutes(PipelineService& pipelines, ExecutionService& executions) {
+  return [&pipelines, &executions](const HttpRequest& request,
+                                   const Principal& principal) -> std::optional<HttpResponse> {
     auto segments = PathSegmentsBelow(request.path, kPrefix);
     if (!segments) return std::nullopt;
-    return Routes(pipelines, request, principal).Dispatch(*segments);
+    return Routes(pipelines, executions, request, principal).Dispatch(*segments);
   };
 }
 

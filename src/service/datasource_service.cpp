@@ -55,6 +55,19 @@ DatasourceRecord DatasourceService::RequireVisible(const Principal& principal,
   return *record;
 }
 
+DatasourceService::ExecutionTarget DatasourceService::ResolveForExecution(
+    const std::string& workspace_id, const std::string& name) {
+  auto record = store_.FindDatasource(name);
+  if (!record || record->is_deleted || workspace_id.empty() ||
+      !store_.IsDatasourceGranted(name, workspace_id)) {
+    throw DomainError(errc::kNodeDatasourceNotFound,
+                      "Datasource '" + name + "' resolved when the pipeline was saved but is not "
+                      "visible to this workspace now.",
+                      Json{{"datasource", name}});
+  }
+  return ExecutionTarget{record->name, record->dialect, record->readonly, ConnectorFor(*record)};
+}
+
 std::shared_ptr<Connector> DatasourceService::ConnectorFor(const DatasourceRecord& record) {
   std::lock_guard lock(mutex_);
   auto it = connectors_.find(record.name);

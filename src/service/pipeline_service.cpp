@@ -390,6 +390,48 @@ Json PipelineService::Delete(const Principal& principal, const std::string& id) 
               {"exclusive_draft_templates_purged", false}};
 }
 
+// ---- execution
+
+PipelineService::RunnableVersion PipelineService::ResolveForExecution(
+    const std::string& workspace_id, const std::string& id, std::optional<int> version) {
+  auto entity = store_.FindPipeline(workspace_id, id);
+  auto fail = [&] {
+    Json details{{"pipeline_id", id}};
+    if (version) details["version"] = *version;
+    return DomainError(errc::kExecutionNotFound,
+                       version ? "Pipeline '" + id + "' has no version " +
+                                     std::to_string(*version) + " in this workspace."
+                               : "No pipeline '" + id + "' in this workspace.",
+                       std::move(details));
+  };
+  if (!entity) throw fail();
+  PipelineWithVersions loaded{*entity, store_.ListPipelineVersions(id)};
+  const PipelineVersionRecord* chosen = WorkingPipelineVersion(loaded);
+  if (version) {
+    chosen = nullptr;
+    for (const auto& v : loaded.versions) {
+      if (v.version == *version && v.status != "DISCARDED") chosen = &v;
+    }
+  }
+  if (!chosen) throw fail();
+  return RunnableVersion{loaded.entity, *chosen};
+}
+
+PipelineService::RunnableVersion PipelineService::ResolveChild(const std::string& workspace_id,
+                                                               const std::string& name,
+                                                               int version) {
+  auto entity = store_.FindPipelineByName(workspace_id, name);
+  if (entity) {
+    for (const auto& v : store_.ListPipelineVersions(entity->id)) {
+      // A pinned version keeps resolving even once discarded (pipeline-contract §4.9).
+      if (v.version == version) return RunnableVersion{*entity, v};
+    }
+  }
+  throw DomainError(errc::kNodeChildExecutionFailed,
+                    "The pinned child " + name + " v" + std::to_string(version) + " is gone.",
+                    Json{{"pipeline", name}, {"version", version}});
+}
+
 // ---- pins
 
 std::vector<TemplatePin> PipelineService::WorkingVersionPins(const std::string& workspace_id,

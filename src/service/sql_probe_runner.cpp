@@ -13,6 +13,7 @@
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/domain/sql_statement_classifier.hpp"
+#include "datapipelines/executor/tempdb.hpp"
 #include "datapipelines/service/datasource_service.hpp"
 #include "datapipelines/store/metadata_store.hpp"
 #include "datasource_rules.hpp"
@@ -213,17 +214,21 @@ Json DatasourceService::ScratchProbe(const ProbeRequest& request) {
   BindMap binds = ReferencedBinds(request.sql, Dialect::kSqlite, request.parameters);
   int limit = std::clamp(request.limit, 1, options_.max_probe_rows);
   int timeout = std::clamp(request.timeout_seconds, 1, options_.max_probe_timeout_seconds);
-  // A fresh private in-memory database: no registry, no lease, nothing staged to read.
+  // A fresh, empty Tempdb — the executor's own engine and mode, nothing staged to read. The
+  // connector supplies only the dialect traits (EXPLAIN prefix, plan shape); it opens nothing.
   ConnectorConfig config;
   config.dialect = Dialect::kSqlite;
   config.sqlite_path = ":memory:";
   config.pool.max_size = 1;
   auto connector = MakeConnector(config);
-  auto conn = connector->Open();
+  Tempdb scratch;
   Json payload{{"check", "syntax_and_names"}, {"engine", "sqlite"}};
   Clock::time_point start = Clock::now();
   try {
-    Json probe = RunProbe(*connector, *conn, request.sql, binds, limit, timeout);
+    Json probe;
+    scratch.WithSession([&](Connection& conn) {
+      probe = RunProbe(*connector, conn, request.sql, binds, limit, timeout);
+    });
     payload["validation_status"] = "executed";
     payload["parsed"] = true;
     for (auto& [key, value] : probe.items()) payload[key] = value;

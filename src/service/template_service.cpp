@@ -323,6 +323,24 @@ Json TemplateService::Render(const Principal& principal, const std::string& id,
               {"rendered", std::move(rendered)}};
 }
 
+std::string TemplateService::RenderPinned(const std::string& workspace_id, const std::string& id,
+                                          int version, const Json& context) {
+  auto v = store_.FindTemplateVersion(workspace_id, id, version);
+  if (!v || v->status == kDiscarded) {
+    throw DomainError(errc::kNodeTemplateNotFound,
+                      "Template " + id + "@" + std::to_string(version) +
+                          " resolved when the pipeline was saved but is gone now.",
+                      Json{{"template_id", id}, {"version", version}});
+  }
+  ParsedTemplate parsed = parsed_->Get(*v, options_.max_body_chars);
+  TemplateImportResolver resolver(store_, workspace_id, options_.max_body_chars,
+                                  /*for_save=*/false, parsed_.get());
+  LibraryMap libraries = resolver.Resolve(id + "@" + std::to_string(version), v->imports);
+  std::map<std::string, const ParsedTemplate*> bound;
+  for (const auto& [alias, library] : libraries) bound[alias] = library.get();
+  return TemplateRenderer::Render(parsed, context, options_.render, bound);
+}
+
 Json TemplateService::UsedBy(const Principal& principal, const std::string& id, int version) {
   auth_.CheckAccess(principal, Scope::kRead, Role::kViewer);
   Loaded loaded = Load(principal, id);

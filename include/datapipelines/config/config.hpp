@@ -41,6 +41,20 @@ struct Config {
   // pipelines (configuration §3.2, pipeline-contract §4.11, §12.9)
   int executor_node_timeout_max_seconds = 900;
   int pipelines_max_composition_depth = 5;
+  // the executor and results (configuration §3.2, §3.3, §3.11)
+  int executor_execution_timeout_seconds = 600;
+  int executor_node_timeout_seconds = 300;
+  int executor_max_parallel_nodes = 4;
+  int executor_max_concurrent_per_user = 10;
+  int executor_heartbeat_seconds = 15;
+  int staging_max_memory_mb = 1024;
+  std::string executions_error_detail = "full";  // full | structured
+  int result_ttl_default_seconds = 300;
+  int result_ttl_min_seconds = 60;
+  int result_ttl_max_seconds = 3600;
+  int result_page_size_rows = 1000;
+  int result_page_max_rows = 100000;
+  int result_max_size_bytes = 104857600;
   // auth
   int api_key_cache_ttl_seconds = 60;
   int session_ttl_hours = 8;

@@ -22,6 +22,9 @@ struct HttpServerOptions {
   int64_t max_header_bytes = 16 * 1024;
   std::chrono::seconds idle_timeout{60};
   std::chrono::seconds shutdown_grace{20};
+  // Called once when a graceful shutdown begins (on an I/O thread: must return promptly) —
+  // the application aborts running executions here so in-flight calls end within the grace.
+  std::function<void()> on_shutdown;
 };
 
 // Called once per finished request (access logging); must not block.

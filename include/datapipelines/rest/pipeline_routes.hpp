@@ -5,8 +5,10 @@
 
 namespace dp {
 
+class ExecutionService;
 class PipelineService;
 
-RestResource PipelineRoutes(PipelineService& pipelines);
+// `executions` serves POST /pipelines/{id}/execute.
+RestResource PipelineRoutes(PipelineService& pipelines, ExecutionService& executions);
 
 }  // namespace dp

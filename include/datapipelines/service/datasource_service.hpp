@@ -95,6 +95,17 @@ class DatasourceService {
   Json PreviewRows(const Principal& principal, const PreviewRequest& request);
   Json Probe(const Principal& principal, const ProbeRequest& request);
 
+  // The executor's view of a node's datasource: the LIVE registry entry (a flip to readonly since
+  // the pipeline was saved shows here) and its pooled connector. Visibility is the workspace
+  // grant as for every read; an invisible or deleted name is pipeline.node.datasource_not_found.
+  struct ExecutionTarget {
+    std::string name;
+    std::string dialect;
+    bool readonly = false;
+    std::shared_ptr<Connector> connector;
+  };
+  ExecutionTarget ResolveForExecution(const std::string& workspace_id, const std::string& name);
+
   // Argument parsing shared by both surfaces: request.validation.invalid on a bad shape.
   static TableLocator LocatorFromJson(const Json& arguments);
   static PreviewRequest PreviewFromJson(const Json& arguments);

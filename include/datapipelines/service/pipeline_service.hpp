@@ -16,6 +16,7 @@
 #include "datapipelines/auth/principal.hpp"
 #include "datapipelines/calculators/calculator_context.hpp"
 #include "datapipelines/service/template_pin_source.hpp"
+#include "datapipelines/store/pipeline_store.hpp"
 #include "datapipelines/util/json.hpp"
 
 namespace dp {
@@ -97,6 +98,19 @@ class PipelineService : public TemplatePinSource {
   void PurgeDraft(const Principal& principal, const std::string& id,
                   const std::optional<std::string>& expected_hash);
   Json Delete(const Principal& principal, const std::string& id);
+
+  // The version an execution runs: `version`, or the working version when absent (never
+  // clamped). pipeline.execution.not_found when the id or the version is not in the workspace.
+  // No access check: the execution service authorizes the run.
+  struct RunnableVersion {
+    PipelineRecord entity;
+    PipelineVersionRecord version;
+  };
+  RunnableVersion ResolveForExecution(const std::string& workspace_id, const std::string& id,
+                                      std::optional<int> version);
+  // A PIPELINE node's pinned child, by name and exact version.
+  RunnableVersion ResolveChild(const std::string& workspace_id, const std::string& name,
+                               int version);
 
   // TemplatePinSource: the reverse arrow of each node's template pin.
   std::vector<TemplatePin> WorkingVersionPins(const std::string& workspace_id,

@@ -105,6 +105,11 @@ class TemplateService {
   // pipeline.node.template_render_failed.
   Json Render(const Principal& principal, const std::string& id, std::optional<int> version,
               const Json& context);
+  // The executor's render of a node's pin: the exact version with its libraries, no access
+  // check (the execution was authorized as a whole). pipeline.node.template_not_found when the
+  // pinned version is gone, pipeline.node.template_render_failed when it does not render.
+  std::string RenderPinned(const std::string& workspace_id, const std::string& id, int version,
+                           const Json& context);
   Json UsedBy(const Principal& principal, const std::string& id, int version);
   Json PurgeDraft(const Principal& principal, const std::string& id);
 

@@ -20,20 +20,25 @@
 #include "datapipelines/mcp/mcp_server.hpp"
 #include "datapipelines/mcp/tool_catalog.hpp"
 #include "datapipelines/mcp/tools/datasource_tools.hpp"
+#include "datapipelines/mcp/tools/execution_tools.hpp"
 #include "datapipelines/mcp/tools/pipeline_tools.hpp"
 #include "datapipelines/mcp/tools/template_tools.hpp"
+#include "datapipelines/rest/execution_routes.hpp"
 #include "datapipelines/rest/pipeline_routes.hpp"
 #include "datapipelines/rest/rest_api.hpp"
 #include "datapipelines/rest/template_routes.hpp"
 #include "datapipelines/results/rate_limiter.hpp"
 #include "datapipelines/service/audit_log.hpp"
 #include "datapipelines/service/auth_service.hpp"
+#include "datapipelines/results/result_store.hpp"
 #include "datapipelines/service/datasource_service.hpp"
+#include "datapipelines/service/execution_service.hpp"
 #include "datapipelines/service/pipeline_service.hpp"
 #include "datapipelines/service/request_authenticator.hpp"
 #include "datapipelines/service/skill_docs.hpp"
 #include "datapipelines/service/template_service.hpp"
 #include "datapipelines/store/audit_reader.hpp"
+#include "datapipelines/store/execution_store.hpp"
 #include "datapipelines/store/metadata_store.hpp"
 #include "datapipelines/store/pipeline_store.hpp"
 #include "datapipelines/util/crypto.hpp"
@@ -100,14 +105,23 @@ class PipelineStack : public ::testing::Test {
                                                    *templates_, datasources_.get(),
                                                    audit_reader_.get(), options);
     templates_->SetPinSource(pipelines_.get());
+    results_ = OpenResultStore("memory");
+    execution_store_ = OpenExecutionStore(*store_);
+    ExecutionServiceOptions execution_options;
+    execution_options.heartbeat_seconds = 3600;
+    executions_ = std::make_unique<ExecutionService>(
+        *store_, *execution_store_, *results_, *auth_, *audit_, *audit_reader_, *pipelines_,
+        *templates_, *datasources_, execution_options);
     BindTemplateTools(catalog_, *templates_);
     BindDatasourceTools(catalog_, *datasources_);
     BindPipelineTools(catalog_, *pipelines_);
+    BindExecutionTools(catalog_, *executions_);
     mcp_ = std::make_unique<McpServer>(catalog_, *auth_, *audit_, BuiltInSkillDocs(), "test");
     rest_ =
         std::make_unique<RestApi>(*auth_, *authenticator_, BuiltInSkillDocs(), RestApiOptions{});
     rest_->Mount("/api/v1/templates", TemplateRoutes(*templates_));
-    rest_->Mount("/api/v1/pipelines", PipelineRoutes(*pipelines_));
+    rest_->Mount("/api/v1/pipelines", PipelineRoutes(*pipelines_, *executions_));
+    rest_->Mount("/api/v1/executions", ExecutionRoutes(*executions_));
     AddUser("alice", "default", Role::kAuthor, Scope::kAuthor);
     AddUser("victor", "default", Role::kViewer, Scope::kRead);
     AddUser("olga", "other", Role::kAuthor, Scope::kAuthor);
@@ -116,6 +130,7 @@ class PipelineStack : public ::testing::Test {
   }
 
   void TearDown() override {
+    executions_.reset();
     pipelines_.reset();
     datasources_.reset();
     store_.reset();
@@ -243,6 +258,9 @@ class PipelineStack : public ::testing::Test {
   std::unique_ptr<PipelineStore> pipeline_store_;
   std::unique_ptr<AuditReader> audit_reader_;
   std::unique_ptr<PipelineService> pipelines_;
+  std::unique_ptr<ResultStore> results_;
+  std::unique_ptr<ExecutionStore> execution_store_;
+  std::unique_ptr<ExecutionService> executions_;
   ToolCatalog catalog_;
   std::unique_ptr<McpServer> mcp_;
   std::unique_ptr<RestApi> rest_;

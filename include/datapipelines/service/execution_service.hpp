@@ -1,0 +1,139 @@
+#pragma once
+// Executions (spec §6.2.3, §6.2.13–15, §6.2.35; rest-api §7, §10; dag-executor): running a
+// pipeline version through the executor, recording the execution, serving its result pages and
+// cancelling it. The only place these rules live: the MCP tools and the REST routes translate.
+//
+// An execution runs on the calling (blocking-pool) thread; its independent nodes fan out on the
+// executor's own threads. Every execution is recorded RUNNING before its first node and ends
+// SUCCESS, FAILED (with the failure record) or ABORTED (with its reason) — an instance that dies
+// mid-run leaves RUNNING rows the next start (or a live instance's sweep) marks ABORTED.
+#include <atomic>
+#include <condition_variable>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "datapipelines/auth/principal.hpp"
+#include "datapipelines/calculators/calculator_context.hpp"
+#include "datapipelines/executor/pipeline_executor.hpp"
+#include "datapipelines/util/json.hpp"
+
+namespace dp {
+
+class AuditLog;
+class AuditReader;
+class AuthService;
+class DatasourceService;
+class ExecutionCancellation;
+class ExecutionStore;
+class MetadataStore;
+class PipelineService;
+class ResultStore;
+class RowSink;
+class TemplateService;
+struct ExecutionRecord;
+struct PipelineNode;
+
+struct ExecutionServiceOptions {
+  ExecutorOptions executor;
+  OrgSettings org;
+  int ttl_default_seconds = 300;
+  int ttl_min_seconds = 60;
+  int ttl_max_seconds = 3600;
+  int page_size_rows = 1000;
+  int page_max_rows = 100000;
+  int max_concurrent_per_user = 10;
+  int max_composition_depth = 5;
+  int heartbeat_seconds = 15;
+  int64_t inline_cap_bytes = 1024 * 1024;  // executions_get_result's inline payload cap
+};
+
+enum class ExecutionSurface { kAgent, kHuman };
+
+struct ExecuteRequest {
+  std::string pipeline_id;
+  std::optional<int> version;
+  Json parameters = Json::object();
+  ExecutionSurface surface = ExecutionSurface::kAgent;
+  std::string correlation_id;
+  std::optional<int> ttl_seconds;  // DP-Result-TTL-Seconds
+};
+
+struct ExecutionListQuery {
+  std::optional<std::string> pipeline_id;
+  std::optional<std::string> status;
+  int limit = 50;
+  int offset = 0;
+};
+
+class ExecutionService {
+ public:
+  ExecutionService(MetadataStore& metadata, ExecutionStore& executions, ResultStore& results,
+                   AuthService& auth, AuditLog& audit, AuditReader& audit_reader,
+                   PipelineService& pipelines, TemplateService& templates,
+                   DatasourceService& datasources, ExecutionServiceOptions options);
+  ~ExecutionService();
+
+  // Runs to a terminal state. Success: the data_ready-shaped result. Failure: a DomainError
+  // carrying the whole failure record (spec §6.3).
+  Json Execute(const Principal& principal, const ExecuteRequest& request);
+  Json Get(const Principal& principal, const std::string& execution_id);
+  Json List(const Principal& principal, const ExecutionListQuery& query);
+  // `uncapped` (the REST cursor) inlines csv/arrow of any size; the agent surface points at
+  // the cursor past the inline cap instead.
+  Json GetResult(const Principal& principal, const std::string& execution_id, int64_t offset,
+                 std::optional<int64_t> limit, const std::string& format, bool uncapped = false);
+  // {execution_id, status: "cancellation_requested"}; the agent surface adds the
+  // same-credential rule of spec §6.2.35.
+  Json Cancel(const Principal& principal, const std::string& execution_id,
+              ExecutionSurface surface);
+
+  // Marks executions of dead instances ABORTED and starts this instance's heartbeat.
+  void Start();
+  // Aborts every running execution (shutdown) and stops the heartbeat.
+  void Stop();
+  const std::string& instance_id() const { return instance_id_; }
+
+ private:
+  class Environment;
+  friend class Environment;
+  struct Run;
+
+  ExecutionRecord Visible(const Principal& principal, const std::string& execution_id,
+                          bool for_result);
+  void RequireRenderedTemplates(const Principal& principal, const Json& body,
+                                const std::string& version_status);
+  ExecutionOutcome RunRecorded(const Principal& principal, ExecutionRecord& record,
+                               const Json& body, const Json& parameters,
+                               const std::shared_ptr<ExecutionCancellation>& cancellation,
+                               std::chrono::seconds ttl, RowSink* direct_sink, int depth);
+  Json Projection(const ExecutionRecord& record) const;
+  std::chrono::seconds EffectiveTtl(std::optional<int> requested) const;
+  void HeartbeatLoop();
+
+  MetadataStore& metadata_;
+  ExecutionStore& executions_;
+  ResultStore& results_;
+  AuthService& auth_;
+  AuditLog& audit_;
+  AuditReader& audit_reader_;
+  PipelineService& pipelines_;
+  TemplateService& templates_;
+  DatasourceService& datasources_;
+  ExecutionServiceOptions options_;
+  std::string instance_id_;
+
+  std::mutex running_mutex_;
+  std::map<std::string, std::shared_ptr<ExecutionCancellation>> running_;
+  std::map<std::string, int> running_per_user_;
+
+  std::mutex heartbeat_mutex_;
+  std::condition_variable heartbeat_cv_;
+  bool stopping_ = false;
+  std::thread heartbeat_;
+};
+
+}  // namespace dp

@@ -1,0 +1,549 @@
+#include "datapipelines/service/execution_service.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <limits>
+
+#include "datapipelines/domain/domain_error.hpp"
+#include "datapipelines/domain/error_codes.hpp"
+#include "datapipelines/executor/execution_cancellation.hpp"
+#include "datapipelines/executor/execution_context.hpp"
+#include "datapipelines/executor/execution_environment.hpp"
+#include "datapipelines/pipeline/pipeline_body_parser.hpp"
+#include "datapipelines/pipeline/validation_problems.hpp"
+#include "datapipelines/results/result_store.hpp"
+#include "datapipelines/service/audit_log.hpp"
+#include "datapipelines/service/auth_service.hpp"
+#include "datapipelines/service/datasource_service.hpp"
+#include "datapipelines/service/pipeline_service.hpp"
+#include "datapipelines/service/template_service.hpp"
+#include "datapipelines/store/audit_reader.hpp"
+#include "datapipelines/store/execution_store.hpp"
+#include "datapipelines/store/metadata_store.hpp"
+#include "datapipelines/util/clock.hpp"
+#include "datapipelines/util/crypto.hpp"
+#include "result_encoding.hpp"
+
+namespace dp {
+namespace {
+
+constexpr const char* kRunning = "RUNNING";
+
+PipelineBody ParseStored(const Json& body) {
+  ValidationProblems ignored;  // stored bodies validated when they were saved
+  return PipelineBodyParser::Parse(body, ignored);
+}
+
+Json IsoOrNull(int64_t ms) { return ms ? Json(FormatIso8601Ms(ms)) : Json(); }
+
+std::string ResultUrl(const std::string& execution_id) {
+  return "/api/v1/executions/" + execution_id + "/result";
+}
+
+// A terminal failure as the error the caller sees: the record's code and message, the record
+// itself attached (spec §6.3), so no second call is needed to diagnose it.
+DomainError FailureError(const ExecutionRecord& record) {
+  const Json& e = record.error;
+  std::string code_text = e.value("code", std::string(errc::kExecutionAborted.code));
+  ErrorCode code = errc::kExecutionAborted;
+  for (const ErrorCode& known : errc::All()) {
+    if (known.code == code_text) code = known;
+  }
+  Json extra = e;
+  extra.erase("code");
+  extra.erase("message");
+  Json details = extra.contains("details") ? extra["details"] : Json();
+  extra.erase("details");
+  extra["execution_id"] = record.id;
+  extra["status"] = record.status;
+  extra["node_stats"] = record.node_stats;
+  DomainError error(code, e.value("message", "The execution did not succeed."),
+                    std::move(details));
+  error.WithRecord(std::move(extra));
+  return error;
+}
+
+}  // namespace
+
+// The executor's port onto the services, bound to one execution family's workspace.
+class ExecutionService::Environment : public ExecutionEnvironment {
+ public:
+  Environment(ExecutionService& service, const Principal& principal, ExecutionRecord& record,
+              int depth)
+      : service_(service), principal_(principal), record_(record), depth_(depth) {}
+
+  std::string Render(const TemplateRef& ref, const Json& model) override {
+    return service_.templates_.RenderPinned(principal_.workspace_id, ref.id,
+                                            static_cast<int>(ref.version), model);
+  }
+
+  ExecutionSource Source(const std::string& name) override {
+    auto target = service_.datasources_.ResolveForExecution(principal_.workspace_id, name);
+    return ExecutionSource{target.name, target.dialect, target.readonly, target.connector};
+  }
+
+  ChildRun RunChild(const PipelineNode& node, const Json& parameters, RowSink* sink,
+                    ExecutionCancellation& parent) override {
+    if (depth_ + 1 > service_.options_.max_composition_depth) {
+      throw DomainError(errc::kNodeCompositionDepthExceeded,
+                        "Pipelines compose deeper than datapipelines.pipelines."
+                        "max-composition-depth at run time.",
+                        Json{{"node", node.id}, {"max_depth", service_.options_.max_composition_depth}});
+    }
+    auto child = service_.pipelines_.ResolveChild(principal_.workspace_id, node.child->name,
+                                                  static_cast<int>(node.child->version));
+    ExecutionRecord record;
+    record.id = NewUuid();
+    record.workspace_id = principal_.workspace_id;
+    record.pipeline_id = child.entity.id;
+    record.pipeline_name = child.entity.name;
+    record.pipeline_version = child.version.version;
+    record.version_status = child.version.status;
+    record.triggered_by = principal_.user_id;
+    record.key_id = principal_.key_id;
+    record.via = "pipeline_node";
+    record.correlation_id = record_.correlation_id;
+    record.parent_execution_id = record_.id;
+    record.parent_node_id = node.id;
+    record.root_execution_id = record_.root_execution_id.empty() ? record_.id
+                                                                  : record_.root_execution_id;
+    auto cancellation = std::make_shared<ExecutionCancellation>();
+    parent.Link(cancellation);
+    ExecutionOutcome outcome;
+    try {
+      outcome = service_.RunRecorded(principal_, record, child.version.body, parameters,
+                                     cancellation, std::chrono::seconds(60), sink, depth_ + 1);
+    } catch (...) {
+      parent.Unlink(cancellation);
+      throw;
+    }
+    parent.Unlink(cancellation);
+    if (outcome.status != "SUCCESS") {
+      throw DomainError(errc::kNodeChildExecutionFailed,
+                        "Child pipeline " + child.entity.name + " v" +
+                            std::to_string(child.version.version) + " ended " + outcome.status +
+                            ": " + outcome.error.value("message", ""),
+                        Json{{"child_execution_id", record.id},
+                             {"child_code", outcome.error.value("code", "")},
+                             {"node", node.id}});
+    }
+    return ChildRun{record.id, 0};
+  }
+
+ private:
+  ExecutionService& service_;
+  const Principal& principal_;
+  ExecutionRecord& record_;
+  int depth_;
+};
+
+ExecutionService::ExecutionService(MetadataStore& metadata, ExecutionStore& executions,
+                                   ResultStore& results, AuthService& auth, AuditLog& audit,
+                                   AuditReader& audit_reader, PipelineService& pipelines,
+                                   TemplateService& templates, DatasourceService& datasources,
+                                   ExecutionServiceOptions options)
+    : metadata_(metadata),
+      executions_(executions),
+      results_(results),
+      auth_(auth),
+      audit_(audit),
+      audit_reader_(audit_reader),
+      pipelines_(pipelines),
+      templates_(templates),
+      datasources_(datasources),
+      options_(std::move(options)),
+      instance_id_(NewUuid()) {}
+
+ExecutionService::~ExecutionService() { Stop(); }
+
+std::chrono::seconds ExecutionService::EffectiveTtl(std::optional<int> requested) const {
+  int ttl = requested.value_or(options_.ttl_default_seconds);
+  return std::chrono::seconds(std::clamp(ttl, options_.ttl_min_seconds, options_.ttl_max_seconds));
+}
+
+// ---- execute
+
+void ExecutionService::RequireRenderedTemplates(const Principal& principal, const Json& body,
+                                                const std::string& version_status) {
+  // Render before you run (spec §6.2.3): a DRAFT pinning a DRAFT template written after this
+  // key's last successful templates_render of it. RELEASED pins cannot change: exempt.
+  if (version_status != "DRAFT") return;
+  std::map<std::string, int64_t> last_render;
+  for (const auto& call : audit_reader_.SuccessfulToolCalls(principal.key_id, "templates_render")) {
+    const std::string id = call.target.value("id", "");
+    last_render[id] = std::max(last_render[id], call.timestamp_ms);
+  }
+  Json stale = Json::array();
+  for (const Json& node : body.value("nodes", Json::array())) {
+    const Json tmpl = node.value("template", Json());
+    if (!tmpl.is_object()) continue;
+    auto v = metadata_.FindTemplateVersion(principal.workspace_id, tmpl.value("id", ""),
+                                           tmpl.value("version", 0));
+    if (!v || v->status != "DRAFT") continue;
+    auto rendered = last_render.find(v->template_id);
+    if (rendered != last_render.end() && rendered->second >= v->updated_at_ms) continue;
+    stale.push_back({{"id", v->template_id},
+                     {"version", v->version},
+                     {"updated_at", FormatIso8601Ms(v->updated_at_ms)},
+                     {"last_render", rendered == last_render.end()
+                                         ? Json()
+                                         : Json(FormatIso8601Ms(rendered->second))}});
+  }
+  if (stale.empty()) return;
+  throw DomainError(errc::kExecutionTemplateUnrendered,
+                    "The draft pins draft templates changed since this key last rendered them: "
+                    "call templates_render for each, then run again.",
+                    Json{{"templates", std::move(stale)}});
+}
+
+Json ExecutionService::Execute(const Principal& principal, const ExecuteRequest& request) {
+  auth_.CheckAccess(principal, Scope::kExecute, Role::kOperator);
+  auto runnable =
+      pipelines_.ResolveForExecution(principal.workspace_id, request.pipeline_id, request.version);
+  if (request.surface == ExecutionSurface::kAgent) {
+    RequireRenderedTemplates(principal, runnable.version.body, runnable.version.status);
+  }
+  ExecutionRecord record;
+  record.id = NewUuid();
+  record.workspace_id = principal.workspace_id;
+  record.pipeline_id = runnable.entity.id;
+  record.pipeline_name = runnable.entity.name;
+  record.pipeline_version = runnable.version.version;
+  record.version_status = runnable.version.status;
+  record.triggered_by = principal.user_id;
+  record.key_id = principal.key_id;
+  record.via = request.surface == ExecutionSurface::kAgent ? "mcp" : "rest";
+  record.correlation_id = request.correlation_id;
+  {
+    std::lock_guard lock(running_mutex_);
+    int& mine = running_per_user_[principal.user_id];
+    if (mine >= options_.max_concurrent_per_user) {
+      throw DomainError(errc::kExecutionConcurrencyLimit,
+                        "Too many executions of yours are running; wait for one to finish.",
+                        Json{{"limit", options_.max_concurrent_per_user}});
+    }
+    ++mine;
+  }
+  struct SlotRelease {
+    ExecutionService& s;
+    std::string user;
+    ~SlotRelease() {
+      std::lock_guard lock(s.running_mutex_);
+      if (--s.running_per_user_[user] <= 0) s.running_per_user_.erase(user);
+    }
+  } slot{*this, principal.user_id};
+  auto cancellation = std::make_shared<ExecutionCancellation>();
+  const auto ttl = EffectiveTtl(request.ttl_seconds);
+  RunRecorded(principal, record, runnable.version.body, request.parameters, cancellation, ttl,
+              nullptr, 1);
+  if (record.status != "SUCCESS") throw FailureError(record);
+  Json out{{"execution_id", record.id},
+           {"pipeline_id", record.pipeline_id},
+           {"pipeline_name", record.pipeline_name},
+           {"version", record.pipeline_version},
+           {"version_status", record.version_status},
+           {"status", record.status},
+           {"duration_ms", record.finished_at_ms - record.started_at_ms},
+           {"node_stats", record.node_stats},
+           {"warnings", Json::array()}};
+  if (record.result.is_object()) {
+    const std::string key = record.result.value("result_key", "");
+    auto page = results_.GetPage(key, 0, options_.page_size_rows);
+    if (!page) {
+      throw DomainError(errc::kResultStorageUnavailable,
+                        "The caller result vanished before it could be returned.",
+                        Json{{"execution_id", record.id}});
+    }
+    AppendPage(out, *page, 0, options_.page_size_rows);
+    out["result_url"] = ResultUrl(record.id);
+    out["expires_at"] = FormatIso8601Ms(record.result.value("expires_at_ms", int64_t{0}));
+    out["ttl_seconds"] = record.result.value("ttl_seconds", 0);
+  }
+  return out;
+}
+
+ExecutionOutcome ExecutionService::RunRecorded(
+    const Principal& principal, ExecutionRecord& record, const Json& stored_body,
+    const Json& parameters, const std::shared_ptr<ExecutionCancellation>& cancellation,
+    std::chrono::seconds ttl, RowSink* direct_sink, int depth) {
+  PipelineBody body = ParseStored(stored_body);
+  CalculatorEnvironment calculators{NowMs(), options_.org};
+  // Refused before the record exists: a call that never ran leaves no execution behind.
+  ExecutionContext context =
+      ExecutionContext::Resolve(body, parameters, calculators, record.id);
+  record.instance_id = instance_id_;
+  record.parameters = parameters.is_object() ? parameters : Json::object();
+  record.started_at_ms = calculators.now_ms;
+  executions_.Insert(record);
+  if (record.via == "mcp") {
+    // Written BEFORE the run: the same-credential rule of executions_cancel reads it (§14).
+    AuditEvent launched;
+    launched.event = "mcp.execution.launched";
+    launched.user_id = principal.user_id;
+    launched.key_id = principal.key_id;
+    launched.workspace_id = principal.workspace_id;
+    launched.correlation_id = record.correlation_id;
+    launched.details = {{"tool", "pipelines_execute"},
+                        {"target",
+                         {{"pipeline_id", record.pipeline_id},
+                          {"execution_id", record.id},
+                          {"version", record.pipeline_version}}}};
+    audit_.Record(launched);
+  }
+  {
+    std::lock_guard lock(running_mutex_);
+    running_[record.id] = cancellation;
+  }
+  ExecutionOutcome outcome;
+  try {
+    Environment environment(*this, principal, record, depth);
+    PipelineExecutor executor(environment, results_, options_.executor);
+    RunRequest run{record.id, record.correlation_id, ttl, direct_sink, calculators};
+    outcome = executor.Run(body, context, *cancellation, run);
+  } catch (const std::exception& error) {
+    // The executor records node failures itself; reaching here is its own fault.
+    spdlog::error("correlation_id={} execution {} failed outside its nodes: {}",
+                  record.correlation_id, record.id, error.what());
+    outcome.status = "FAILED";
+    outcome.error = {{"code", std::string(errc::kExecutionAborted.code)},
+                     {"message", "The executor failed unexpectedly."},
+                     {"correlation_id", record.correlation_id},
+                     {"execution_id", record.id}};
+  }
+  {
+    std::lock_guard lock(running_mutex_);
+    running_.erase(record.id);
+  }
+  record.status = outcome.status;
+  record.parameters = context.Snapshot();
+  record.node_stats = outcome.node_stats;
+  record.error = outcome.error;
+  record.abort_reason = outcome.abort_reason;
+  record.finished_at_ms = NowMs();
+  if (outcome.caller) {
+    record.result = {{"result_key", outcome.caller->key},
+                     {"schema", outcome.caller->schema},
+                     {"total_rows", outcome.caller->total_rows},
+                     {"ttl_seconds", ttl.count()},
+                     {"expires_at_ms", record.finished_at_ms + ttl.count() * 1000}};
+  }
+  if (!executions_.Finish(record)) {
+    // Swept as orphaned meanwhile (a stalled heartbeat): the stored terminal state stands.
+    if (auto stored = executions_.Find(record.id)) record = *stored;
+  }
+  return outcome;
+}
+
+// ---- reads
+
+ExecutionRecord ExecutionService::Visible(const Principal& principal,
+                                          const std::string& execution_id, bool for_result) {
+  auto record = executions_.Find(execution_id);
+  // Ownership before anything else: another user's execution reads exactly like none.
+  const bool visible = record && record->workspace_id == principal.workspace_id &&
+                       (record->triggered_by == principal.user_id || principal.super_admin ||
+                        principal.role == Role::kWsAdmin);
+  if (!visible) {
+    Json details{{"execution_id", execution_id}};
+    if (for_result) {
+      throw DomainError(errc::kResultExecutionNotFound, "No execution '" + execution_id + "'.",
+                        std::move(details));
+    }
+    throw DomainError(errc::kExecutionNotFound, "No execution '" + execution_id + "'.",
+                      std::move(details));
+  }
+  return *record;
+}
+
+Json ExecutionService::Projection(const ExecutionRecord& r) const {
+  Json out{{"execution_id", r.id},
+           {"pipeline_id", r.pipeline_id},
+           {"pipeline_name", r.pipeline_name},
+           {"version", r.pipeline_version},
+           {"version_status", r.version_status},
+           {"status", r.status},
+           {"triggered_by", r.triggered_by},
+           {"via", r.via},
+           {"correlation_id", r.correlation_id},
+           {"started_at", IsoOrNull(r.started_at_ms)},
+           {"finished_at", IsoOrNull(r.finished_at_ms)},
+           {"duration_ms", r.finished_at_ms ? r.finished_at_ms - r.started_at_ms : 0},
+           {"parameters", r.parameters},
+           {"node_stats", r.node_stats}};
+  if (!r.parent_execution_id.empty()) {
+    out["parent_execution_id"] = r.parent_execution_id;
+    out["parent_node_id"] = r.parent_node_id;
+  }
+  if (!r.error.is_null()) {
+    out["error"] = r.error;
+    if (r.error.contains("failed_node_id")) out["failed_node_id"] = r.error["failed_node_id"];
+  }
+  if (!r.abort_reason.empty()) out["abort_reason"] = r.abort_reason;
+  if (r.result.is_object()) {
+    out["result"] = {{"total_rows", r.result.value("total_rows", int64_t{0})},
+                     {"result_url", ResultUrl(r.id)},
+                     {"ttl_seconds", r.result.value("ttl_seconds", 0)},
+                     {"expires_at", FormatIso8601Ms(r.result.value("expires_at_ms", int64_t{0}))}};
+  }
+  return out;
+}
+
+Json ExecutionService::Get(const Principal& principal, const std::string& execution_id) {
+  auth_.CheckAccess(principal, Scope::kRead, Role::kViewer);
+  return Projection(Visible(principal, execution_id, false));
+}
+
+Json ExecutionService::List(const Principal& principal, const ExecutionListQuery& query) {
+  auth_.CheckAccess(principal, Scope::kRead, Role::kViewer);
+  ExecutionQuery q;
+  q.workspace_id = principal.workspace_id;
+  q.pipeline_id = query.pipeline_id;
+  q.status = query.status;
+  if (!principal.super_admin && principal.role != Role::kWsAdmin) q.triggered_by = principal.user_id;
+  q.limit = std::clamp(query.limit, 1, 200);
+  q.offset = std::max(0, query.offset);
+  Json items = Json::array();
+  for (const auto& r : executions_.List(q)) {
+    Json row = Projection(r);
+    row.erase("parameters");
+    row.erase("node_stats");
+    items.push_back(std::move(row));
+  }
+  int64_t total = executions_.Count(q);
+  return Json{{"items", std::move(items)},
+              {"total", total},
+              {"has_more", q.offset + static_cast<int64_t>(q.limit) < total}};
+}
+
+Json ExecutionService::GetResult(const Principal& principal, const std::string& execution_id,
+                                 int64_t offset, std::optional<int64_t> limit,
+                                 const std::string& format, bool uncapped) {
+  auth_.CheckAccess(principal, Scope::kRead, Role::kViewer);
+  if (format != "json" && format != "csv" && format != "arrow") {
+    throw DomainError(errc::kResultFormatUnsupported, "format is json, csv or arrow.",
+                      Json{{"format", format}, {"supported", {"json", "csv", "arrow"}}});
+  }
+  ExecutionRecord r = Visible(principal, execution_id, true);
+  if (r.status == kRunning) {
+    throw DomainError(errc::kResultExecutionIncomplete,
+                      "The execution is still running; poll executions_get.",
+                      Json{{"execution_id", r.id}, {"status", r.status}});
+  }
+  if (r.status != "SUCCESS") {
+    throw DomainError(errc::kResultExecutionFailed,
+                      "The execution ended " + r.status + "; there is no result. Read its "
+                      "failure with executions_get.",
+                      Json{{"execution_id", r.id}, {"status", r.status}});
+  }
+  if (!r.result.is_object()) {
+    throw DomainError(errc::kResultExecutionNotFound,
+                      "The execution has no caller node, so it has no result rows.",
+                      Json{{"execution_id", r.id}, {"reason", "no_caller_node"}});
+  }
+  const int64_t page_limit =
+      std::clamp<int64_t>(limit.value_or(options_.page_size_rows), 1, options_.page_max_rows);
+  const std::string key = r.result.value("result_key", "");
+  const std::string expires_at = FormatIso8601Ms(r.result.value("expires_at_ms", int64_t{0}));
+  if (format == "json") {
+    auto page = results_.GetPage(key, std::max<int64_t>(offset, 0), page_limit);
+    if (!page) ThrowExpired(r.id, expires_at);
+    Json out{{"execution_id", r.id}};
+    AppendPage(out, *page, std::max<int64_t>(offset, 0), page_limit);
+    out["expires_at"] = expires_at;
+    return out;
+  }
+  // csv and arrow are the whole result in one payload (rest-api §7.5).
+  auto all = results_.GetPage(key, 0, std::numeric_limits<int64_t>::max());
+  if (!all) ThrowExpired(r.id, expires_at);
+  return EncodedResult(r.id, *all, format, expires_at, ResultUrl(r.id),
+                       uncapped ? std::numeric_limits<int64_t>::max() : options_.inline_cap_bytes);
+}
+
+// ---- cancel
+
+Json ExecutionService::Cancel(const Principal& principal, const std::string& execution_id,
+                              ExecutionSurface surface) {
+  auth_.CheckAccess(principal, Scope::kExecute, Role::kOperator);
+  ExecutionRecord r = Visible(principal, execution_id, false);
+  if (r.status != kRunning) {
+    throw DomainError(errc::kExecutionNotRunning,
+                      "The execution is not running; it ended " + r.status + ".",
+                      Json{{"execution_id", r.id}, {"status", r.status}});
+  }
+  if (surface == ExecutionSurface::kAgent) {
+    if (r.via != "mcp") {
+      throw DomainError(errc::kScopeInsufficient,
+                        "This execution was not started over MCP; cancel it over REST "
+                        "(DELETE /api/v1/executions/{id}) or in the UI.",
+                        Json{{"reason", "started_outside_mcp"}, {"via", r.via}});
+    }
+    if (r.key_id.empty() || r.key_id != principal.key_id) {
+      throw DomainError(errc::kScopeInsufficient,
+                        "Only the API key whose MCP call started this execution may cancel it "
+                        "over MCP.",
+                        Json{{"reason", "different_credential"}});
+    }
+  }
+  std::shared_ptr<ExecutionCancellation> cancellation;
+  {
+    std::lock_guard lock(running_mutex_);
+    auto it = running_.find(r.id);
+    if (it != running_.end()) cancellation = it->second;
+  }
+  if (cancellation) {
+    cancellation->Abort({AbortKind::kCancelled,
+                         "Cancelled by " + (principal.email.empty() ? principal.user_id
+                                                                    : principal.email) +
+                             "."});
+  } else if (r.instance_id != instance_id_) {
+    throw DomainError(errc::kExecutionNotRunning,
+                      "The execution runs on another instance; cancel it there.",
+                      Json{{"execution_id", r.id}, {"reason", "other_instance"}});
+  }
+  return Json{{"execution_id", r.id}, {"status", "cancellation_requested"}};
+}
+
+// ---- lifecycle
+
+void ExecutionService::Start() {
+  const int64_t now = NowMs();
+  executions_.Heartbeat(instance_id_, now);
+  int64_t swept = executions_.AbortOrphans(instance_id_, now - 3LL * options_.heartbeat_seconds * 1000,
+                                           "The instance running it stopped.", now);
+  if (swept > 0) spdlog::warn("executions: {} left RUNNING by a stopped instance marked ABORTED", swept);
+  heartbeat_ = std::thread([this] { HeartbeatLoop(); });
+}
+
+void ExecutionService::HeartbeatLoop() {
+  std::unique_lock lock(heartbeat_mutex_);
+  while (!heartbeat_cv_.wait_for(lock, std::chrono::seconds(options_.heartbeat_seconds),
+                                 [this] { return stopping_; })) {
+    lock.unlock();
+    try {
+      const int64_t now = NowMs();
+      executions_.Heartbeat(instance_id_, now);
+      executions_.AbortOrphans(instance_id_, now - 3LL * options_.heartbeat_seconds * 1000,
+                               "The instance running it stopped.", now);
+    } catch (const std::exception& error) {
+      spdlog::warn("executions: heartbeat failed: {}", error.what());
+    }
+    lock.lock();
+  }
+}
+
+void ExecutionService::Stop() {
+  {
+    std::lock_guard lock(heartbeat_mutex_);
+    if (stopping_) return;
+    stopping_ = true;
+  }
+  heartbeat_cv_.notify_all();
+  if (heartbeat_.joinable()) heartbeat_.join();
+  std::lock_guard lock(running_mutex_);
+  for (auto& [id, cancellation] : running_) {
+    cancellation->Abort({AbortKind::kShutdown, "The server shut down during the execution."});
+  }
+}
+
+}  // namespace dp
