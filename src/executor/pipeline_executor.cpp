@@ -1,5 +1,6 @@
 #include "datapipelines/executor/pipeline_executor.hpp"
 
+#include <atomic>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
@@ -172,6 +173,13 @@ ExecutionOutcome PipelineExecutor::Run(const PipelineBody& body, ExecutionContex
       shape.parents.push_back(std::move(parents));
     }
     std::mutex failure_mutex;
+    std::atomic<int64_t> finished{0};
+    const auto total = static_cast<int64_t>(body.nodes.size());
+    auto report = [&](std::size_t i) {
+      if (request.on_node_finished) {
+        request.on_node_finished(body.nodes[i].id, records[i].status, ++finished, total);
+      }
+    };
     auto run = [&](std::size_t i) {
       NodeRecord& r = records[i];
       r.started_at_ms = NowMs();
@@ -181,6 +189,7 @@ ExecutionOutcome PipelineExecutor::Run(const PipelineBody& body, ExecutionContex
         r.rows_out = result.rows_out;
         r.stats = std::move(result.stats);
         r.status = "SUCCESS";
+        report(i);
       } catch (const std::exception& error) {
         r.completed_at_ms = 0;
         const auto* domain = dynamic_cast<const DomainError*>(&error);
@@ -194,6 +203,7 @@ ExecutionOutcome PipelineExecutor::Run(const PipelineBody& body, ExecutionContex
           first_failure = std::current_exception();
           failed_index = i;
         }
+        report(i);
         throw;
       }
     };

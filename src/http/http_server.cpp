@@ -10,6 +10,8 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/thread_pool.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/asio/this_coro.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
@@ -19,6 +21,7 @@
 #include <thread>
 
 #include "datapipelines/domain/error_codes.hpp"
+#include "datapipelines/net/event_stream.hpp"
 #include "datapipelines/util/json.hpp"
 
 namespace dp {
@@ -204,6 +207,14 @@ struct HttpServer::Impl {
       }
     }
     int status = response.status;
+    if (response.stream) {
+      co_await WriteStream(stream, std::move(response), correlation_id, version);
+      if (access_logger) {
+        request.correlation_id = correlation_id;
+        access_logger(request, status, Millis(started));
+      }
+      co_return false;  // a streamed body ends with the connection
+    }
     auto beast_response = ToBeastResponse(std::move(response), correlation_id, version, keep_alive);
     stream.expires_after(std::chrono::seconds(30));
     co_await bhttp::async_write(stream, beast_response, asio::redirect_error(use_awaitable, ec));
@@ -215,6 +226,62 @@ struct HttpServer::Impl {
       access_logger(request, status, millis);
     }
     co_return !ec && keep_alive;
+  }
+
+  static constexpr std::chrono::seconds kKeepAlive{15};
+
+  static double Millis(std::chrono::steady_clock::time_point started) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+        .count();
+  }
+
+  // A text/event-stream body, chunk by chunk as the producer writes it. The pickup interval
+  // grows from 1 ms to 50 ms while nothing arrives and resets on each write.
+  awaitable<void> WriteStream(beast::tcp_stream& stream, HttpResponse response,
+                              const std::string& correlation_id, unsigned version) {
+    auto events = response.stream;
+    bhttp::response<bhttp::empty_body> head{static_cast<bhttp::status>(response.status), version};
+    head.set(bhttp::field::server, "datapipelines");
+    head.set(bhttp::field::content_type, "text/event-stream");
+    head.set(bhttp::field::cache_control, "no-cache");
+    head.set("DP-Correlation-Id", correlation_id);
+    for (auto& [name, value] : response.headers) head.insert(name, value);
+    head.chunked(true);
+    head.keep_alive(false);
+    beast::error_code ec;
+    bhttp::response_serializer<bhttp::empty_body> serializer{head};
+    stream.expires_never();
+    co_await bhttp::async_write_header(stream, serializer, asio::redirect_error(use_awaitable, ec));
+    asio::steady_timer timer(co_await asio::this_coro::executor);
+    auto pause = std::chrono::milliseconds(1);
+    auto last_write = std::chrono::steady_clock::now();
+    while (!ec) {
+      bool closed = false;
+      std::vector<std::string> chunks = events->Drain(closed);
+      // An idle stream gets a comment every 15 s, so proxies do not cut a long call.
+      if (chunks.empty() && std::chrono::steady_clock::now() - last_write > kKeepAlive) {
+        chunks.push_back(": keep-alive\n\n");
+      }
+      if (!chunks.empty()) last_write = std::chrono::steady_clock::now();
+      for (const std::string& chunk : chunks) {
+        stream.expires_after(std::chrono::seconds(30));
+        co_await asio::async_write(stream, bhttp::make_chunk(asio::buffer(chunk)),
+                                   asio::redirect_error(use_awaitable, ec));
+        if (ec) break;
+      }
+      if (ec) break;
+      if (closed) {
+        co_await asio::async_write(stream, bhttp::make_chunk_last(),
+                                   asio::redirect_error(use_awaitable, ec));
+        break;
+      }
+      pause = chunks.empty() ? std::min(pause * 2, std::chrono::milliseconds(50))
+                             : std::chrono::milliseconds(1);
+      timer.expires_after(pause);
+      co_await timer.async_wait(asio::redirect_error(use_awaitable, ec));
+    }
+    // The client went away (or the write failed): the producer stops writing.
+    if (ec) events->Cancel();
   }
 
   std::string BodyTooLargeMessage() const {

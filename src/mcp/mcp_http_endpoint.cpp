@@ -1,9 +1,13 @@
 #include "datapipelines/mcp/mcp_http_endpoint.hpp"
 
+#include <future>
+#include <thread>
+
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/mcp/mcp_server.hpp"
 #include "datapipelines/net/envelope.hpp"
+#include "datapipelines/net/event_stream.hpp"
 #include "datapipelines/service/request_authenticator.hpp"
 
 namespace dp {
@@ -88,10 +92,60 @@ HttpResponse McpHttpEndpoint::Dispatch(const HttpRequest& request, const Princip
                            jsonrpc::Error(nullptr, jsonrpc::kInvalidRequest,
                                           "Invalid Request: 'id' must be a string or an integer."));
   }
+  if (IsLongCall(message) && AcceptsEventStream(request)) {
+    return LongCall(std::move(message), request, principal);
+  }
   McpRequestContext context{principal, request.correlation_id, request.remote_ip};
   HttpResponse response;
   response.body = server_.HandleRequestText(message, context);
   return response;
+}
+
+// A call that may run for minutes (spec §6.2.3) runs on a thread of its own. Finished within
+// the grace it answers application/json like any call; otherwise the answer becomes an SSE
+// stream on this POST: progress notifications as nodes finish (when the request carries
+// _meta.progressToken), keep-alive comments while idle, then the final response.
+HttpResponse McpHttpEndpoint::LongCall(Json message, const HttpRequest& request,
+                                       const Principal& principal) {
+  auto events = std::make_shared<EventStream>();
+  auto done = std::make_shared<std::promise<std::string>>();
+  std::future<std::string> answer = done->get_future();
+  std::thread([this, message = std::move(message), principal, events, done,
+               correlation_id = request.correlation_id, ip = request.remote_ip] {
+    McpRequestContext context{principal, correlation_id, ip,
+                              [events](const Json& notification) {
+                                events->WriteEvent(notification.dump(), "message");
+                              }};
+    std::string text;
+    try {
+      text = server_.HandleRequestText(message, context);
+    } catch (const std::exception& error) {
+      text = jsonrpc::Error(message["id"], jsonrpc::kInternalError, "Internal error.").dump();
+    }
+    done->set_value(text);
+    events->WriteEvent(text, "message");
+    events->Close();
+  }).detach();
+  if (answer.wait_for(kStreamAfter) == std::future_status::ready) {
+    HttpResponse response;
+    response.body = answer.get();
+    return response;
+  }
+  HttpResponse response;
+  response.stream = std::move(events);
+  return response;
+}
+
+bool McpHttpEndpoint::IsLongCall(const Json& message) {
+  if (message.value("method", "") != "tools/call") return false;
+  auto params = message.find("params");
+  return params != message.end() && params->is_object() &&
+         params->value("name", "") == "pipelines_execute";
+}
+
+bool McpHttpEndpoint::AcceptsEventStream(const HttpRequest& request) {
+  auto accept = request.headers.Get("Accept");
+  return accept && accept->find("text/event-stream") != std::string_view::npos;
 }
 
 }  // namespace dp

@@ -225,6 +225,20 @@ Json McpServer::CallTool(const Json& params, const McpRequestContext& context) {
     throw JsonRpcFault(jsonrpc::kInvalidParams, FormatInvalidParams(errors));
   }
   ToolCall call{context.principal, *arguments, context.correlation_id};
+  if (context.notify && params.contains("_meta") && params["_meta"].is_object() &&
+      params["_meta"].contains("progressToken")) {
+    const Json token = params["_meta"]["progressToken"];
+    call.progress = [notify = context.notify, token](int64_t progress, int64_t total,
+                                                     const std::string& message) {
+      notify(Json{{"jsonrpc", "2.0"},
+                  {"method", "notifications/progress"},
+                  {"params",
+                   {{"progressToken", token},
+                    {"progress", progress},
+                    {"total", total},
+                    {"message", message}}}});
+    };
+  }
   try {
     Json payload = entry->handler(call);
     AuditToolCall(entry, name, *arguments, context, "success", "", elapsed(), true);

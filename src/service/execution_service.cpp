@@ -23,6 +23,7 @@
 #include "datapipelines/store/metadata_store.hpp"
 #include "datapipelines/util/clock.hpp"
 #include "datapipelines/util/crypto.hpp"
+#include "render_before_run.hpp"
 #include "result_encoding.hpp"
 
 namespace dp {
@@ -166,35 +167,8 @@ std::chrono::seconds ExecutionService::EffectiveTtl(std::optional<int> requested
 
 void ExecutionService::RequireRenderedTemplates(const Principal& principal, const Json& body,
                                                 const std::string& version_status) {
-  // Render before you run (spec §6.2.3): a DRAFT pinning a DRAFT template written after this
-  // key's last successful templates_render of it. RELEASED pins cannot change: exempt.
-  if (version_status != "DRAFT") return;
-  std::map<std::string, int64_t> last_render;
-  for (const auto& call : audit_reader_.SuccessfulToolCalls(principal.key_id, "templates_render")) {
-    const std::string id = call.target.value("id", "");
-    last_render[id] = std::max(last_render[id], call.timestamp_ms);
-  }
-  Json stale = Json::array();
-  for (const Json& node : body.value("nodes", Json::array())) {
-    const Json tmpl = node.value("template", Json());
-    if (!tmpl.is_object()) continue;
-    auto v = metadata_.FindTemplateVersion(principal.workspace_id, tmpl.value("id", ""),
-                                           tmpl.value("version", 0));
-    if (!v || v->status != "DRAFT") continue;
-    auto rendered = last_render.find(v->template_id);
-    if (rendered != last_render.end() && rendered->second >= v->updated_at_ms) continue;
-    stale.push_back({{"id", v->template_id},
-                     {"version", v->version},
-                     {"updated_at", FormatIso8601Ms(v->updated_at_ms)},
-                     {"last_render", rendered == last_render.end()
-                                         ? Json()
-                                         : Json(FormatIso8601Ms(rendered->second))}});
-  }
-  if (stale.empty()) return;
-  throw DomainError(errc::kExecutionTemplateUnrendered,
-                    "The draft pins draft templates changed since this key last rendered them: "
-                    "call templates_render for each, then run again.",
-                    Json{{"templates", std::move(stale)}});
+  // Render before you run (spec §6.2.3): the shared rule, over every node of the body.
+  dp::RequireRenderedTemplates(metadata_, audit_reader_, principal, body, version_status);
 }
 
 Json ExecutionService::Execute(const Principal& principal, const ExecuteRequest& request) {
@@ -236,7 +210,7 @@ Json ExecutionService::Execute(const Principal& principal, const ExecuteRequest&
   auto cancellation = std::make_shared<ExecutionCancellation>();
   const auto ttl = EffectiveTtl(request.ttl_seconds);
   RunRecorded(principal, record, runnable.version.body, request.parameters, cancellation, ttl,
-              nullptr, 1);
+              nullptr, 1, &request);
   if (record.status != "SUCCESS") throw FailureError(record);
   Json out{{"execution_id", record.id},
            {"pipeline_id", record.pipeline_id},
@@ -266,7 +240,7 @@ Json ExecutionService::Execute(const Principal& principal, const ExecuteRequest&
 ExecutionOutcome ExecutionService::RunRecorded(
     const Principal& principal, ExecutionRecord& record, const Json& stored_body,
     const Json& parameters, const std::shared_ptr<ExecutionCancellation>& cancellation,
-    std::chrono::seconds ttl, RowSink* direct_sink, int depth) {
+    std::chrono::seconds ttl, RowSink* direct_sink, int depth, const ExecuteRequest* root_request) {
   PipelineBody body = ParseStored(stored_body);
   CalculatorEnvironment calculators{NowMs(), options_.org};
   // Refused before the record exists: a call that never ran leaves no execution behind.
@@ -299,7 +273,19 @@ ExecutionOutcome ExecutionService::RunRecorded(
   try {
     Environment environment(*this, principal, record, depth);
     PipelineExecutor executor(environment, results_, options_.executor);
-    RunRequest run{record.id, record.correlation_id, ttl, direct_sink, calculators};
+    RunRequest run;
+    run.execution_id = record.id;
+    run.correlation_id = record.correlation_id;
+    run.result_ttl = ttl;
+    run.direct_sink = direct_sink;
+    run.calculators = calculators;
+    if (root_request && root_request->on_progress) {
+      run.on_node_finished = [&progress = root_request->on_progress](
+                                 const std::string& node, const std::string& status,
+                                 int64_t finished, int64_t total) {
+        progress(finished, total, "node " + node + ": " + status);
+      };
+    }
     outcome = executor.Run(body, context, *cancellation, run);
   } catch (const std::exception& error) {
     // The executor records node failures itself; reaching here is its own fault.

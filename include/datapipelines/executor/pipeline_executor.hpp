@@ -4,6 +4,7 @@
 // dependency with fail-fast, an execution deadline, and the outcome — status, node_stats, the
 // failure record, the resolved Context — handed back for the service to persist.
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -33,6 +34,10 @@ struct RunRequest {
   std::string correlation_id;
   std::chrono::seconds result_ttl{300};
   RowSink* direct_sink = nullptr;  // a child execution's caller rows go to its parent
+  // Called as each node ends (any thread): finished so far, of all nodes.
+  std::function<void(const std::string& node_id, const std::string& status, int64_t finished,
+                     int64_t total)>
+      on_node_finished = nullptr;
   CalculatorEnvironment calculators;
 };
 

@@ -1,4 +1,5 @@
 #pragma once
+#include <functional>
 // The JSON-RPC side of MCP (spec §5, §6.3, §7, §9, §14): initialize, ping, tools, resources,
 // prompts. Transport-free: McpHttpEndpoint feeds it parsed messages.
 #include <memory>
@@ -34,6 +35,9 @@ struct McpRequestContext {
   const Principal& principal;
   const std::string& correlation_id;
   std::string source_ip;
+  // Set when the response is a stream: server-to-client notifications (notifications/progress)
+  // sent while the call runs. Unset, nothing is sent before the final response.
+  std::function<void(const Json& notification)> notify = nullptr;
 };
 
 // The protocol revisions this server speaks, oldest first; the last is the newest.

@@ -19,6 +19,10 @@ struct ToolCall {
   const Principal& principal;
   const Json& arguments;
   const std::string& correlation_id;
+  // notifications/progress for the request's _meta.progressToken; unset when the caller asked
+  // for none or the response is not a stream.
+  std::function<void(int64_t progress, int64_t total, const std::string& message)> progress =
+      nullptr;
 };
 
 // Returns the tool's JSON payload; throws DomainError for domain failures.

@@ -1,4 +1,5 @@
 #pragma once
+#include <memory>
 // Transport-neutral HTTP request/response, so mcp/ and rest/ never include Beast.
 #include <map>
 #include <optional>
@@ -8,6 +9,8 @@
 #include <vector>
 
 namespace dp {
+
+class EventStream;
 
 // Case-insensitive header lookup for the handful of headers handlers read.
 class HttpHeaders {
@@ -43,6 +46,9 @@ struct HttpResponse {
   void SetHeader(std::string name, std::string value) {
     headers.emplace_back(std::move(name), std::move(value));
   }
+  // Set for a streamed (text/event-stream) response: the body comes from the stream as it is
+  // produced, `body` is unused.
+  std::shared_ptr<EventStream> stream;
 };
 
 // Query-string parameter, percent-decoded; nullopt when absent.

@@ -9,6 +9,7 @@
 // mid-run leaves RUNNING rows the next start (or a live instance's sweep) marks ABORTED.
 #include <atomic>
 #include <condition_variable>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -60,6 +61,8 @@ struct ExecuteRequest {
   ExecutionSurface surface = ExecutionSurface::kAgent;
   std::string correlation_id;
   std::optional<int> ttl_seconds;  // DP-Result-TTL-Seconds
+  // Progress as nodes finish (MCP notifications/progress): finished, total, a message.
+  std::function<void(int64_t, int64_t, const std::string&)> on_progress = nullptr;
 };
 
 struct ExecutionListQuery {
@@ -109,7 +112,8 @@ class ExecutionService {
   ExecutionOutcome RunRecorded(const Principal& principal, ExecutionRecord& record,
                                const Json& body, const Json& parameters,
                                const std::shared_ptr<ExecutionCancellation>& cancellation,
-                               std::chrono::seconds ttl, RowSink* direct_sink, int depth);
+                               std::chrono::seconds ttl, RowSink* direct_sink, int depth,
+                               const ExecuteRequest* root_request = nullptr);
   Json Projection(const ExecutionRecord& record) const;
   std::chrono::seconds EffectiveTtl(std::optional<int> requested) const;
   void HeartbeatLoop();

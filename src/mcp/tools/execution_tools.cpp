@@ -21,6 +21,7 @@ void BindExecutionTools(ToolCatalog& catalog, ExecutionService& executions) {
     request.parameters = call.arguments.value("parameters", Json::object());
     request.surface = ExecutionSurface::kAgent;
     request.correlation_id = call.correlation_id;
+    request.on_progress = call.progress;
     return executions.Execute(call.principal, request);
   });
   catalog.Bind("executions_list", [&executions](const ToolCall& call) {
