@@ -10,11 +10,13 @@
 #include "datapipelines/mcp/mcp_http_endpoint.hpp"
 #include "datapipelines/mcp/mcp_server.hpp"
 #include "datapipelines/mcp/resources/datasource_resources.hpp"
+#include "datapipelines/mcp/resources/execution_resources.hpp"
 #include "datapipelines/mcp/resources/pipeline_resources.hpp"
 #include "datapipelines/mcp/resources/template_resources.hpp"
 #include "datapipelines/mcp/tool_catalog.hpp"
 #include "datapipelines/mcp/tools/datasource_tools.hpp"
 #include "datapipelines/mcp/tools/calculator_tools.hpp"
+#include "datapipelines/mcp/tools/debug_tools.hpp"
 #include "datapipelines/mcp/tools/docs_tools.hpp"
 #include "datapipelines/mcp/tools/execution_tools.hpp"
 #include "datapipelines/mcp/tools/pipeline_tools.hpp"
@@ -29,8 +31,10 @@
 #include "datapipelines/results/result_store.hpp"
 #include "datapipelines/service/audit_log.hpp"
 #include "datapipelines/service/auth_service.hpp"
+#include "datapipelines/service/check_run_service.hpp"
 #include "datapipelines/service/datasource_service.hpp"
 #include "datapipelines/service/execution_service.hpp"
+#include "datapipelines/service/node_run_service.hpp"
 #include "datapipelines/service/pipeline_service.hpp"
 #include "datapipelines/service/request_authenticator.hpp"
 #include "datapipelines/service/skill_docs.hpp"
@@ -125,6 +129,8 @@ struct Application::Impl {
   std::unique_ptr<AuditReader> audit_reader;
   std::unique_ptr<ExecutionStore> execution_store;
   std::unique_ptr<ExecutionService> executions;
+  std::unique_ptr<NodeRunService> node_runs;
+  std::unique_ptr<CheckRunService> check_runs;
   std::unique_ptr<PipelineService> pipelines;
   ToolCatalog catalog;
   std::unique_ptr<McpServer> mcp;
@@ -190,12 +196,23 @@ struct Application::Impl {
                                                     ExecutionOptions(config));
     executions->Start();
     BindExecutionTools(catalog, *executions);
-    rest->Mount("/api/v1/pipelines", PipelineRoutes(*pipelines, *executions));
+    // [node runs and release checks] one node for real; the server-run checks gating release
+    NodeRunServiceOptions node_run_options;
+    node_run_options.org = config.org;
+    node_run_options.node_timeout_seconds = config.executor_node_timeout_seconds;
+    node_runs = std::make_unique<NodeRunService>(*store, *audit_reader, *auth, *pipelines,
+                                                 *templates, *datasources, node_run_options);
+    check_runs = std::make_unique<CheckRunService>(*execution_store, *auth, *audit, *pipelines,
+                                                   *datasources);
+    pipelines->SetCheckRunner(check_runs.get());
+    BindDebugTools(catalog, *node_runs, *check_runs);
+    rest->Mount("/api/v1/pipelines", PipelineRoutes(*pipelines, *executions, *check_runs));
     rest->Mount("/api/v1/executions", ExecutionRoutes(*executions));
     mcp = std::make_unique<McpServer>(catalog, *auth, *audit, docs, std::string(ServerVersion()));
     // [resources] entity kinds of spec §7.1, after the services they read exist.
     mcp->AddResourceProvider(std::make_unique<PipelineResources>(*pipelines));
     mcp->AddResourceProvider(std::make_unique<TemplateResources>(*templates));
+    mcp->AddResourceProvider(std::make_unique<ExecutionResources>(*executions));
     mcp->AddResourceProvider(std::make_unique<DatasourceResources>(*datasources));
     mcp_endpoint = std::make_unique<McpHttpEndpoint>(*mcp, *authenticator);
     HttpServerOptions server_options = ServerOptions(config);

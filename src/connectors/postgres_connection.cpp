@@ -36,6 +36,17 @@ const std::set<std::string>& PassthroughKeywords() {
   return kKeys;
 }
 
+// A comma-separated list of plain identifiers: nothing that could end the -c option.
+bool IsSchemaList(const std::string& value) {
+  if (value.empty() || value.size() > 512) return false;
+  for (char c : value) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '_' || c == ',';
+    if (!ok) return false;
+  }
+  return true;
+}
+
 Oid BindOid(CanonicalType type) {
   switch (type) {
     case CanonicalType::kBoolean:
@@ -121,6 +132,11 @@ PostgresConnection::PostgresConnection(const ConnectorConfig& config) : config_(
       "-c TimeZone=UTC -c DateStyle=ISO,YMD -c IntervalStyle=postgres -c extra_float_digits=1 "
       "-c lc_monetary=C";
   if (config.readonly) options += " -c default_transaction_read_only=on";
+  // The JDBC URL's currentSchema (the PostgreSQL driver's spelling) sets the search path, so
+  // unqualified names — a write-back table, a template's FROM — resolve in that schema.
+  if (auto it = config.options.find("currentSchema"); it != config.options.end()) {
+    if (IsSchemaList(it->second)) options += " -c search_path=" + it->second;
+  }
   std::vector<std::pair<std::string, std::string>> params{
       {"host", config.host},         {"port", port},
       {"dbname", config.database},   {"user", config.username},

@@ -175,20 +175,29 @@ ExecutionOutcome PipelineExecutor::Run(const PipelineBody& body, ExecutionContex
     std::mutex failure_mutex;
     std::atomic<int64_t> finished{0};
     const auto total = static_cast<int64_t>(body.nodes.size());
+    std::mutex report_mutex;  // progress must increase notification by notification
     auto report = [&](std::size_t i) {
-      if (request.on_node_finished) {
-        request.on_node_finished(body.nodes[i].id, records[i].status, ++finished, total);
-      }
+      if (!request.on_node_finished) return;
+      std::lock_guard lock(report_mutex);
+      request.on_node_finished(body.nodes[i].id, records[i].status, ++finished, total);
+    };
+    auto emit = [&](const std::string& type, Json data) {
+      if (request.on_event) request.on_event(type, std::move(data));
     };
     auto run = [&](std::size_t i) {
       NodeRecord& r = records[i];
       r.started_at_ms = NowMs();
+      emit("node_started", {{"execution_id", request.execution_id},
+                            {"node_id", body.nodes[i].id},
+                            {"started_at", FormatIso8601Ms(r.started_at_ms)},
+                            {"attempt", 1}});
       try {
         NodeResult result = runner.Run(body.nodes[i], r.trace);
         r.completed_at_ms = NowMs();
         r.rows_out = result.rows_out;
         r.stats = std::move(result.stats);
         r.status = "SUCCESS";
+        emit("node_completed", NodeStats(body.nodes[i], r));
         report(i);
       } catch (const std::exception& error) {
         r.completed_at_ms = 0;
@@ -203,6 +212,7 @@ ExecutionOutcome PipelineExecutor::Run(const PipelineBody& body, ExecutionContex
           first_failure = std::current_exception();
           failed_index = i;
         }
+        if (r.status == "FAILED") emit("node_failed", NodeStats(body.nodes[i], r));
         report(i);
         throw;
       }

@@ -108,6 +108,7 @@ HttpResponse McpHttpEndpoint::Dispatch(const HttpRequest& request, const Princip
 HttpResponse McpHttpEndpoint::LongCall(Json message, const HttpRequest& request,
                                        const Principal& principal) {
   auto events = std::make_shared<EventStream>();
+  const Json message_copy = message;
   auto done = std::make_shared<std::promise<std::string>>();
   std::future<std::string> answer = done->get_future();
   std::thread([this, message = std::move(message), principal, events, done,
@@ -126,7 +127,8 @@ HttpResponse McpHttpEndpoint::LongCall(Json message, const HttpRequest& request,
     events->WriteEvent(text, "message");
     events->Close();
   }).detach();
-  if (answer.wait_for(kStreamAfter) == std::future_status::ready) {
+  // A caller that asked for progress gets the stream at once: its notifications are the point.
+  if (!WantsProgress(message_copy) && answer.wait_for(kStreamAfter) == std::future_status::ready) {
     HttpResponse response;
     response.body = answer.get();
     return response;
@@ -134,6 +136,12 @@ HttpResponse McpHttpEndpoint::LongCall(Json message, const HttpRequest& request,
   HttpResponse response;
   response.stream = std::move(events);
   return response;
+}
+
+bool McpHttpEndpoint::WantsProgress(const Json& message) {
+  const Json params = message.value("params", Json::object());
+  return params.is_object() && params.contains("_meta") && params["_meta"].is_object() &&
+         params["_meta"].contains("progressToken");
 }
 
 bool McpHttpEndpoint::IsLongCall(const Json& message) {

@@ -47,6 +47,10 @@ RestResource ExecutionRoutes(ExecutionService& executions) {
     if (s->size() == 1 && method == "DELETE") {
       return Ok(request, executions.Cancel(principal, (*s)[0], ExecutionSurface::kHuman), 202);
     }
+    if (s->size() == 2 && (*s)[1] == "events" && method == "GET") {
+      return Ok(request, Json{{"execution_id", (*s)[0]},
+                              {"events", executions.Events(principal, (*s)[0])}});
+    }
     if (s->size() == 2 && (*s)[1] == "result" && method == "GET") {
       const std::string format = QueryParam(request.query, "format").value_or("json");
       int64_t offset = 0;

@@ -7,6 +7,7 @@
 #include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/net/envelope.hpp"
 #include "datapipelines/rest/rest_support.hpp"
+#include "datapipelines/service/check_run_service.hpp"
 #include "datapipelines/service/execution_service.hpp"
 #include "datapipelines/service/pipeline_service.hpp"
 
@@ -48,9 +49,13 @@ std::optional<std::string> IfMatch(const HttpRequest& request) {
 
 class Routes {
  public:
-  Routes(PipelineService& pipelines, ExecutionService& executions, const HttpRequest& request,
-         const Principal& principal)
-      : pipelines_(pipelines), executions_(executions), request_(request), principal_(principal) {}
+  Routes(PipelineService& pipelines, ExecutionService& executions, CheckRunService& checks,
+         const HttpRequest& request, const Principal& principal)
+      : pipelines_(pipelines),
+        executions_(executions),
+        checks_(checks),
+        request_(request),
+        principal_(principal) {}
 
   std::optional<HttpResponse> Dispatch(const std::vector<std::string>& s) {
     const std::string& method = request_.method;
@@ -67,6 +72,14 @@ class Routes {
     if (s.size() == 2) return Verb(id, s[1]);
     if (s.size() == 3 && s[1] == "versions" && method == "GET") {
       return Ok(pipelines_.Get(principal_, id, ParseIntField(s[2], "version")));
+    }
+    // Release checks (rest-api §5.16): the latest run per check, and a fresh run.
+    if (s.size() == 4 && s[1] == "versions" && s[3] == "checks" && method == "GET") {
+      return Ok(checks_.Latest(principal_, id, ParseIntField(s[2], "version")));
+    }
+    if (s.size() == 5 && s[1] == "versions" && s[3] == "checks" && s[4] == "run" &&
+        method == "POST") {
+      return Ok(RunChecks(id, ParseIntField(s[2], "version")));
     }
     if (s.size() == 3 && s[1] == "draft" && s[2] == "discard" && method == "POST") {
       pipelines_.PurgeDraft(principal_, id, IfMatch(request_));
@@ -110,7 +123,8 @@ class Routes {
     if (verb == "parameters" && method == "GET") return Ok(pipelines_.Parameters(principal_, id));
     if (verb == "execute" && method == "POST") return Ok(Execute(id));
     if (verb == "release" && method == "POST") {
-      return Ok(pipelines_.Release(principal_, id, IfMatch(request_)));
+      return Ok(pipelines_.Release(principal_, id, IfMatch(request_),
+                                   QueryParam(request_.query, "override_checks_reason")));
     }
     return std::nullopt;
   }
@@ -134,20 +148,36 @@ class Routes {
     return executions_.Execute(principal_, request);
   }
 
+  // The check run request (rest-api §5.16): {parameters?}; via = rest.
+  Json RunChecks(const std::string& id, int version) {
+    Json body = request_.body.empty() ? Json::object() : ParseBody(request_);
+    if (!body.is_object()) throw InvalidField("body", "must be a JSON object");
+    CheckRunRequest request;
+    request.pipeline_id = id;
+    request.version = version;
+    request.parameters = body.value("parameters", Json::object());
+    if (!request.parameters.is_object()) throw InvalidField("parameters", "must be an object");
+    request.via = "rest";
+    request.correlation_id = request_.correlation_id;
+    return checks_.Run(principal_, request);
+  }
+
   PipelineService& pipelines_;
   ExecutionService& executions_;
+  CheckRunService& checks_;
   const HttpRequest& request_;
   const Principal& principal_;
 };
 
 }  // namespace
 
-RestResource PipelineRoutes(PipelineService& pipelines, ExecutionService& executions) {
-  return [&pipelines, &executions](const HttpRequest& request,
-                                   const Principal& principal) -> std::optional<HttpResponse> {
+RestResource PipelineRoutes(PipelineService& pipelines, ExecutionService& executions,
+                            CheckRunService& checks) {
+  return [&pipelines, &executions, &checks](
+             const HttpRequest& request, const Principal& principal) -> std::optional<HttpResponse> {
     auto segments = PathSegmentsBelow(request.path, kPrefix);
     if (!segments) return std::nullopt;
-    return Routes(pipelines, executions, request, principal).Dispatch(*segments);
+    return Routes(pipelines, executions, checks, request, principal).Dispatch(*segments);
   };
 }
 

@@ -65,6 +65,56 @@ DomainError FailureError(const ExecutionRecord& record) {
   return error;
 }
 
+// The append-only event log of one execution (rest-api §6.4), numbered in emission order.
+class EventLog {
+ public:
+  EventLog(ExecutionStore& store, std::string execution_id, std::string correlation_id)
+      : store_(store), id_(std::move(execution_id)), correlation_id_(std::move(correlation_id)) {}
+
+  void Append(const std::string& type, Json data) noexcept {
+    try {
+      data["correlation_id"] = correlation_id_;
+      std::lock_guard lock(mutex_);
+      store_.AppendEvent(ExecutionEvent{id_, ++seq_, type, std::move(data), NowMs()});
+    } catch (const std::exception& error) {
+      // The log is for replay; losing an event must not fail the execution.
+      spdlog::warn("correlation_id={} execution {}: event {} not recorded: {}", correlation_id_,
+                   id_, type, error.what());
+    }
+  }
+
+ private:
+  ExecutionStore& store_;
+  std::string id_;
+  std::string correlation_id_;
+  std::mutex mutex_;
+  int64_t seq_ = 0;
+};
+
+void AppendTerminalEvents(EventLog& events, const ExecutionRecord& record,
+                          const ExecutionOutcome& outcome) {
+  Json base{{"execution_id", record.id},
+            {"status", record.status},
+            {"duration_ms", record.finished_at_ms - record.started_at_ms},
+            {"node_stats", record.node_stats}};
+  if (record.result.is_object()) {
+    events.Append("data_ready", {{"execution_id", record.id},
+                                 {"schema", record.result["schema"].value("schema", Json::array())},
+                                 {"total_rows", record.result["total_rows"]},
+                                 {"result_url", ResultUrl(record.id)},
+                                 {"ttl_seconds", record.result["ttl_seconds"]}});
+  }
+  if (outcome.status == "SUCCESS") {
+    events.Append("pipeline_completed", std::move(base));
+  } else if (outcome.status == "FAILED") {
+    base["error"] = record.error;
+    events.Append("pipeline_failed", std::move(base));
+  } else {
+    base["reason"] = record.abort_reason;
+    events.Append("execution_aborted", std::move(base));
+  }
+}
+
 }  // namespace
 
 // The executor's port onto the services, bound to one execution family's workspace.
@@ -269,6 +319,12 @@ ExecutionOutcome ExecutionService::RunRecorded(
     std::lock_guard lock(running_mutex_);
     running_[record.id] = cancellation;
   }
+  EventLog events(executions_, record.id, record.correlation_id);
+  events.Append("execution_started", {{"execution_id", record.id},
+                                      {"pipeline_id", record.pipeline_id},
+                                      {"pipeline_version", record.pipeline_version},
+                                      {"started_at", FormatIso8601Ms(record.started_at_ms)},
+                                      {"parameters", record.parameters}});
   ExecutionOutcome outcome;
   try {
     Environment environment(*this, principal, record, depth);
@@ -279,6 +335,9 @@ ExecutionOutcome ExecutionService::RunRecorded(
     run.result_ttl = ttl;
     run.direct_sink = direct_sink;
     run.calculators = calculators;
+    run.on_event = [&events](const std::string& type, Json data) {
+      events.Append(type, std::move(data));
+    };
     if (root_request && root_request->on_progress) {
       run.on_node_finished = [&progress = root_request->on_progress](
                                  const std::string& node, const std::string& status,
@@ -314,6 +373,7 @@ ExecutionOutcome ExecutionService::RunRecorded(
                      {"ttl_seconds", ttl.count()},
                      {"expires_at_ms", record.finished_at_ms + ttl.count() * 1000}};
   }
+  AppendTerminalEvents(events, record, outcome);
   if (!executions_.Finish(record)) {
     // Swept as orphaned meanwhile (a stalled heartbeat): the stored terminal state stands.
     if (auto stored = executions_.Find(record.id)) record = *stored;
@@ -400,6 +460,28 @@ Json ExecutionService::List(const Principal& principal, const ExecutionListQuery
   return Json{{"items", std::move(items)},
               {"total", total},
               {"has_more", q.offset + static_cast<int64_t>(q.limit) < total}};
+}
+
+Json ExecutionService::Events(const Principal& principal, const std::string& execution_id) {
+  auth_.CheckAccess(principal, Scope::kRead, Role::kViewer);
+  ExecutionRecord r = Visible(principal, execution_id, false);
+  Json out = Json::array();
+  for (const auto& e : executions_.ListEvents(r.id)) {
+    out.push_back({{"seq", e.seq}, {"type", e.type}, {"data", e.data},
+                   {"at", FormatIso8601Ms(e.at_ms)}});
+  }
+  return out;
+}
+
+std::string ExecutionService::EventsText(const Principal& principal,
+                                         const std::string& execution_id) {
+  std::string text;
+  for (const Json& e : Events(principal, execution_id)) {
+    text += "id: " + std::to_string(e["seq"].get<int64_t>()) + "\n";
+    text += "event: " + e["type"].get<std::string>() + "\n";
+    text += "data: " + e["data"].dump() + "\n\n";
+  }
+  return text;
 }
 
 Json ExecutionService::GetResult(const Principal& principal, const std::string& execution_id,

@@ -8,6 +8,7 @@
 #include "datapipelines/pipeline/pipeline_structure_validator.hpp"
 #include "datapipelines/pipeline/validation_problems.hpp"
 #include "datapipelines/service/auth_service.hpp"
+#include "datapipelines/service/check_run_service.hpp"
 #include "datapipelines/service/folder_level.hpp"
 #include "datapipelines/service/template_id.hpp"
 #include "datapipelines/service/template_service.hpp"
@@ -291,7 +292,8 @@ Json PipelineService::Update(const Principal& principal, const std::string& id,
 // ---- human verbs
 
 Json PipelineService::Release(const Principal& principal, const std::string& id,
-                              const std::optional<std::string>& expected_hash) {
+                              const std::optional<std::string>& expected_hash,
+                              const std::optional<std::string>& override_checks_reason) {
   auth_.CheckAccess(principal, Scope::kAuthor, Role::kAuthor);
   PipelineWithVersions loaded = Load(principal, id);
   const PipelineVersionRecord* draft = DraftPipelineVersion(loaded);
@@ -325,9 +327,58 @@ Json PipelineService::Release(const Principal& principal, const std::string& id,
                       "templates first.",
                       Json{{"pipeline_id", id}, {"templates", std::move(unreleased)}});
   }
+  // The release-check gate (rest-api §5.10, pipeline-contract §13.17): a fresh server run of
+  // the draft's checks, every verdict pass — or an override reason on the record.
+  std::vector<std::string> overridden;
+  const Json declared_checks = draft->body.value("checks", Json::array());
+  if (checks_ && declared_checks.is_array() && !declared_checks.empty()) {
+    Json failing = Json::array();
+    for (const Json& run : checks_->RunForRelease(principal, id, draft->version, draft->body)) {
+      if (run.value("verdict", "") == "pass") continue;
+      overridden.push_back(run.value("check_id", ""));
+      failing.push_back({{"check_id", run["check_id"]},
+                         {"name", run["name"]},
+                         {"expected", run["expected"]},
+                         {"observed", run["observed"]},
+                         {"verdict", run["verdict"]},
+                         {"message", run["message"]}});
+    }
+    if (!failing.empty()) {
+      std::size_t reason_chars = 0;  // code points of the trimmed reason
+      if (override_checks_reason) {
+        const std::string& text = *override_checks_reason;
+        const auto first = text.find_first_not_of(" \t\r\n");
+        const auto last = text.find_last_not_of(" \t\r\n");
+        if (first != std::string::npos) {
+          for (std::size_t i = first; i <= last; ++i) {
+            if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) ++reason_chars;
+          }
+        }
+      }
+      if (reason_chars < 10) {
+        Json details{{"pipeline_id", id},
+                     {"version", draft->version},
+                     {"checks", std::move(failing)}};
+        if (override_checks_reason) {
+          details["override_checks_reason"] = "too short: a non-blank reason of at least 10 "
+                                              "characters is required";
+        }
+        throw DomainError(errc::kPipelineCheckFailed,
+                          "Release refused: " + std::to_string(overridden.size()) +
+                              " release check(s) of v" + std::to_string(draft->version) +
+                              " did not pass. Fix them, or release with "
+                              "override_checks_reason (at least 10 characters).",
+                          std::move(details));
+      }
+    }
+  }
   if (!store_.ReleasePipelineDraft(id, draft->version, hash, principal.user_id, NowMs())) {
     ThrowConflict(principal, id, "The draft of '" + loaded.entity.name + "' changed.",
                   Json{{"expected_hash", hash}});
+  }
+  if (checks_) {
+    checks_->RecordRelease(principal, id, loaded.entity.name, draft->version, overridden,
+                           overridden.empty() ? std::nullopt : override_checks_reason);
   }
   PipelineWithVersions after = Load(principal, id);
   return Project(principal, after, VersionOrThrow(after, draft->version));

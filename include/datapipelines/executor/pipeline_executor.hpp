@@ -38,6 +38,8 @@ struct RunRequest {
   std::function<void(const std::string& node_id, const std::string& status, int64_t finished,
                      int64_t total)>
       on_node_finished = nullptr;
+  // The node events of rest-api §6.4 (node_started, node_completed, node_failed), any thread.
+  std::function<void(const std::string& type, Json data)> on_event = nullptr;
   CalculatorEnvironment calculators;
 };
 

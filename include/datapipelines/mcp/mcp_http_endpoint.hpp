@@ -21,6 +21,7 @@ class McpHttpEndpoint {
   HttpResponse Dispatch(const HttpRequest& request, const Principal& principal);
   HttpResponse LongCall(Json message, const HttpRequest& request, const Principal& principal);
   static bool IsLongCall(const Json& message);
+  static bool WantsProgress(const Json& message);
   static bool AcceptsEventStream(const HttpRequest& request);
 
   // How long a long call may take and still answer application/json.

@@ -5,10 +5,13 @@
 
 namespace dp {
 
+class CheckRunService;
 class ExecutionService;
 class PipelineService;
 
-// `executions` serves POST /pipelines/{id}/execute.
-RestResource PipelineRoutes(PipelineService& pipelines, ExecutionService& executions);
+// `executions` serves POST /pipelines/{id}/execute; `checks` serves the release checks
+// (POST /pipelines/{id}/versions/{v}/checks/run, GET …/checks — rest-api §5.16).
+RestResource PipelineRoutes(PipelineService& pipelines, ExecutionService& executions,
+                            CheckRunService& checks);
 
 }  // namespace dp

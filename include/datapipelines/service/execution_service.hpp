@@ -85,6 +85,10 @@ class ExecutionService {
   Json Execute(const Principal& principal, const ExecuteRequest& request);
   Json Get(const Principal& principal, const std::string& execution_id);
   Json List(const Principal& principal, const ExecutionListQuery& query);
+  // The recorded event log, in order: [{seq, type, data, at}] (rest-api §10.3 replay).
+  Json Events(const Principal& principal, const std::string& execution_id);
+  // The same log as SSE text (event: type / data: json), for the …/events resource.
+  std::string EventsText(const Principal& principal, const std::string& execution_id);
   // `uncapped` (the REST cursor) inlines csv/arrow of any size; the agent surface points at
   // the cursor past the inline cap instead.
   Json GetResult(const Principal& principal, const std::string& execution_id, int64_t offset,

@@ -23,6 +23,7 @@ namespace dp {
 
 class AuditReader;
 class AuthService;
+class CheckRunService;
 class DatasourceService;
 class MetadataStore;
 class PipelineStore;
@@ -93,8 +94,13 @@ class PipelineService : public TemplatePinSource {
               const Json& request, const PipelineWriteFlags& flags);
 
   // Human verbs (REST only, rest-api §5.10, §5.11, §5.6).
+  // A draft whose body carries checks[] releases only past a fresh all-pass check run (rest-api
+  // §5.10, pipeline-contract §13.17): else 409 pipeline.check.failed with details.checks, unless
+  // `override_checks_reason` (>= 10 non-blank characters) is given — then the release is audited
+  // with checks_overridden and override_reason. Without a check runner the gate is off.
   Json Release(const Principal& principal, const std::string& id,
-               const std::optional<std::string>& expected_hash);
+               const std::optional<std::string>& expected_hash,
+               const std::optional<std::string>& override_checks_reason = std::nullopt);
   void PurgeDraft(const Principal& principal, const std::string& id,
                   const std::optional<std::string>& expected_hash);
   Json Delete(const Principal& principal, const std::string& id);
@@ -121,6 +127,9 @@ class PipelineService : public TemplatePinSource {
   // Names of the pipelines (any workspace) whose versions use datasource `name` (datasource.in_use).
   std::vector<std::string> PipelinesUsingDatasource(const std::string& name);
 
+  // The release gate's check runner (and the release audit); null leaves the gate off.
+  void SetCheckRunner(CheckRunService* checks) { checks_ = checks; }
+
  private:
   PipelineWithVersions Load(const Principal& principal, const std::string& id);
   const PipelineVersionRecord& VersionOrThrow(const PipelineWithVersions& loaded,
@@ -141,6 +150,7 @@ class PipelineService : public TemplatePinSource {
   DatasourceService* datasources_;
   AuditReader* audit_;
   PipelineServiceOptions options_;
+  CheckRunService* checks_ = nullptr;
 };
 
 }  // namespace dp

@@ -20,6 +20,7 @@
 #include "datapipelines/mcp/mcp_server.hpp"
 #include "datapipelines/mcp/tool_catalog.hpp"
 #include "datapipelines/mcp/tools/datasource_tools.hpp"
+#include "datapipelines/mcp/tools/debug_tools.hpp"
 #include "datapipelines/mcp/tools/execution_tools.hpp"
 #include "datapipelines/mcp/tools/pipeline_tools.hpp"
 #include "datapipelines/mcp/tools/template_tools.hpp"
@@ -30,9 +31,11 @@
 #include "datapipelines/results/rate_limiter.hpp"
 #include "datapipelines/service/audit_log.hpp"
 #include "datapipelines/service/auth_service.hpp"
+#include "datapipelines/service/check_run_service.hpp"
 #include "datapipelines/results/result_store.hpp"
 #include "datapipelines/service/datasource_service.hpp"
 #include "datapipelines/service/execution_service.hpp"
+#include "datapipelines/service/node_run_service.hpp"
 #include "datapipelines/service/pipeline_service.hpp"
 #include "datapipelines/service/request_authenticator.hpp"
 #include "datapipelines/service/skill_docs.hpp"
@@ -112,15 +115,21 @@ class PipelineStack : public ::testing::Test {
     executions_ = std::make_unique<ExecutionService>(
         *store_, *execution_store_, *results_, *auth_, *audit_, *audit_reader_, *pipelines_,
         *templates_, *datasources_, execution_options);
+    node_runs_ = std::make_unique<NodeRunService>(*store_, *audit_reader_, *auth_, *pipelines_,
+                                                  *templates_, *datasources_);
+    check_runs_ = std::make_unique<CheckRunService>(*execution_store_, *auth_, *audit_,
+                                                    *pipelines_, *datasources_);
+    pipelines_->SetCheckRunner(check_runs_.get());
     BindTemplateTools(catalog_, *templates_);
     BindDatasourceTools(catalog_, *datasources_);
     BindPipelineTools(catalog_, *pipelines_);
     BindExecutionTools(catalog_, *executions_);
+    BindDebugTools(catalog_, *node_runs_, *check_runs_);
     mcp_ = std::make_unique<McpServer>(catalog_, *auth_, *audit_, BuiltInSkillDocs(), "test");
     rest_ =
         std::make_unique<RestApi>(*auth_, *authenticator_, BuiltInSkillDocs(), RestApiOptions{});
     rest_->Mount("/api/v1/templates", TemplateRoutes(*templates_));
-    rest_->Mount("/api/v1/pipelines", PipelineRoutes(*pipelines_, *executions_));
+    rest_->Mount("/api/v1/pipelines", PipelineRoutes(*pipelines_, *executions_, *check_runs_));
     rest_->Mount("/api/v1/executions", ExecutionRoutes(*executions_));
     AddUser("alice", "default", Role::kAuthor, Scope::kAuthor);
     AddUser("victor", "default", Role::kViewer, Scope::kRead);
@@ -130,6 +139,9 @@ class PipelineStack : public ::testing::Test {
   }
 
   void TearDown() override {
+    if (pipelines_) pipelines_->SetCheckRunner(nullptr);
+    check_runs_.reset();
+    node_runs_.reset();
     executions_.reset();
     pipelines_.reset();
     datasources_.reset();
@@ -261,6 +273,8 @@ class PipelineStack : public ::testing::Test {
   std::unique_ptr<ResultStore> results_;
   std::unique_ptr<ExecutionStore> execution_store_;
   std::unique_ptr<ExecutionService> executions_;
+  std::unique_ptr<NodeRunService> node_runs_;
+  std::unique_ptr<CheckRunService> check_runs_;
   ToolCatalog catalog_;
   std::unique_ptr<McpServer> mcp_;
   std::unique_ptr<RestApi> rest_;
