@@ -74,8 +74,16 @@ SqliteConnection::SqliteConnection(const ConnectorConfig& config) : config_(conf
   if (config.readonly) sqlite3_exec(db_, "PRAGMA query_only = 1", nullptr, nullptr, nullptr);
 }
 
+std::unique_ptr<SqliteConnection> SqliteConnection::Borrow(sqlite3* db) {
+  std::unique_ptr<SqliteConnection> session(new SqliteConnection());
+  session->config_.dialect = Dialect::kSqlite;
+  session->db_ = db;
+  session->owns_handle_ = false;
+  return session;
+}
+
 SqliteConnection::~SqliteConnection() {
-  if (db_) sqlite3_close_v2(db_);
+  if (db_ && owns_handle_) sqlite3_close_v2(db_);
 }
 
 void SqliteConnection::Fail(int rc) {

@@ -2,6 +2,8 @@
 // One sqlite3 handle. Cancel() is sqlite3_interrupt, which is safe from any thread.
 #include <sqlite3.h>
 
+#include <memory>
+
 #include "datapipelines/connectors/connection.hpp"
 #include "datapipelines/connectors/connector_config.hpp"
 
@@ -10,6 +12,9 @@ namespace dp {
 class SqliteConnection : public Connection {
  public:
   explicit SqliteConnection(const ConnectorConfig& config);
+  // A session over a handle someone else opened and closes (tempdb's private database): the
+  // same statement, bind and column-mapping path as every SQLite datasource.
+  static std::unique_ptr<SqliteConnection> Borrow(sqlite3* db);
   ~SqliteConnection() override;
 
   QueryResult Query(std::string_view sql, const BindMap& binds, const QueryOptions& options,
@@ -39,8 +44,11 @@ class SqliteConnection : public Connection {
                                                             const std::vector<std::string>& args);
   bool SchemaMatches(const std::optional<std::string>& schema) const;
 
+  SqliteConnection() = default;
+
   ConnectorConfig config_;
   sqlite3* db_ = nullptr;
+  bool owns_handle_ = true;
 };
 
 }  // namespace dp

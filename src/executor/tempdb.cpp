@@ -9,7 +9,7 @@
 #include "datapipelines/domain/error_codes.hpp"
 #include "tempdb_columns.hpp"
 #include "tempdb_row_batch.hpp"
-#include "tempdb_session.hpp"
+#include "connectors/sqlite_connection.hpp"
 
 namespace dp {
 namespace {
@@ -87,7 +87,7 @@ int64_t Tempdb::TableWriter::Finish() {
 Tempdb::Tempdb(TempdbOptions options) : options_(options) {
   if (options_.insert_batch_rows < 1) options_.insert_batch_rows = 1;
   Open();
-  session_ = std::make_unique<TempdbSession>(db_);
+  session_ = SqliteConnection::Borrow(db_);
 }
 
 Tempdb::~Tempdb() {

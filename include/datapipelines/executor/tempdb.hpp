@@ -24,7 +24,7 @@ namespace dp {
 
 class Connection;
 class RowBatch;
-class TempdbSession;
+class SqliteConnection;
 
 struct TempdbOptions {
   // settings.tempdb.config.max_memory_mb, clamped by configuration. Bounds the database's
@@ -113,7 +113,7 @@ class Tempdb {
   // A private ":memory:" database: writers use it raw (prepared INSERT reuse), queries go
   // through session_ over the same handle.
   sqlite3* db_ = nullptr;
-  std::unique_ptr<TempdbSession> session_;
+  std::unique_ptr<SqliteConnection> session_;
   // Tables an abandoned writer could not drop yet (a statement was still reading).
   std::vector<std::string> pending_drops_;
 };

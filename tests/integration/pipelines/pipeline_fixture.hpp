@@ -45,32 +45,10 @@
 #include "datapipelines/store/metadata_store.hpp"
 #include "datapipelines/store/pipeline_store.hpp"
 #include "datapipelines/util/crypto.hpp"
-#include "support/core_stack.hpp"
+#include "support/surface_stack.hpp"
 #include "support/test_env.hpp"
 
 namespace dp::test {
-
-struct ToolOutcome {
-  int rpc_error = 0;
-  bool is_error = false;
-  Json payload;
-  std::string Code() const {
-    if (rpc_error) return "jsonrpc:" + std::to_string(rpc_error);
-    return is_error ? payload["error"]["code"].get<std::string>() : "<none>";
-  }
-  Json Details() const { return is_error ? payload["error"].value("details", Json()) : Json(); }
-};
-
-struct RestOutcome {
-  int status = 0;
-  Json body;
-  std::string Code() const {
-    return body.contains("error") ? body["error"]["code"].get<std::string>() : "<none>";
-  }
-  Json Details() const {
-    return body.contains("error") ? body["error"].value("details", Json()) : Json();
-  }
-};
 
 enum class MetadataBackend { kSqlite, kPostgres };
 
@@ -78,7 +56,7 @@ inline const char* BackendName(MetadataBackend backend) {
   return backend == MetadataBackend::kSqlite ? "sqlite" : "postgres";
 }
 
-class PipelineStack : public ::testing::Test {
+class PipelineStack : public SurfaceStack {
  protected:
   // The metadata backend this test runs on; a parameterized suite overrides it.
   virtual MetadataBackend Backend() const { return MetadataBackend::kSqlite; }
@@ -94,9 +72,7 @@ class PipelineStack : public ::testing::Test {
       url = pg + (pg.find('?') == std::string::npos ? "?" : "&") +
             "options=-csearch_path%3D" + schema_;
     }
-    test::OpenCoreStack(store_, audit_, auth_, CheapAuthOptions(), url);
-    limiter_ = OpenRateLimiter("memory", RateLimitPolicy{100000, 1000000});
-    authenticator_ = std::make_unique<RequestAuthenticator>(*auth_, *limiter_, *store_);
+    OpenSurfaces(url);
     templates_ = std::make_unique<TemplateService>(*store_, *auth_);
     datasources_ = std::make_unique<DatasourceService>(*store_, *audit_,
                                                        SecretBox::FromBase64(TestKey()));
@@ -125,9 +101,7 @@ class PipelineStack : public ::testing::Test {
     BindPipelineTools(catalog_, *pipelines_);
     BindExecutionTools(catalog_, *executions_);
     BindDebugTools(catalog_, *node_runs_, *check_runs_);
-    mcp_ = std::make_unique<McpServer>(catalog_, *auth_, *audit_, BuiltInSkillDocs(), "test");
-    rest_ =
-        std::make_unique<RestApi>(*auth_, *authenticator_, BuiltInSkillDocs(), RestApiOptions{});
+    StartMcp();
     rest_->Mount("/api/v1/templates", TemplateRoutes(*templates_));
     rest_->Mount("/api/v1/pipelines", PipelineRoutes(*pipelines_, *executions_, *check_runs_));
     rest_->Mount("/api/v1/executions", ExecutionRoutes(*executions_));
@@ -179,62 +153,6 @@ class PipelineStack : public ::testing::Test {
     datasources_->CreateAsOperator(body, {"default"});
   }
 
-  void AddUser(const std::string& name, const std::string& workspace, Role role, Scope scope) {
-    std::string email = name + "@example.com";
-    auth_->CreateUser(email, name, "correct horse battery", false);
-    if (!store_->FindWorkspaceByName(workspace)) auth_->CreateWorkspace(workspace, "", email);
-    auth_->SetMembership(workspace, email, role);
-    IssuedApiKey key = auth_->CreateApiKeyFor(email, workspace, "k", scope, KeyKind::kUser, {});
-    keys_[name] = key.plaintext;
-    principals_[name] = auth_->AuthenticateApiKey(key.plaintext, "127.0.0.1");
-  }
-
-  const Principal& P(const std::string& name) { return principals_.at(name); }
-
-  ToolOutcome Tool(const std::string& user, const std::string& tool, Json arguments) {
-    Json request = {{"jsonrpc", "2.0"},
-                    {"id", 1},
-                    {"method", "tools/call"},
-                    {"params", {{"name", tool}, {"arguments", std::move(arguments)}}}};
-    std::string correlation = "corr-" + std::to_string(++calls_);
-    Json response = mcp_->HandleRequest(request, McpRequestContext{P(user), correlation, "::1"});
-    ToolOutcome out;
-    if (response.contains("error")) {
-      out.rpc_error = response["error"]["code"].get<int>();
-      out.payload = response["error"];
-      return out;
-    }
-    out.is_error = response["result"]["isError"].get<bool>();
-    out.payload = Json::parse(response["result"]["content"][0]["text"].get<std::string>());
-    return out;
-  }
-
-  Json ToolOk(const std::string& user, const std::string& tool, Json arguments) {
-    ToolOutcome out = Tool(user, tool, std::move(arguments));
-    EXPECT_EQ(out.Code(), "<none>") << tool << ": " << out.payload.dump();
-    return out.payload;
-  }
-
-  RestOutcome Rest(const std::string& user, const std::string& method, const std::string& target,
-                   const Json& body = nullptr, const std::string& if_match = "") {
-    HttpRequest request;
-    request.method = method;
-    request.target = target;
-    size_t question = target.find('?');
-    request.path = target.substr(0, question);
-    if (question != std::string::npos) request.query = target.substr(question + 1);
-    if (!body.is_null()) request.body = body.dump();
-    request.headers.Add("DP-API-Key", keys_.at(user));
-    if (!if_match.empty()) request.headers.Add("If-Match", if_match);
-    request.remote_ip = "127.0.0.1";
-    request.correlation_id = "rest-" + std::to_string(++calls_);
-    HttpResponse response = rest_->HandleApi(request);
-    RestOutcome out;
-    out.status = response.status;
-    out.body = response.body.empty() ? Json() : Json::parse(response.body);
-    return out;
-  }
-
   static std::string TemplatePath(const std::string& id, const std::string& rest = "") {
     std::string encoded;
     for (char c : id) encoded += c == '/' ? std::string("%2F") : std::string(1, c);
@@ -260,11 +178,6 @@ class PipelineStack : public ::testing::Test {
     ToolOk(user, "datasources_get_columns", {{"name", datasource}, {"table", table}});
   }
 
-  std::unique_ptr<MetadataStore> store_;
-  std::unique_ptr<AuditLog> audit_;
-  std::unique_ptr<AuthService> auth_;
-  std::unique_ptr<RateLimiter> limiter_;
-  std::unique_ptr<RequestAuthenticator> authenticator_;
   std::unique_ptr<TemplateService> templates_;
   std::unique_ptr<DatasourceService> datasources_;
   std::unique_ptr<PipelineStore> pipeline_store_;
@@ -275,14 +188,8 @@ class PipelineStack : public ::testing::Test {
   std::unique_ptr<ExecutionService> executions_;
   std::unique_ptr<NodeRunService> node_runs_;
   std::unique_ptr<CheckRunService> check_runs_;
-  ToolCatalog catalog_;
-  std::unique_ptr<McpServer> mcp_;
-  std::unique_ptr<RestApi> rest_;
-  std::map<std::string, std::string> keys_;
-  std::map<std::string, Principal> principals_;
   std::vector<std::string> files_;
   std::string pg_url_, schema_;
-  int calls_ = 0;
 };
 
 }  // namespace dp::test
