@@ -92,6 +92,8 @@ ExecutionServiceOptions ExecutionOptions(const Config& config) {
   options.max_concurrent_per_user = config.executor_max_concurrent_per_user;
   options.max_composition_depth = config.pipelines_max_composition_depth;
   options.heartbeat_seconds = config.executor_heartbeat_seconds;
+  options.idempotency_ttl_seconds = config.idempotency_ttl_seconds;
+  options.disconnect_grace_seconds = config.sse_disconnect_grace_seconds;
   return options;
 }
 

@@ -126,9 +126,8 @@ PipelineExecutor::PipelineExecutor(ExecutionEnvironment& environment, ResultStor
                                    ExecutorOptions options)
     : environment_(environment), results_(results), options_(options) {}
 
-std::string PipelineExecutor::ResultKey(const std::string& execution_id) {
-  return "dp:result:" + execution_id;
-}
+// The execution id itself: each result store adds its own namespace (Redis: dp:result:…).
+std::string PipelineExecutor::ResultKey(const std::string& execution_id) { return execution_id; }
 
 ExecutionOutcome PipelineExecutor::Run(const PipelineBody& body, ExecutionContext& context,
                                        ExecutionCancellation& cancellation,

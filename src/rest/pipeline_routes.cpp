@@ -1,11 +1,16 @@
 #include "datapipelines/rest/pipeline_routes.hpp"
 
+#include <atomic>
+#include <future>
+#include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/net/envelope.hpp"
+#include "datapipelines/net/event_stream.hpp"
 #include "datapipelines/rest/rest_support.hpp"
 #include "datapipelines/service/check_run_service.hpp"
 #include "datapipelines/service/execution_service.hpp"
@@ -121,7 +126,7 @@ class Routes {
     const std::string& method = request_.method;
     if (verb == "versions" && method == "GET") return Ok(pipelines_.ListVersions(principal_, id));
     if (verb == "parameters" && method == "GET") return Ok(pipelines_.Parameters(principal_, id));
-    if (verb == "execute" && method == "POST") return Ok(Execute(id));
+    if (verb == "execute" && method == "POST") return Execute(id);
     if (verb == "release" && method == "POST") {
       return Ok(pipelines_.Release(principal_, id, IfMatch(request_),
                                    QueryParam(request_.query, "override_checks_reason")));
@@ -130,7 +135,7 @@ class Routes {
   }
 
   // The execute request (rest-api §6.1): {version?, parameters?}; DP-Result-TTL-Seconds.
-  Json Execute(const std::string& id) {
+  HttpResponse Execute(const std::string& id) {
     Json body = request_.body.empty() ? Json::object() : ParseBody(request_);
     ExecuteRequest request;
     request.pipeline_id = id;
@@ -145,7 +150,60 @@ class Routes {
     }
     request.surface = ExecutionSurface::kHuman;
     request.correlation_id = request_.correlation_id;
-    return executions_.Execute(principal_, request);
+    if (auto key = request_.headers.Get("Idempotency-Key"); key && !key->empty()) {
+      if (key->size() > 255) throw InvalidField("Idempotency-Key", "must be at most 255 characters");
+      request.idempotency_key = std::string(*key);
+    }
+    auto accept = request_.headers.Get("Accept");
+    if (accept && accept->find("text/event-stream") != std::string_view::npos) {
+      return ExecuteStreamed(std::move(request));
+    }
+    return Ok(executions_.Execute(principal_, request));
+  }
+
+  // rest-api §6: the execution's events as SSE on this POST (`id`, `event`, `data` per event),
+  // closed after the terminal event. A refusal before the first event (a bad parameter, no
+  // such version) still answers its own status with the error envelope; a client that
+  // disconnects cancels the run after the grace period (§6.8).
+  HttpResponse ExecuteStreamed(ExecuteRequest request) {
+    auto events = std::make_shared<EventStream>();
+    auto first = std::make_shared<std::promise<std::optional<DomainError>>>();
+    auto signalled = std::make_shared<std::atomic<bool>>(false);
+    auto signal = [first, signalled](std::optional<DomainError> refusal) {
+      if (!signalled->exchange(true)) first->set_value(std::move(refusal));
+    };
+    request.on_event = [events, signal](int64_t seq, const std::string& type, const Json& data) {
+      signal(std::nullopt);
+      events->Write("id: " + std::to_string(seq) + "\nevent: " + type + "\ndata: " + data.dump() +
+                    "\n\n");
+    };
+    request.caller_gone = [events] { return events->cancelled(); };
+    std::thread([&executions = executions_, principal = principal_, request, events, signal,
+                 signalled] {
+      try {
+        Json out = executions.Execute(principal, request);
+        if (!signalled->load()) {
+          // An Idempotency-Key retry ran nothing: replay the original's recorded events.
+          signal(std::nullopt);
+          for (const Json& e : executions.Events(principal, out["execution_id"])) {
+            events->Write("id: " + std::to_string(e["seq"].get<int64_t>()) + "\nevent: " +
+                          e["type"].get<std::string>() + "\ndata: " + e["data"].dump() + "\n\n");
+          }
+        }
+      } catch (const DomainError& error) {
+        signal(error);  // a refusal before any event; after one, the terminal event said it
+      } catch (const std::exception&) {
+        signal(DomainError(errc::kInternal, "Internal error."));
+      }
+      signal(std::nullopt);
+      events->Close();
+    }).detach();
+    if (auto refusal = first->get_future().get()) {
+      return ErrorEnvelope(*refusal, request_.correlation_id);
+    }
+    HttpResponse response;
+    response.stream = std::move(events);
+    return response;
   }
 
   // The check run request (rest-api §5.16): {parameters?}; via = rest.

@@ -3,6 +3,9 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <condition_variable>
+#include <optional>
+#include <thread>
 #include <limits>
 
 #include "datapipelines/domain/domain_error.hpp"
@@ -68,14 +71,21 @@ DomainError FailureError(const ExecutionRecord& record) {
 // The append-only event log of one execution (rest-api §6.4), numbered in emission order.
 class EventLog {
  public:
-  EventLog(ExecutionStore& store, std::string execution_id, std::string correlation_id)
-      : store_(store), id_(std::move(execution_id)), correlation_id_(std::move(correlation_id)) {}
+  using Listener = std::function<void(int64_t seq, const std::string& type, const Json& data)>;
+  EventLog(ExecutionStore& store, std::string execution_id, std::string correlation_id,
+           Listener listener)
+      : store_(store),
+        id_(std::move(execution_id)),
+        correlation_id_(std::move(correlation_id)),
+        listener_(std::move(listener)) {}
 
   void Append(const std::string& type, Json data) noexcept {
     try {
       data["correlation_id"] = correlation_id_;
       std::lock_guard lock(mutex_);
-      store_.AppendEvent(ExecutionEvent{id_, ++seq_, type, std::move(data), NowMs()});
+      ++seq_;
+      if (listener_) listener_(seq_, type, data);
+      store_.AppendEvent(ExecutionEvent{id_, seq_, type, std::move(data), NowMs()});
     } catch (const std::exception& error) {
       // The log is for replay; losing an event must not fail the execution.
       spdlog::warn("correlation_id={} execution {}: event {} not recorded: {}", correlation_id_,
@@ -87,8 +97,46 @@ class EventLog {
   ExecutionStore& store_;
   std::string id_;
   std::string correlation_id_;
+  Listener listener_;
   std::mutex mutex_;
   int64_t seq_ = 0;
+};
+
+// rest-api §6.8: a streaming caller that disconnects cancels its execution once the grace
+// period passes (there is no resumption).
+class DisconnectWatch {
+ public:
+  DisconnectWatch(std::function<bool()> gone, std::shared_ptr<ExecutionCancellation> cancellation,
+                  std::chrono::seconds grace) {
+    if (!gone) return;
+    thread_ = std::thread([this, gone = std::move(gone), cancellation, grace] {
+      std::unique_lock lock(mutex_);
+      std::optional<std::chrono::steady_clock::time_point> since;
+      while (!cv_.wait_for(lock, std::chrono::milliseconds(250), [this] { return done_; })) {
+        if (!gone()) continue;
+        if (!since) since = std::chrono::steady_clock::now();
+        if (std::chrono::steady_clock::now() - *since >= grace) {
+          cancellation->Abort({AbortKind::kCancelled,
+                               "The client's event stream disconnected and did not return."});
+          return;
+        }
+      }
+    });
+  }
+  ~DisconnectWatch() {
+    {
+      std::lock_guard lock(mutex_);
+      done_ = true;
+    }
+    cv_.notify_all();
+    if (thread_.joinable()) thread_.join();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  bool done_ = false;
+  std::thread thread_;
 };
 
 void AppendTerminalEvents(EventLog& events, const ExecutionRecord& record,
@@ -239,6 +287,26 @@ Json ExecutionService::Execute(const Principal& principal, const ExecuteRequest&
   record.key_id = principal.key_id;
   record.via = request.surface == ExecutionSurface::kAgent ? "mcp" : "rest";
   record.correlation_id = request.correlation_id;
+  if (!request.idempotency_key.empty()) {
+    // A retry with the same key returns the same execution (rest-api §3.5); the same key with a
+    // different request is refused rather than silently attached.
+    record.idempotency_key = request.idempotency_key;
+    record.request_hash = Sha256Hex(
+        Json{{"pipeline_id", request.pipeline_id},
+             {"version", request.version ? Json(*request.version) : Json()},
+             {"parameters", request.parameters}}
+            .dump());
+    if (auto earlier = executions_.FindByIdempotencyKey(
+            principal.workspace_id, principal.user_id, request.idempotency_key,
+            NowMs() - int64_t{options_.idempotency_ttl_seconds} * 1000)) {
+      if (earlier->request_hash != record.request_hash) {
+        throw DomainError(errc::kIdempotencyKeyReused,
+                          "This Idempotency-Key was used for a different request.",
+                          Json{{"execution_id", earlier->id}});
+      }
+      return Outcome(*earlier);
+    }
+  }
   {
     std::lock_guard lock(running_mutex_);
     int& mine = running_per_user_[principal.user_id];
@@ -261,6 +329,12 @@ Json ExecutionService::Execute(const Principal& principal, const ExecuteRequest&
   const auto ttl = EffectiveTtl(request.ttl_seconds);
   RunRecorded(principal, record, runnable.version.body, request.parameters, cancellation, ttl,
               nullptr, 1, &request);
+  return Outcome(record);
+}
+
+// What an execute call answers for a finished (or, on an idempotent retry, running) record.
+Json ExecutionService::Outcome(const ExecutionRecord& record) {
+  if (record.status == kRunning) return Projection(record);
   if (record.status != "SUCCESS") throw FailureError(record);
   Json out{{"execution_id", record.id},
            {"pipeline_id", record.pipeline_id},
@@ -319,7 +393,10 @@ ExecutionOutcome ExecutionService::RunRecorded(
     std::lock_guard lock(running_mutex_);
     running_[record.id] = cancellation;
   }
-  EventLog events(executions_, record.id, record.correlation_id);
+  EventLog events(executions_, record.id, record.correlation_id,
+                  root_request ? root_request->on_event : nullptr);
+  DisconnectWatch watch(root_request ? root_request->caller_gone : nullptr, cancellation,
+                        std::chrono::seconds(options_.disconnect_grace_seconds));
   events.Append("execution_started", {{"execution_id", record.id},
                                       {"pipeline_id", record.pipeline_id},
                                       {"pipeline_version", record.pipeline_version},
@@ -577,7 +654,12 @@ Json ExecutionService::Cancel(const Principal& principal, const std::string& exe
 void ExecutionService::Start() {
   const int64_t now = NowMs();
   executions_.Heartbeat(instance_id_, now);
-  int64_t swept = executions_.AbortOrphans(instance_id_, now - 3LL * options_.heartbeat_seconds * 1000,
+  // An embedded (SQLite) metadata file belongs to one process: whatever is RUNNING at start was
+  // left by a process that died. A shared PostgreSQL store waits for the heartbeat to go stale.
+  const int64_t stale_before = metadata_.BackendName() == "sqlite"
+                                   ? now + 1
+                                   : now - 3LL * options_.heartbeat_seconds * 1000;
+  int64_t swept = executions_.AbortOrphans(instance_id_, stale_before,
                                            "The instance running it stopped.", now);
   if (swept > 0) spdlog::warn("executions: {} left RUNNING by a stopped instance marked ABORTED", swept);
   heartbeat_ = std::thread([this] { HeartbeatLoop(); });

@@ -55,6 +55,8 @@ struct Config {
   int result_page_size_rows = 1000;
   int result_page_max_rows = 100000;
   int result_max_size_bytes = 104857600;
+  int idempotency_ttl_seconds = 86400;
+  int sse_disconnect_grace_seconds = 30;
   // auth
   int api_key_cache_ttl_seconds = 60;
   int session_ttl_hours = 8;

@@ -49,6 +49,8 @@ struct ExecutionServiceOptions {
   int max_concurrent_per_user = 10;
   int max_composition_depth = 5;
   int heartbeat_seconds = 15;
+  int idempotency_ttl_seconds = 86400;  // datapipelines.idempotency.ttl-seconds
+  int disconnect_grace_seconds = 30;    // datapipelines.sse.disconnect-grace-seconds
   int64_t inline_cap_bytes = 1024 * 1024;  // executions_get_result's inline payload cap
 };
 
@@ -63,6 +65,11 @@ struct ExecuteRequest {
   std::optional<int> ttl_seconds;  // DP-Result-TTL-Seconds
   // Progress as nodes finish (MCP notifications/progress): finished, total, a message.
   std::function<void(int64_t, int64_t, const std::string&)> on_progress = nullptr;
+  // Every event of the execution's log as it is recorded (the REST event stream).
+  std::function<void(int64_t seq, const std::string& type, const Json& data)> on_event = nullptr;
+  // True while the streaming caller is gone (REST SSE disconnect, rest-api §6.8).
+  std::function<bool()> caller_gone = nullptr;
+  std::string idempotency_key;  // REST Idempotency-Key
 };
 
 struct ExecutionListQuery {
@@ -119,6 +126,7 @@ class ExecutionService {
                                std::chrono::seconds ttl, RowSink* direct_sink, int depth,
                                const ExecuteRequest* root_request = nullptr);
   Json Projection(const ExecutionRecord& record) const;
+  Json Outcome(const ExecutionRecord& record);
   std::chrono::seconds EffectiveTtl(std::optional<int> requested) const;
   void HeartbeatLoop();
 

@@ -9,6 +9,8 @@
 #include <future>
 #include <thread>
 
+#include "datapipelines/net/event_stream.hpp"
+
 #include "integration/pipelines/pipeline_seed.hpp"
 
 namespace dp::test {
@@ -299,6 +301,53 @@ TEST_P(ExecutionFlows, ADraftPinningAnUnrenderedDraftTemplateIsRefusedOverMcp) {
   ToolOk("alice", "templates_render", {{"id", "shop/exec/top.sql"}, {"context", Json::object()}});
   EXPECT_EQ(ToolOk("alice", "pipelines_execute", {{"id", id}, {"parameters", Json::object()}})["status"],
             "SUCCESS");
+}
+
+// The REST execute as an event stream (rest-api §6) and its Idempotency-Key (§3.5).
+TEST_P(ExecutionFlows, RestStreamsTheEventsAndHonoursIdempotencyKeys) {
+  const std::string id = CreateReport();
+  auto post = [&](const std::string& key, const Json& body, bool stream) {
+    HttpRequest request;
+    request.method = "POST";
+    request.path = request.target = "/api/v1/pipelines/" + id + "/execute";
+    request.body = body.dump();
+    request.headers.Add("DP-API-Key", keys_.at("alice"));
+    request.headers.Add("Idempotency-Key", key);
+    if (stream) request.headers.Add("Accept", "text/event-stream");
+    request.remote_ip = "127.0.0.1";
+    request.correlation_id = "rest-stream-" + std::to_string(++calls_);
+    return rest_->HandleApi(request);
+  };
+  const Json body{{"parameters", {{"min_total", 10}}}};
+  HttpResponse streamed = post("key-1", body, true);
+  ASSERT_TRUE(streamed.stream) << streamed.body;
+  std::string text;
+  for (bool closed = false; !closed;) {
+    for (auto& chunk : streamed.stream->Drain(closed)) text += chunk;
+    if (!closed) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  std::vector<std::string> order;
+  for (const char* type : {"execution_started", "node_started", "node_completed", "data_ready",
+                           "pipeline_completed"}) {
+    size_t at = text.find(std::string("event: ") + type);
+    ASSERT_NE(at, std::string::npos) << type << " in\n" << text;
+  }
+  EXPECT_LT(text.find("event: data_ready"), text.find("event: pipeline_completed"));
+  const size_t at = text.find("\"execution_id\":\"") + 16;
+  const std::string exec = text.substr(at, 36);
+  // The same key and body: the same execution, not a second run.
+  HttpResponse again = post("key-1", body, false);
+  EXPECT_EQ(again.status, 200) << again.body;
+  EXPECT_EQ(Json::parse(again.body)["data"]["execution_id"], exec);
+  EXPECT_EQ(ToolOk("alice", "executions_list", {{"pipeline_id", id}}).size(), 1u);
+  // The same key with another body is refused.
+  HttpResponse reused = post("key-1", Json{{"parameters", {{"min_total", 20}}}}, false);
+  EXPECT_EQ(reused.status, 409);
+  EXPECT_EQ(Json::parse(reused.body)["error"]["code"], "idempotency.key_reused_for_different_request");
+  // A refusal before the first event keeps its status, even when a stream was asked for.
+  HttpResponse refused = post("key-2", Json{{"parameters", {{"min_total", "x"}}}}, true);
+  EXPECT_FALSE(refused.stream);
+  EXPECT_EQ(refused.status, 400);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, ExecutionFlows,
