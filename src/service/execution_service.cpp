@@ -641,10 +641,12 @@ Json ExecutionService::Cancel(const Principal& principal, const std::string& exe
                          "Cancelled by " + (principal.email.empty() ? principal.user_id
                                                                     : principal.email) +
                              "."});
-  } else if (r.instance_id != instance_id_) {
-    throw DomainError(errc::kExecutionNotRunning,
-                      "The execution runs on another instance; cancel it there.",
-                      Json{{"execution_id", r.id}, {"reason", "other_instance"}});
+  } else if (!executions_.RequestCancel(
+                 r.id, "Cancelled by " +
+                           (principal.email.empty() ? principal.user_id : principal.email) + ".")) {
+    // Another instance runs it: the flag on the row reaches that instance within a second.
+    throw DomainError(errc::kExecutionNotRunning, "The execution is no longer running.",
+                      Json{{"execution_id", r.id}});
   }
   return Json{{"execution_id", r.id}, {"status", "cancellation_requested"}};
 }
@@ -666,19 +668,40 @@ void ExecutionService::Start() {
 }
 
 void ExecutionService::HeartbeatLoop() {
+  // Every second: cancels requested through another instance; every heartbeat interval: the
+  // heartbeat and the sweep of dead instances' executions.
   std::unique_lock lock(heartbeat_mutex_);
-  while (!heartbeat_cv_.wait_for(lock, std::chrono::seconds(options_.heartbeat_seconds),
-                                 [this] { return stopping_; })) {
+  int64_t ticks = 0;
+  while (!heartbeat_cv_.wait_for(lock, std::chrono::seconds(1), [this] { return stopping_; })) {
     lock.unlock();
     try {
-      const int64_t now = NowMs();
-      executions_.Heartbeat(instance_id_, now);
-      executions_.AbortOrphans(instance_id_, now - 3LL * options_.heartbeat_seconds * 1000,
-                               "The instance running it stopped.", now);
+      ApplyRemoteCancels();
+      if (++ticks % options_.heartbeat_seconds == 0) {
+        const int64_t now = NowMs();
+        executions_.Heartbeat(instance_id_, now);
+        executions_.AbortOrphans(instance_id_, now - 3LL * options_.heartbeat_seconds * 1000,
+                                 "The instance running it stopped.", now);
+      }
     } catch (const std::exception& error) {
       spdlog::warn("executions: heartbeat failed: {}", error.what());
     }
     lock.lock();
+  }
+}
+
+void ExecutionService::ApplyRemoteCancels() {
+  {
+    std::lock_guard lock(running_mutex_);
+    if (running_.empty()) return;  // nothing of ours can be cancelled: skip the query
+  }
+  for (const auto& [id, reason] : executions_.CancelRequests(instance_id_)) {
+    std::shared_ptr<ExecutionCancellation> cancellation;
+    {
+      std::lock_guard lock(running_mutex_);
+      auto it = running_.find(id);
+      if (it != running_.end()) cancellation = it->second;
+    }
+    if (cancellation) cancellation->Abort({AbortKind::kCancelled, reason});
   }
 }
 

@@ -262,6 +262,25 @@ class SqlExecutionStore : public ExecutionStore {
         {live_instance_id, stale_before_ms, reason, error.dump(), at_ms});
   }
 
+  bool RequestCancel(const std::string& id, const std::string& reason) override {
+    return sql_.Execute(
+               "UPDATE pipeline_executions SET cancel_requested = $2 WHERE id = $1 AND status = "
+               "'RUNNING'",
+               {id, reason}) == 1;
+  }
+
+  std::vector<std::pair<std::string, std::string>> CancelRequests(
+      const std::string& instance_id) override {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const auto& row : sql_.Query(
+             "SELECT id, cancel_requested FROM pipeline_executions WHERE instance_id = $1 AND "
+             "status = 'RUNNING' AND cancel_requested IS NOT NULL",
+             {instance_id})) {
+      out.emplace_back(row.at(0).value_or(""), row.at(1).value_or(""));
+    }
+    return out;
+  }
+
   void AppendEvent(const ExecutionEvent& e) override {
     sql_.Execute(
         std::string("INSERT INTO execution_events (") + kEventColumns +

@@ -129,6 +129,7 @@ class ExecutionService {
   Json Outcome(const ExecutionRecord& record);
   std::chrono::seconds EffectiveTtl(std::optional<int> requested) const;
   void HeartbeatLoop();
+  void ApplyRemoteCancels();
 
   MetadataStore& metadata_;
   ExecutionStore& executions_;

@@ -125,6 +125,13 @@ class ExecutionStore {
   virtual int64_t AbortOrphans(const std::string& live_instance_id, int64_t stale_before_ms,
                                const std::string& reason, int64_t at_ms) = 0;
 
+  // Cancellation across instances: any instance records the request on the RUNNING row; the
+  // instance running it polls its own rows and interrupts them. false when not RUNNING.
+  virtual bool RequestCancel(const std::string& id, const std::string& reason) = 0;
+  // {execution id, reason} of this instance's RUNNING executions with a cancel requested.
+  virtual std::vector<std::pair<std::string, std::string>> CancelRequests(
+      const std::string& instance_id) = 0;
+
   // The append-only event log (rest-api §6.4 events), for replay. DuplicateKeyError when the
   // execution already has an event with this seq.
   virtual void AppendEvent(const ExecutionEvent& event) = 0;

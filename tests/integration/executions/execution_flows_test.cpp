@@ -303,6 +303,29 @@ TEST_P(ExecutionFlows, ADraftPinningAnUnrenderedDraftTemplateIsRefusedOverMcp) {
             "SUCCESS");
 }
 
+// A cancel taken by another instance reaches the one running the execution (through the row).
+TEST_P(ExecutionFlows, ACancelTakenByAnotherInstanceStopsTheRun) {
+  const std::string id = CreateSimple("shop/exec/slow_remote", "shop/exec/slow.sql");
+  executions_->Start();  // polls this instance's rows for cancel requests each second
+  ExecutionService other(*store_, *execution_store_, *results_, *auth_, *audit_, *audit_reader_,
+                         *pipelines_, *templates_, *datasources_, ExecutionServiceOptions{});
+  auto running = std::async(std::launch::async, [&] {
+    return Tool("alice", "pipelines_execute", {{"id", id}, {"parameters", Json::object()}});
+  });
+  std::string exec;
+  for (int i = 0; i < 200 && exec.empty(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    Json listed = ToolOk("alice", "executions_list", {{"status", "RUNNING"}});
+    if (!listed.empty()) exec = listed[0]["execution_id"];
+  }
+  ASSERT_FALSE(exec.empty());
+  EXPECT_EQ(other.Cancel(P("alice"), exec, ExecutionSurface::kHuman)["status"],
+            "cancellation_requested");
+  ToolOutcome out = running.get();
+  EXPECT_EQ(out.Code(), "pipeline.execution.aborted") << out.payload.dump();
+  EXPECT_EQ(ToolOk("alice", "executions_get", {{"execution_id", exec}})["status"], "ABORTED");
+}
+
 // The REST execute as an event stream (rest-api §6) and its Idempotency-Key (§3.5).
 TEST_P(ExecutionFlows, RestStreamsTheEventsAndHonoursIdempotencyKeys) {
   const std::string id = CreateReport();

@@ -31,6 +31,7 @@ CREATE TABLE pipeline_executions (
   error_json          TEXT,
   result_json         TEXT,
   abort_reason        TEXT,
+  cancel_requested    TEXT,  -- a cancel's reason, set by whichever instance took the request
   started_at_ms       BIGINT  NOT NULL,
   finished_at_ms      BIGINT,
   FOREIGN KEY (pipeline_id, pipeline_version)
