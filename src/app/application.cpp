@@ -188,6 +188,8 @@ struct Application::Impl {
                                                   datasources.get(), audit_reader.get(),
                                                   PipelineOptions(config));
     templates->SetPinSource(pipelines.get());
+    datasources->SetUsageSource(
+        [this](const std::string& name) { return pipelines->PipelinesUsingDatasource(name); });
     BindPipelineTools(catalog, *pipelines);
     BindCalculatorTools(catalog, config.org);
     // [executions] run pipeline versions through the executor and serve their results

@@ -332,6 +332,15 @@ Json DatasourceService::Update(const Principal& principal, const std::string& na
 
 void DatasourceService::Delete(const Principal& principal, const std::string& name) {
   RequireManageable(principal, name);
+  if (users_of_) {
+    // A pipeline version naming it (a node source or a write-back target) would fail at run
+    // time: refuse, and say which pipelines to change first.
+    if (auto users = users_of_(name); !users.empty()) {
+      throw DomainError(errc::kDatasourceInUse,
+                        "Pipelines use datasource '" + name + "'; change them before deleting it.",
+                        Json{{"datasource", name}, {"pipelines", users}});
+    }
+  }
   if (!store_.SoftDeleteDatasource(name, NowMs())) throw NotRegistered(name);
   DropConnector(name);
 }

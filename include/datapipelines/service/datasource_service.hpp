@@ -5,6 +5,7 @@
 // Principal. Visibility is the grant (D-R7): a datasource not granted to the caller's
 // workspace is datasource.not_found, identical to one that does not exist. Every call
 // blocks (drivers, the metadata store): run it on the blocking pool.
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -106,6 +107,12 @@ class DatasourceService {
   };
   ExecutionTarget ResolveForExecution(const std::string& workspace_id, const std::string& name);
 
+  // The pipelines whose live versions name a datasource (datasource.in_use on delete); set by
+  // the application once the pipeline service exists.
+  void SetUsageSource(std::function<std::vector<std::string>(const std::string&)> users_of) {
+    users_of_ = std::move(users_of);
+  }
+
   // Argument parsing shared by both surfaces: request.validation.invalid on a bad shape.
   static TableLocator LocatorFromJson(const Json& arguments);
   static PreviewRequest PreviewFromJson(const Json& arguments);
@@ -132,6 +139,7 @@ class DatasourceService {
   DatasourceServiceOptions options_;
   std::mutex mutex_;
   std::map<std::string, std::shared_ptr<CachedConnector>> connectors_;
+  std::function<std::vector<std::string>(const std::string&)> users_of_;
 };
 
 }  // namespace dp

@@ -84,7 +84,12 @@ class PipelineStack : public SurfaceStack {
                                                    *templates_, datasources_.get(),
                                                    audit_reader_.get(), options);
     templates_->SetPinSource(pipelines_.get());
-    results_ = OpenResultStore("memory");
+    datasources_->SetUsageSource(
+        [this](const std::string& name) { return pipelines_->PipelinesUsingDatasource(name); });
+    // On the production-shaped variant results live in Redis, as they do in production.
+    const std::string redis = ServiceUrl("DP_TEST_REDIS_URL");
+    results_ = OpenResultStore(Backend() == MetadataBackend::kPostgres && !redis.empty() ? redis
+                                                                                         : "memory");
     execution_store_ = OpenExecutionStore(*store_);
     ExecutionServiceOptions execution_options;
     execution_options.heartbeat_seconds = 3600;

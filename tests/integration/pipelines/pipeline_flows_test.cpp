@@ -2,6 +2,7 @@
 // create lands a DRAFT, updates overwrite it in place or copy on write after a release, stale
 // hashes conflict, explicit versions are exact, listings browse and search, derived calculator
 // inputs appear on read only, and templates see their pins.
+#include "datapipelines/domain/domain_error.hpp"
 #include "pipeline_seed.hpp"
 
 namespace dp::test {
@@ -171,6 +172,20 @@ TEST_P(PipelineFlows, TemplatesSeeTheirPins) {
   EXPECT_EQ(used["pipeline_count"], 2);  // shop/child and shop/child_draft
   RestOutcome refused = Rest("alice", "DELETE", TemplatePath("shop/by_region.sql"));
   EXPECT_EQ(refused.Code(), "template.in_use");
+}
+
+TEST_P(PipelineFlows, ADatasourceAPipelineUsesCannotBeDeleted) {
+  Principal operator_principal;
+  operator_principal.super_admin = true;
+  operator_principal.via_session = true;  // the registry is for people, never keys
+  operator_principal.user_id = P("alice").user_id;
+  try {
+    datasources_->Delete(operator_principal, "shop");
+    FAIL() << "deleting a datasource pipelines use must be refused";
+  } catch (const DomainError& error) {
+    EXPECT_EQ(std::string(error.code().code), "datasource.in_use");
+    EXPECT_FALSE(error.details()["pipelines"].empty());
+  }
 }
 
 TEST_P(PipelineFlows, RestUpdateNeedsIfMatch) {
