@@ -541,10 +541,7 @@ describe('pipeline execution end to end', { skip: !required && (!PG_URL || !MYSQ
         `${boroughs.length}/60`);
     });
 
-    it('into a scratch schema chosen by the jdbc_url currentSchema', {
-      todo: 'server bug: currentSchema in a PostgreSQL jdbc_url is accepted and silently ignored, '
-        + 'so the write-back lands in (or misses) the login\'s default schema',
-    }, async () => {
+    it('into a scratch schema chosen by the jdbc_url currentSchema', async () => {
       const pipeline = await a.ok('pipelines_create',
         writeBack('city/exec/write_back_scratch', 'pgs', T.ddl, 'zone_totals'));
       const run = await a.ok('pipelines_execute', { id: pipeline.id, parameters: {} });
