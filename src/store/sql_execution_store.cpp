@@ -11,8 +11,14 @@
 #include "datapipelines/store/execution_store.hpp"
 #include "datapipelines/store/metadata_store.hpp"
 #include "datapipelines/store/sql_executor.hpp"
+#include "sql_cells.hpp"
 
 namespace dp {
+
+using sql_cells::Text;
+using sql_cells::Int;
+using sql_cells::NullIfEmpty;
+using sql_cells::NullIfZero;
 namespace {
 
 constexpr const char* kExecutionColumns =
@@ -25,29 +31,12 @@ constexpr const char* kCheckRunColumns =
     "id, pipeline_id, version, check_id, name, expected_json, observed_json, verdict, message, "
     "run_by, via, ran_at_ms, parameters_json, correlation_id, duration_ms";
 
-std::string Text(const SqlRow& row, std::size_t i) { return row.at(i).value_or(""); }
-
-int64_t Int(const SqlRow& row, std::size_t i) {
-  const auto& cell = row.at(i);
-  return cell && !cell->empty() ? std::stoll(*cell) : 0;
-}
-
 // NULL (or unparsable text) reads back as JSON null, so an absent error stays absent.
 Json JsonOrNull(const SqlRow& row, std::size_t i) {
   const auto& cell = row.at(i);
   if (!cell) return Json();
   Json value = Json::parse(*cell, nullptr, /*allow_exceptions=*/false);
   return value.is_discarded() ? Json() : value;
-}
-
-SqlValue NullIfEmpty(const std::string& text) {
-  if (text.empty()) return nullptr;
-  return text;
-}
-
-SqlValue NullIfZero(int64_t value) {
-  if (value == 0) return nullptr;
-  return value;
 }
 
 SqlValue NullIfNull(const Json& value) {

@@ -3,8 +3,14 @@
 
 #include <algorithm>
 #include <cctype>
+#include "sql_cells.hpp"
 
 namespace dp {
+
+using sql_cells::Text;
+using sql_cells::Int;
+using sql_cells::NullIfEmpty;
+using sql_cells::Bool;
 namespace {
 
 constexpr const char* kUserColumns =
@@ -24,23 +30,9 @@ std::string Select(const char* columns, const std::string& rest) {
 }
 
 // Optional ids are NULL in the database (foreign keys) and "" in the structs.
-SqlValue NullIfEmpty(const std::string& text) {
-  if (text.empty()) return nullptr;
-  return text;
-}
-
 SqlValue OptionalInt(const std::optional<int64_t>& value) {
   if (!value) return nullptr;
   return *value;
-}
-
-SqlValue Bool(bool value) { return int64_t{value ? 1 : 0}; }
-
-std::string Text(const SqlRow& row, std::size_t i) { return row.at(i).value_or(""); }
-
-int64_t Int(const SqlRow& row, std::size_t i) {
-  const auto& cell = row.at(i);
-  return cell && !cell->empty() ? std::stoll(*cell) : 0;
 }
 
 std::optional<int64_t> MaybeInt(const SqlRow& row, std::size_t i) {

@@ -1,8 +1,14 @@
 // The datasource registry and its workspace grants (migration 0003), written once in the
 // portable SQL subset for both adapters.
 #include "datapipelines/store/sql_metadata_store.hpp"
+#include "sql_cells.hpp"
 
 namespace dp {
+
+using sql_cells::Text;
+using sql_cells::Int;
+using sql_cells::NullIfEmpty;
+using sql_cells::Bool;
 namespace {
 
 constexpr const char* kDatasourceColumns =
@@ -11,25 +17,11 @@ constexpr const char* kDatasourceColumns =
     "is_deleted, health_json, created_by, created_at_ms, updated_at_ms";
 constexpr const char* kGrantColumns = "datasource_name, workspace_id, granted_by, granted_at_ms";
 
-std::string Text(const SqlRow& row, std::size_t i) { return row.at(i).value_or(""); }
-
-int64_t Int(const SqlRow& row, std::size_t i) {
-  const auto& cell = row.at(i);
-  return cell && !cell->empty() ? std::stoll(*cell) : 0;
-}
-
 Json ParseJson(const std::optional<std::string>& text, Json fallback) {
   if (!text) return fallback;
   Json parsed = Json::parse(*text, nullptr, /*allow_exceptions=*/false);
   return parsed.is_discarded() ? fallback : parsed;
 }
-
-SqlValue NullIfEmpty(const std::string& text) {
-  if (text.empty()) return nullptr;
-  return text;
-}
-
-SqlValue Bool(bool value) { return int64_t{value ? 1 : 0}; }
 
 DatasourceRecord ToDatasource(const SqlRow& r) {
   DatasourceRecord ds;

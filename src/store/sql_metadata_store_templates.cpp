@@ -4,8 +4,13 @@
 #include <string>
 
 #include "datapipelines/store/sql_metadata_store.hpp"
+#include "sql_cells.hpp"
 
 namespace dp {
+
+using sql_cells::Text;
+using sql_cells::Int;
+using sql_cells::NullIfEmpty;
 namespace {
 
 constexpr const char* kTemplateColumns = "workspace_id, id, created_by, created_at_ms, is_deleted";
@@ -20,18 +25,6 @@ constexpr const char* kSummaryColumns =
     "v.created_at_ms, v.updated_by, v.updated_at_ms";
 // "Still live": the versions that can be a template's working version.
 constexpr const char* kLive = "status IN ('DRAFT', 'RELEASED')";
-
-std::string Text(const SqlRow& row, std::size_t i) { return row.at(i).value_or(""); }
-
-int64_t Int(const SqlRow& row, std::size_t i) {
-  const auto& cell = row.at(i);
-  return cell && !cell->empty() ? std::stoll(*cell) : 0;
-}
-
-SqlValue NullIfEmpty(const std::string& text) {
-  if (text.empty()) return nullptr;
-  return text;
-}
 
 TemplateRecord ToTemplate(const SqlRow& r) {
   return TemplateRecord{Text(r, 0), Text(r, 1), Text(r, 2), Int(r, 3), Int(r, 4) != 0};

@@ -7,21 +7,20 @@
 #include "datapipelines/store/metadata_store.hpp"
 #include "datapipelines/store/pipeline_store.hpp"
 #include "datapipelines/store/sql_executor.hpp"
+#include "sql_cells.hpp"
 
 namespace dp {
+
+using sql_cells::Text;
+using sql_cells::Int;
+using sql_cells::NullIfEmpty;
+using sql_cells::NullIfZero;
 namespace {
 
 constexpr const char* kEntityColumns = "id, workspace_id, name, owner, created_at_ms";
 constexpr const char* kVersionColumns =
     "pipeline_id, version, status, body_json, body_hash, created_by, created_at_ms, updated_by, "
     "updated_at_ms, released_by, released_at_ms";
-
-std::string Text(const SqlRow& row, std::size_t i) { return row.at(i).value_or(""); }
-
-int64_t Int(const SqlRow& row, std::size_t i) {
-  const auto& cell = row.at(i);
-  return cell && !cell->empty() ? std::stoll(*cell) : 0;
-}
 
 PipelineRecord ToEntity(const SqlRow& r) {
   return PipelineRecord{Text(r, 1), Text(r, 0), Text(r, 2), Text(r, 3), Int(r, 4)};
@@ -42,16 +41,6 @@ PipelineVersionRecord ToVersion(const SqlRow& r) {
   v.released_by = Text(r, 9);
   v.released_at_ms = Int(r, 10);
   return v;
-}
-
-SqlValue NullIfEmpty(const std::string& text) {
-  if (text.empty()) return nullptr;
-  return text;
-}
-
-SqlValue NullIfZero(int64_t value) {
-  if (value == 0) return nullptr;
-  return value;
 }
 
 // The 11 column values of kVersionColumns, in order ($1..$11).
