@@ -33,12 +33,7 @@ PipelineListQuery QueryFrom(const HttpRequest& request) {
 
 Json ListData(const PipelineListing& listing, const PipelineListQuery& query) {
   if (listing.browse) return listing.BrowseJson();
-  return Json{{"items", listing.items},
-              {"pagination",
-               {{"offset", query.offset},
-                {"limit", query.limit},
-                {"total", listing.total},
-                {"has_more", listing.has_more}}}};
+  return PagedItems(listing.items, query.offset, query.limit, listing.total, listing.has_more);
 }
 
 // If-Match carries the body_hash precondition (rest-api §5.5); quotes are tolerated.

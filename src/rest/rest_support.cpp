@@ -34,6 +34,12 @@ void ParseListWindow(const HttpRequest& request, int& limit, int& offset) {
   }
 }
 
+Json PagedItems(const Json& items, int offset, int limit, int64_t total, bool has_more) {
+  return Json{{"items", items},
+              {"pagination",
+               {{"offset", offset}, {"limit", limit}, {"total", total}, {"has_more", has_more}}}};
+}
+
 Json ParseBody(const HttpRequest& request) {
   Json body = Json::parse(request.body, nullptr, false);
   if (body.is_discarded() || !body.is_object()) {

@@ -32,12 +32,7 @@ TemplateListQuery QueryFrom(const HttpRequest& request) {
 
 Json ListData(const TemplateListing& listing, const TemplateListQuery& query) {
   if (listing.browse) return listing.BrowseJson();
-  return Json{{"items", listing.items},
-              {"pagination",
-               {{"offset", query.offset},
-                {"limit", query.limit},
-                {"total", listing.total},
-                {"has_more", listing.has_more}}}};
+  return PagedItems(listing.items, query.offset, query.limit, listing.total, listing.has_more);
 }
 
 Json RenderContext(const HttpRequest& request) {

@@ -21,6 +21,9 @@ DomainError InvalidField(const std::string& field, const std::string& what);
 int ParseIntField(const std::string& text, const std::string& field);
 // ?limit= (1..200) and ?offset= (>= 0) of a listing, left unchanged when absent.
 void ParseListWindow(const HttpRequest& request, int& limit, int& offset);
+// The flat listing envelope of rest-api §4.3: {items, pagination: {offset, limit, total,
+// has_more}}.
+Json PagedItems(const Json& items, int offset, int limit, int64_t total, bool has_more);
 // 204 with no body.
 HttpResponse NoContent();
 // The path below `prefix` split on '/', percent-decoded ("/a/b%2Fc" → ["a", "b/c"]);
