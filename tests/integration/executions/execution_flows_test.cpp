@@ -45,27 +45,6 @@ class ExecutionFlows : public SeededPipelineStack,
     }
   }
 
-  std::string ShopPath() const { return files_.front(); }
-
-  void ExecShop(const std::string& sql) {
-    sqlite3* db = nullptr;
-    sqlite3_open(ShopPath().c_str(), &db);
-    char* error = nullptr;
-    ASSERT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error), SQLITE_OK) << error;
-    sqlite3_close(db);
-  }
-
-  int64_t CountShop(const std::string& table) {
-    sqlite3* db = nullptr;
-    sqlite3_open(ShopPath().c_str(), &db);
-    sqlite3_stmt* stmt = nullptr;
-    sqlite3_prepare_v2(db, ("SELECT count(*) FROM " + table).c_str(), -1, &stmt, nullptr);
-    int64_t n = sqlite3_step(stmt) == SQLITE_ROW ? sqlite3_column_int64(stmt, 0) : -1;
-    sqlite3_finalize(stmt);
-    sqlite3_close(db);
-    return n;
-  }
-
   static Json Node(const std::string& id, const std::string& source, const std::string& tmpl,
                    Json depends = Json::array()) {
     return {{"id", id},

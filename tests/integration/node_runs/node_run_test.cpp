@@ -31,16 +31,6 @@ class NodeRuns : public SeededPipelineStack {
     }
   }
 
-  std::string ShopPath() const { return files_.front(); }
-
-  void ExecShop(const std::string& sql) {
-    sqlite3* db = nullptr;
-    sqlite3_open(ShopPath().c_str(), &db);
-    char* error = nullptr;
-    ASSERT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error), SQLITE_OK) << error;
-    sqlite3_close(db);
-  }
-
   double TotalOf(int id) {
     sqlite3* db = nullptr;
     sqlite3_open(ShopPath().c_str(), &db);

@@ -1,6 +1,8 @@
 #pragma once
 // The shared starting state of the pipeline integration tests: templates of every shape a save
 // can refuse, and released child pipelines (plus a draft one) for composition.
+#include <sqlite3.h>
+
 #include "pipeline_fixture.hpp"
 
 namespace dp::test {
@@ -86,6 +88,28 @@ class SeededPipelineStack : public PipelineStack {
       EXPECT_EQ(released.status, 200) << name << ": " << released.body.dump();
     }
     return id;
+  }
+
+  // The `shop` datasource's SQLite file, written and read directly (seed rows, write-backs).
+  std::string ShopPath() const { return files_.front(); }
+
+  void ExecShop(const std::string& sql) {
+    sqlite3* db = nullptr;
+    sqlite3_open(ShopPath().c_str(), &db);
+    char* error = nullptr;
+    ASSERT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error), SQLITE_OK) << error;
+    sqlite3_close(db);
+  }
+
+  int64_t CountShop(const std::string& table) {
+    sqlite3* db = nullptr;
+    sqlite3_open(ShopPath().c_str(), &db);
+    sqlite3_stmt* stmt = nullptr;
+    sqlite3_prepare_v2(db, ("SELECT count(*) FROM " + table).c_str(), -1, &stmt, nullptr);
+    int64_t n = sqlite3_step(stmt) == SQLITE_ROW ? sqlite3_column_int64(stmt, 0) : -1;
+    sqlite3_finalize(stmt);
+    sqlite3_close(db);
+    return n;
   }
 
   std::string child_id_;
