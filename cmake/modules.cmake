@@ -1,3 +1,15 @@
+# One precompiled prelude for the whole build: the first target compiles it, every other
+# target reuses that .gch instead of compiling its own copy (REUSE_FROM).
+set(DP_PRELUDE_OWNER "" CACHE INTERNAL "")
+function(dp_use_prelude target)
+  if(DP_PRELUDE_OWNER)
+    target_precompile_headers(${target} REUSE_FROM ${DP_PRELUDE_OWNER})
+  else()
+    target_precompile_headers(${target} PRIVATE ${PROJECT_SOURCE_DIR}/include/datapipelines/prelude.hpp)
+    set(DP_PRELUDE_OWNER ${target} CACHE INTERNAL "")
+  endif()
+endfunction()
+
 # dp_add_module(name DEPS ...): a static library dp_<name> from src/<name>/**.cpp.
 # A module with no sources yet is an INTERFACE library so the graph stays whole.
 set(DP_MODULE_TARGETS "" CACHE INTERNAL "")
@@ -10,7 +22,7 @@ function(dp_add_module name)
     target_include_directories(${target} PUBLIC ${PROJECT_SOURCE_DIR}/include
                                          PRIVATE ${PROJECT_SOURCE_DIR}/src)
     target_link_libraries(${target} PUBLIC ${ARG_DEPS})
-    target_precompile_headers(${target} PRIVATE ${PROJECT_SOURCE_DIR}/include/datapipelines/prelude.hpp)
+    dp_use_prelude(${target})
   else()
     add_library(${target} INTERFACE)
     target_include_directories(${target} INTERFACE ${PROJECT_SOURCE_DIR}/include)
@@ -30,7 +42,7 @@ function(dp_add_test_suite kind module)
   target_include_directories(${target} PRIVATE ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/tests)
   target_link_libraries(${target} PRIVATE dp_core GTest::gtest GTest::gtest_main GTest::gmock)
   target_compile_definitions(${target} PRIVATE DP_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
-  target_precompile_headers(${target} PRIVATE ${PROJECT_SOURCE_DIR}/include/datapipelines/prelude.hpp)
+  dp_use_prelude(${target})
   include(GoogleTest)
   gtest_discover_tests(${target} TEST_PREFIX "${kind}." PROPERTIES LABELS ${kind} DISCOVERY_TIMEOUT 60)
 endfunction()
