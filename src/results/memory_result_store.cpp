@@ -1,5 +1,7 @@
 #include "datapipelines/results/memory_result_store.hpp"
 
+#include "datapipelines/results/memory_result_writer.hpp"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -27,7 +29,7 @@ MemoryResultStore::MemoryResultStore(MemoryResultStoreOptions options)
 std::size_t MemoryResultStore::EstimateBytes(const std::string& key, const std::string& schema_text,
                                              const StoredResult& result) {
   std::size_t bytes = kEntryOverhead + key.size() + schema_text.size();
-  for (const auto& row : result.rows) bytes += row.size() + kRowOverhead;
+  for (const auto& row : result.rows) bytes += RowBytes(row);
   return bytes;
 }
 
@@ -36,12 +38,18 @@ std::size_t MemoryResultStore::used_bytes() const {
   return used_bytes_;
 }
 
-void MemoryResultStore::Put(const std::string& key, const StoredResult& result,
-                            std::chrono::seconds ttl) {
+std::size_t MemoryResultStore::RowBytes(const std::string& row) {
+  return row.size() + kRowOverhead;
+}
+
+std::unique_ptr<ResultWriter> MemoryResultStore::OpenWriter(const std::string& key,
+                                                            std::chrono::seconds ttl) {
   if (ttl.count() <= 0) throw std::invalid_argument("result TTL must be positive");
-  std::size_t bytes = EstimateBytes(key, result.schema.dump(), result);
-  // Copy outside the lock: a large result must not stall readers.
-  auto stored = std::make_shared<const StoredResult>(result);
+  return std::make_unique<MemoryResultWriter>(*this, key, ttl);
+}
+
+void MemoryResultStore::Publish(const std::string& key, std::shared_ptr<const StoredResult> stored,
+                                std::size_t bytes, std::chrono::seconds ttl) {
   std::lock_guard lock(mutex_);
   auto now = options_.now();
   auto existing = entries_.find(key);

@@ -83,6 +83,13 @@ RedisReply RedisConnection::Read() {
   return RedisReply(static_cast<redisReply*>(raw));
 }
 
+void RedisConnection::Flush() {
+  int done = 0;
+  while (!done) {
+    if (redisBufferWrite(context_, &done) != REDIS_OK) ThrowIo("send");
+  }
+}
+
 bool RedisConnection::broken() const { return context_ == nullptr || context_->err != 0; }
 
 }  // namespace dp

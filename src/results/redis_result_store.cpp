@@ -6,6 +6,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include "datapipelines/results/redis_result_writer.hpp"
+
 namespace dp {
 namespace {
 
@@ -33,10 +35,6 @@ const redisReply& CheckExec(const redisReply& exec, std::size_t expected, const 
   return exec;
 }
 
-std::string Millis(std::chrono::seconds ttl) {
-  return std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(ttl).count());
-}
-
 }  // namespace
 
 RedisResultStore::RedisResultStore(const RedisUrl& url, RedisResultStoreOptions options)
@@ -50,36 +48,10 @@ void RedisResultStore::Fail(const char* operation, const std::exception& error) 
                                " failed: " + error.what());
 }
 
-void RedisResultStore::Put(const std::string& key, const StoredResult& result,
-                           std::chrono::seconds ttl) {
+std::unique_ptr<ResultWriter> RedisResultStore::OpenWriter(const std::string& key,
+                                                           std::chrono::seconds ttl) {
   if (ttl.count() <= 0) throw std::invalid_argument("result TTL must be positive");
-  const std::string schema_key = SchemaKey(key), rows_key = RowsKey(key);
-  const std::string schema_text = result.schema.dump(), ttl_ms = Millis(ttl);
-  try {
-    pool_.Run([&](RedisConnection& connection) {
-      // One transaction, pipelined: nothing is read until every command is queued.
-      std::size_t queued = 0;
-      connection.Append({"MULTI"});
-      connection.Append({"DEL", rows_key});
-      connection.Append({"SET", schema_key, schema_text});
-      queued += 2;
-      for (std::size_t begin = 0; begin < result.rows.size(); begin += options_.rows_per_push) {
-        std::size_t end = std::min(result.rows.size(), begin + options_.rows_per_push);
-        std::vector<std::string> push = {"RPUSH", rows_key};
-        push.insert(push.end(), result.rows.begin() + begin, result.rows.begin() + end);
-        connection.Append(push);
-        ++queued;
-      }
-      connection.Append({"PEXPIRE", schema_key, ttl_ms});
-      connection.Append({"PEXPIRE", rows_key, ttl_ms});
-      connection.Append({"EXEC"});
-      queued += 2;
-      RedisReply exec = ReadAll(connection, queued + 2, "put");
-      CheckExec(*exec, queued, "put");
-    });
-  } catch (const RedisError& error) {
-    Fail("put", error);
-  }
+  return std::make_unique<RedisResultWriter>(pool_, key, ttl, options_.rows_per_push);
 }
 
 std::optional<ResultPage> RedisResultStore::GetPage(const std::string& key, int64_t offset,

@@ -21,6 +21,13 @@ std::size_t ParseMaxBytes(std::string_view text) {
 
 }  // namespace
 
+void ResultStore::Put(const std::string& key, const StoredResult& result,
+                      std::chrono::seconds ttl) {
+  auto writer = OpenWriter(key, ttl);
+  for (const std::string& row : result.rows) writer->Append(row);
+  writer->Commit(result.schema);
+}
+
 std::unique_ptr<ResultStore> OpenResultStore(const std::string& url) {
   if (url.empty() || url == "memory") return std::make_unique<MemoryResultStore>();
   std::string_view text = url;

@@ -1,9 +1,11 @@
 #pragma once
 // The caller node's result, materialized into the result store before the call returns
-// (dag-executor §6.4.2): encoded row by row into wire JSON arrays, the size cap checked during
-// the drain (result.too_large), stored once with the TTL fixed at write time.
+// (dag-executor §6.4.2): encoded row by row into wire JSON arrays and streamed into the store
+// as they are read (never held whole here), the size cap checked during the drain
+// (result.too_large), published once at the end with the TTL fixed at write time.
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "datapipelines/executor/row_sink.hpp"
@@ -21,17 +23,21 @@ class CallerResultSink : public RowSink {
   // Stores the result (result.storage_unavailable when the store refuses it).
   int64_t Finish() override;
 
-  const Json& schema() const { return result_.schema; }
+  const Json& schema() const { return schema_; }
   int64_t bytes() const { return bytes_; }
-  int64_t rows() const { return static_cast<int64_t>(result_.rows.size()); }
+  int64_t rows() const { return rows_; }
 
  private:
+  [[noreturn]] void StorageUnavailable() const;
+
   ResultStore& store_;
   std::string key_;
   std::chrono::seconds ttl_;
   int64_t max_bytes_;
   int64_t bytes_ = 0;
-  StoredResult result_;
+  int64_t rows_ = 0;
+  Json schema_;
+  std::unique_ptr<ResultWriter> writer_;
 };
 
 }  // namespace dp

@@ -24,7 +24,8 @@ class MemoryResultStore : public ResultStore {
  public:
   explicit MemoryResultStore(MemoryResultStoreOptions options = {});
 
-  void Put(const std::string& key, const StoredResult& result, std::chrono::seconds ttl) override;
+  std::unique_ptr<ResultWriter> OpenWriter(const std::string& key,
+                                           std::chrono::seconds ttl) override;
   std::optional<ResultPage> GetPage(const std::string& key, int64_t offset, int64_t limit) override;
   bool Remove(const std::string& key) override;
   bool Ping() override { return true; }
@@ -35,6 +36,13 @@ class MemoryResultStore : public ResultStore {
   // Bytes a result is charged for (key, schema text, rows and per-row overhead).
   static std::size_t EstimateBytes(const std::string& key, const std::string& schema_text,
                                    const StoredResult& result);
+  // Bytes one stored row is charged for.
+  static std::size_t RowBytes(const std::string& row);
+  // Whether a result of `bytes` could fit at all (the writer refuses early past it).
+  bool Fits(std::size_t bytes) const { return bytes <= options_.max_bytes; }
+  // Makes a finished result visible (replacing); ResultStoreUnavailable when it does not fit.
+  void Publish(const std::string& key, std::shared_ptr<const StoredResult> result,
+               std::size_t bytes, std::chrono::seconds ttl);
 
  private:
   struct Entry {

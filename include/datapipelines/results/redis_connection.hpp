@@ -37,6 +37,9 @@ class RedisConnection {
   // Pipelining: queue commands with Append, then read one reply per command with Read.
   void Append(const std::vector<std::string>& args);
   RedisReply Read();
+  // Writes every appended command to the socket now, without reading replies: lets the
+  // server work on a pipeline while the caller produces the next commands.
+  void Flush();
   bool broken() const;
 
  private:

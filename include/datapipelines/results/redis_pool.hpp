@@ -45,8 +45,8 @@ class RedisPool {
 
   const RedisUrl& url() const { return url_; }
 
- private:
-  // Holds one connection for the duration of a Run; gives it back (or drops it if broken).
+  // Holds one connection for the duration of a Run (or of a streaming writer); gives it back,
+  // or drops it when broken or discarded.
   class Lease {
    public:
     explicit Lease(RedisPool& pool);
@@ -62,6 +62,7 @@ class RedisPool {
     std::unique_ptr<RedisConnection> connection_;
   };
 
+ private:
   std::unique_ptr<RedisConnection> Acquire();
   void Release(std::unique_ptr<RedisConnection> connection);
   std::unique_ptr<RedisConnection> Connect();

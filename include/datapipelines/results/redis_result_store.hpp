@@ -2,7 +2,8 @@
 // Redis result store (production). Layout per result key:
 //   dp:result:<key>:schema  STRING  the schema JSON
 //   dp:result:<key>:rows    LIST    one row JSON per element
-// Both written in one MULTI/EXEC (rows RPUSHed in pipelined batches) with the same PEXPIRE.
+// Rows are streamed to a staging list while the result is produced and published with the
+// schema in one MULTI/EXEC with the same TTL (RedisResultWriter).
 #include <chrono>
 #include <memory>
 #include <string>
@@ -14,7 +15,7 @@ namespace dp {
 
 struct RedisResultStoreOptions {
   RedisPoolOptions pool;
-  std::size_t rows_per_push = 1000;  // rows per RPUSH in a Put
+  std::size_t rows_per_push = 1000;  // rows per RPUSH while a result is written
 };
 
 class RedisResultStore : public ResultStore {
@@ -22,7 +23,8 @@ class RedisResultStore : public ResultStore {
   // Does not connect: the pool opens connections on first use.
   explicit RedisResultStore(const RedisUrl& url, RedisResultStoreOptions options = {});
 
-  void Put(const std::string& key, const StoredResult& result, std::chrono::seconds ttl) override;
+  std::unique_ptr<ResultWriter> OpenWriter(const std::string& key,
+                                           std::chrono::seconds ttl) override;
   std::optional<ResultPage> GetPage(const std::string& key, int64_t offset, int64_t limit) override;
   bool Remove(const std::string& key) override;
   bool Ping() override;

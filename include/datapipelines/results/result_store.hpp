@@ -31,13 +31,26 @@ class ResultStoreUnavailable : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A result handed to the store while it is produced (the caller node's drain): the executor
+// never holds a large result whole, and a remote store's writes overlap the read. Readers see
+// nothing before Commit; a writer destroyed uncommitted leaves nothing behind.
+class ResultWriter {
+ public:
+  virtual ~ResultWriter() = default;
+  // Throws ResultStoreUnavailable when the backend cannot take more (including the memory cap).
+  virtual void Append(std::string row) = 0;
+  // Publishes schema and rows under the key (replacing), expiring ttl after now.
+  virtual void Commit(Json schema) = 0;
+};
+
 class ResultStore {
  public:
   virtual ~ResultStore() = default;
-  // Stores (replacing) the result under key; it expires after ttl. Throws
-  // ResultStoreUnavailable when the backend cannot take it (including the memory cap).
-  virtual void Put(const std::string& key, const StoredResult& result,
-                   std::chrono::seconds ttl) = 0;
+  // The TTL is fixed here, at write time; throws std::invalid_argument unless it is positive.
+  virtual std::unique_ptr<ResultWriter> OpenWriter(const std::string& key,
+                                                   std::chrono::seconds ttl) = 0;
+  // Stores (replacing) a whole result under key through a writer.
+  void Put(const std::string& key, const StoredResult& result, std::chrono::seconds ttl);
   // nullopt when absent or expired.
   virtual std::optional<ResultPage> GetPage(const std::string& key, int64_t offset,
                                             int64_t limit) = 0;

@@ -219,6 +219,38 @@ TEST_P(ResultStoreTest, ConcurrentWritersAndReaders) {
   EXPECT_EQ(mismatches.load(), 0);
 }
 
+TEST_P(ResultStoreTest, AWriterPublishesNothingBeforeCommit) {
+  std::string key = Key("streamed");
+  store_->Put(key, MakeResult(2, "old"), seconds(60));
+  StoredResult result = MakeResult(2'500, "new");  // several pushes with batches in flight
+  auto writer = store_->OpenWriter(key, seconds(60));
+  for (const auto& row : result.rows) writer->Append(row);
+  auto before = store_->GetPage(key, 0, 10);
+  ASSERT_TRUE(before);
+  EXPECT_EQ(before->total_rows, 2) << "readers saw a result still being written";
+  writer->Commit(result.schema);
+  auto after = store_->GetPage(key, 0, 3'000);
+  ASSERT_TRUE(after);
+  EXPECT_EQ(after->rows, result.rows);
+  EXPECT_EQ(after->schema, result.schema);
+}
+
+TEST_P(ResultStoreTest, AnAbandonedWriterLeavesTheOldResult) {
+  std::string key = Key("abandoned");
+  store_->Put(key, MakeResult(3, "old"), seconds(60));
+  {
+    auto writer = store_->OpenWriter(key, seconds(60));
+    for (const auto& row : MakeResult(1'500, "partial").rows) writer->Append(row);
+  }  // destroyed uncommitted: the node failed mid-drain
+  auto page = store_->GetPage(key, 0, 10);
+  ASSERT_TRUE(page);
+  EXPECT_EQ(page->rows, MakeResult(3, "old").rows);
+  // The next writer of the key starts clean (no partial rows prefixed to its own).
+  StoredResult next = MakeResult(1'200, "next");
+  store_->Put(key, next, seconds(60));
+  EXPECT_EQ(store_->GetPage(key, 0, 2'000)->rows, next.rows);
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, ResultStoreTest, ::testing::Values("memory", "redis"),
                          [](const auto& info) { return info.param; });
 
@@ -238,6 +270,24 @@ TEST(MemoryResultStoreTest, RefusesAPutOverTheCap) {
   }
   EXPECT_FALSE(store.GetPage("big", 0, 1).has_value());
   EXPECT_EQ(store.used_bytes(), 0u);
+}
+
+TEST(MemoryResultStoreTest, AWriterIsRefusedAsSoonAsItOutgrowsTheCap) {
+  MemoryResultStoreOptions options;
+  options.max_bytes = 64 * 1024;
+  MemoryResultStore store(options);
+  auto writer = store.OpenWriter("big", seconds(60));
+  int appended = 0;
+  EXPECT_THROW(
+      {
+        for (const auto& row : MakeResult(5000).rows) {
+          writer->Append(row);
+          ++appended;
+        }
+      },
+      ResultStoreUnavailable);
+  EXPECT_LT(appended, 5000) << "the whole result was buffered before the refusal";
+  EXPECT_FALSE(store.GetPage("big", 0, 1).has_value());
 }
 
 TEST(MemoryResultStoreTest, EvictsExpiredEntriesToMakeRoom) {
@@ -317,6 +367,28 @@ TEST_F(RedisResultStoreTest, WritesTheDocumentedLayoutWithTtlOnBothKeys) {
   RedisReply schema = raw.Command({"GET", "dp:result:" + key + ":schema"});
   EXPECT_EQ(Json::parse(std::string(schema->str, schema->len)), result.schema);
   EXPECT_EQ(raw.Command({"LLEN", "dp:result:" + key + ":rows"})->integer, 3);
+  store.Remove(key);
+}
+
+TEST_F(RedisResultStoreTest, AStagingListLivesOnlyWhileItsWriterStreams) {
+  RedisResultStore store(url_, RedisResultStoreOptions{{}, 100});
+  std::string key = "test-" + NewUuid();
+  const std::string staging = "dp:result:" + key + ":rows:writing";
+  RedisConnection raw(url_, {});
+  {
+    auto writer = store.OpenWriter(key, seconds(30));
+    for (const auto& row : MakeResult(1'000).rows) writer->Append(row);
+    long long pttl = raw.Command({"PTTL", staging})->integer;
+    EXPECT_GT(pttl, 0) << "a staging list without a TTL outlives a writer that dies";
+    writer->Commit(MakeResult(0).schema);
+  }
+  EXPECT_EQ(raw.Command({"EXISTS", staging})->integer, 0);
+  {
+    auto writer = store.OpenWriter(key, seconds(30));
+    for (const auto& row : MakeResult(500).rows) writer->Append(row);
+  }
+  EXPECT_EQ(raw.Command({"EXISTS", staging})->integer, 0) << "an abandoned staging list stayed";
+  EXPECT_EQ(raw.Command({"LLEN", "dp:result:" + key + ":rows"})->integer, 1'000);
   store.Remove(key);
 }
 
