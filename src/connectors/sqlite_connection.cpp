@@ -12,6 +12,24 @@
 namespace dp {
 namespace {
 
+// Installs a progress handler that stops the running statement once its guard has fired;
+// removed again when the query ends.
+class ProgressCheck {
+ public:
+  ProgressCheck(sqlite3* db, const StatementGuard& guard) : db_(db) {
+    sqlite3_progress_handler(db_, kProgressOps, &ProgressCheck::Fired,
+                             const_cast<StatementGuard*>(&guard));
+  }
+  ~ProgressCheck() { sqlite3_progress_handler(db_, 0, nullptr, nullptr); }
+  ProgressCheck(const ProgressCheck&) = delete;
+  ProgressCheck& operator=(const ProgressCheck&) = delete;
+
+ private:
+  static constexpr int kProgressOps = 1000;  // VM steps between checks: microseconds
+  static int Fired(void* guard) { return static_cast<StatementGuard*>(guard)->fired() ? 1 : 0; }
+  sqlite3* db_;
+};
+
 // Result codes that mean the database itself is gone or unusable, not the statement.
 bool IsConnectionFamily(int rc) {
   int primary = rc & 0xff;
@@ -169,12 +187,16 @@ QueryResult SqliteConnection::Query(std::string_view sql, const BindMap& binds,
   }
   StatementGuard guard(options.cancel, EffectiveTimeoutMs(options),
                        [db = db_] { sqlite3_interrupt(db); });
+  // sqlite3_interrupt is a no-op while no statement runs, so a cancel that lands between
+  // arming and the first step would be lost: the progress handler sees it either way.
+  ProgressCheck check(db_, guard);
   QueryResult result;
   const char* cursor = rendered.c_str();
   bool reported = false;
   std::vector<std::optional<std::string_view>> cells;
   while (!IsBlank(cursor)) {
     const char* tail = nullptr;
+    guard.ThrowIfInterrupted();
     StmtPtr stmt(Prepare(std::string_view(cursor), &tail));
     cursor = tail;
     if (!stmt) continue;  // a comment-only remainder

@@ -18,6 +18,7 @@ void CallerResultSink::StorageUnavailable() const {
 
 void CallerResultSink::Begin(const std::vector<ColumnSchema>& columns) {
   schema_ = SchemaEnvelope::Build(columns);
+  wire_.emplace(columns);
   bytes_ = rows_ = 0;
   try {
     writer_ = store_.OpenWriter(key_, ttl_);
@@ -27,7 +28,10 @@ void CallerResultSink::Begin(const std::vector<ColumnSchema>& columns) {
 }
 
 void CallerResultSink::Append(const RowView& row) {
-  std::string encoded = row.ToWireArray().dump();
+  std::string encoded;
+  encoded.reserve(last_row_bytes_ + 16);
+  wire_->AppendArray(row, encoded);
+  last_row_bytes_ = encoded.size();
   bytes_ += static_cast<int64_t>(encoded.size());
   if (bytes_ > max_bytes_) {
     // Checked during the drain: an oversized result is never stored.

@@ -8,6 +8,7 @@
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/executor/buffered_rows.hpp"
+#include "datapipelines/executor/node_deadline.hpp"
 #include "datapipelines/executor/tempdb_sink.hpp"
 #include "datapipelines/executor/writeback_sink.hpp"
 #include "datapipelines/util/crypto.hpp"
@@ -30,6 +31,20 @@ class TokenScope {
   ExecutionCancellation& cancellation_;
   std::shared_ptr<CancelToken> token_;
 };
+
+// A statement its driver cancelled at the datasource's query timeout says so (§13.4): too slow
+// for the budget wants another fix than wrong SQL.
+DomainError AsQueryTimeout(const DomainError& error, int64_t elapsed_ms) {
+  Json details = error.details().is_object() ? error.details() : Json::object();
+  details["timeout_seconds"] = details.value("timeout_ms", int64_t{0}) / 1000;
+  details["elapsed_ms"] = elapsed_ms;
+  return DomainError(errc::kNodeQueryTimeout, error.what(), std::move(details));
+}
+
+bool IsDriverTimeout(const DomainError& error) {
+  return error.code() == errc::kNodeQueryFailed && error.details().is_object() &&
+         error.details().value("reason", "") == "timeout";
+}
 
 bool WritesTo(const PipelineNode& node) {
   return node.type == NodeType::kDml || node.type == NodeType::kDdl;
@@ -96,9 +111,8 @@ NodeResult NodeRunner::Run(const PipelineNode& node, NodeTrace& trace) {
   }
 }
 
-int NodeRunner::TimeoutMs(const PipelineNode& node) const {
-  int64_t seconds = node.TimeoutSeconds().value_or(options_.node_timeout_seconds);
-  return static_cast<int>(std::min<int64_t>(seconds, INT32_MAX / 1000) * 1000);
+int64_t NodeRunner::TimeoutSeconds(const PipelineNode& node) const {
+  return node.TimeoutSeconds().value_or(options_.node_timeout_seconds);
 }
 
 RowSink* NodeRunner::SinkFor(const PipelineNode& node, std::unique_ptr<RowSink>& owned,
@@ -124,6 +138,22 @@ RowSink* NodeRunner::SinkFor(const PipelineNode& node, std::unique_ptr<RowSink>&
 }
 
 NodeResult NodeRunner::RunSql(const PipelineNode& node, NodeTrace& trace) {
+  TokenScope token(cancellation_);
+  NodeDeadline deadline(token.get(), TimeoutSeconds(node));
+  try {
+    return RunStatement(node, trace, *token.get(), deadline);
+  } catch (const DomainError& error) {
+    if (deadline.fired()) throw deadline.Error(node.id);
+    if (IsDriverTimeout(error)) throw AsQueryTimeout(error, deadline.elapsed_ms());
+    throw;
+  } catch (const std::exception&) {
+    if (deadline.fired()) throw deadline.Error(node.id);
+    throw;
+  }
+}
+
+NodeResult NodeRunner::RunStatement(const PipelineNode& node, NodeTrace& trace, CancelToken& token,
+                                    NodeDeadline& deadline) {
   const std::string source_name = node.source.value_or("");
   const bool on_tempdb = source_name == kTempdb;
   trace.datasource = source_name;
@@ -149,10 +179,9 @@ NodeResult NodeRunner::RunSql(const PipelineNode& node, NodeTrace& trace) {
   BindMap binds = context_.Binds(NamedParameters::Parse(trace.sql, dialect).DistinctNames());
   NodeResult result;
   result.stats["sql_hash"] = Sha256Hex(trace.sql);
-  TokenScope token(cancellation_);
+  deadline.Enter("query");
   QueryOptions options;
-  options.cancel = token.get();
-  options.timeout_ms = TimeoutMs(node);
+  options.cancel = &token;  // the statement timeout is the datasource's own
   if (node.type != NodeType::kDql) {
     if (on_tempdb) {
       result.rows_out = tempdb_.Execute(trace.sql, binds);
@@ -165,7 +194,7 @@ NodeResult NodeRunner::RunSql(const PipelineNode& node, NodeTrace& trace) {
     return result;
   }
   std::unique_ptr<RowSink> owned;
-  RowSink* sink = SinkFor(node, owned, token.get());
+  RowSink* sink = SinkFor(node, owned, &token);
   auto on_columns = [sink](const std::vector<ColumnSchema>& columns) { sink->Begin(columns); };
   auto on_row = [sink](const RowView& row) {
     sink->Append(row);
@@ -176,6 +205,7 @@ NodeResult NodeRunner::RunSql(const PipelineNode& node, NodeTrace& trace) {
     // after the statement has finished.
     BufferedRows buffered;
     tempdb_.Query(trace.sql, binds, options, buffered.RowCallback(), buffered.ColumnsCallback());
+    deadline.Enter("materialize");
     buffered.ReplayInto(*sink);
   } else if (on_tempdb) {
     tempdb_.Query(trace.sql, binds, options, on_row, on_columns);
@@ -183,6 +213,7 @@ NodeResult NodeRunner::RunSql(const PipelineNode& node, NodeTrace& trace) {
     auto lease = source.connector->Acquire();
     lease->Query(trace.sql, binds, options, on_row, on_columns);
   }
+  deadline.Enter("materialize");
   result.rows_out = sink->Finish();
   return result;
 }

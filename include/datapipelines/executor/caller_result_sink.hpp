@@ -6,8 +6,10 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
+#include "datapipelines/connectors/wire_json_writer.hpp"
 #include "datapipelines/executor/row_sink.hpp"
 #include "datapipelines/results/result_store.hpp"
 
@@ -36,8 +38,10 @@ class CallerResultSink : public RowSink {
   int64_t max_bytes_;
   int64_t bytes_ = 0;
   int64_t rows_ = 0;
+  std::size_t last_row_bytes_ = 64;
   Json schema_;
   std::unique_ptr<ResultWriter> writer_;
+  std::optional<WireJsonWriter> wire_;  // planned once per statement at Begin
 };
 
 }  // namespace dp

@@ -19,6 +19,9 @@
 
 namespace dp {
 
+class CancelToken;
+class NodeDeadline;
+
 // What the failure record names about the node (spec §6.2.14): filled as the node progresses,
 // so a failure anywhere reports how far it got.
 struct NodeTrace {
@@ -49,11 +52,13 @@ class NodeRunner {
 
  private:
   NodeResult RunSql(const PipelineNode& node, NodeTrace& trace);
+  NodeResult RunStatement(const PipelineNode& node, NodeTrace& trace, CancelToken& token,
+                          NodeDeadline& deadline);
   NodeResult RunCalculator(const PipelineNode& node);
   NodeResult RunChild(const PipelineNode& node);
   // The sink a DQL (or PIPELINE) node's output block names; `owned` keeps a per-node sink alive.
   RowSink* SinkFor(const PipelineNode& node, std::unique_ptr<RowSink>& owned, CancelToken* cancel);
-  int TimeoutMs(const PipelineNode& node) const;
+  int64_t TimeoutSeconds(const PipelineNode& node) const;
 
   ExecutionEnvironment& environment_;
   ExecutionContext& context_;

@@ -152,6 +152,17 @@ void CheckCancelAndTimeout(Connector& connector) {
   ExpectInterrupted(cancelled, "cancelled");
   EXPECT_LT(SecondsSince(start), 2.5);
 
+  // A cancel that lands before the statement starts (a sibling failed first) still stops it.
+  CancelToken early;
+  early.Cancel();
+  QueryOptions early_options;
+  early_options.cancel = &early;
+  start = std::chrono::steady_clock::now();
+  auto refused = CatchDomainError(
+      [&] { conn->Query(sleep, {}, early_options, [](const RowView&) { return true; }); });
+  ExpectInterrupted(refused, "cancelled");
+  EXPECT_LT(SecondsSince(start), 2.5);
+
   // Timeout: the statement is stopped on the server at the deadline.
   QueryOptions timed;
   timed.timeout_ms = 1000;

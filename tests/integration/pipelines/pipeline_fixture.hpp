@@ -60,6 +60,8 @@ class PipelineStack : public SurfaceStack {
  protected:
   // The metadata backend this test runs on; a parameterized suite overrides it.
   virtual MetadataBackend Backend() const { return MetadataBackend::kSqlite; }
+  // Executor limits a suite needs tighter than the defaults (result size, tempdb memory, …).
+  virtual void ConfigureExecutions(ExecutionServiceOptions& options) const {}
 
   void SetUp() override {
     std::string url = ":memory:";
@@ -93,6 +95,7 @@ class PipelineStack : public SurfaceStack {
     execution_store_ = OpenExecutionStore(*store_);
     ExecutionServiceOptions execution_options;
     execution_options.heartbeat_seconds = 3600;
+    ConfigureExecutions(execution_options);
     executions_ = std::make_unique<ExecutionService>(
         *store_, *execution_store_, *results_, *auth_, *audit_, *audit_reader_, *pipelines_,
         *templates_, *datasources_, execution_options);
