@@ -13,6 +13,12 @@
 namespace dp {
 namespace {
 
+std::optional<std::string> ResultTtlHeader(const HttpRequest& request) {
+  auto value = request.headers.Get("DP-Result-TTL-Seconds");
+  if (!value) return std::nullopt;
+  return std::string(*value);
+}
+
 HttpResponse JsonRpcResponse(int status, const Json& message) {
   HttpResponse response;
   response.status = status;
@@ -96,6 +102,7 @@ HttpResponse McpHttpEndpoint::Dispatch(const HttpRequest& request, const Princip
     return LongCall(std::move(message), request, principal);
   }
   McpRequestContext context{principal, request.correlation_id, request.remote_ip};
+  context.result_ttl_header = ResultTtlHeader(request);
   HttpResponse response;
   response.body = server_.HandleRequestText(message, context);
   return response;
@@ -112,11 +119,12 @@ HttpResponse McpHttpEndpoint::LongCall(Json message, const HttpRequest& request,
   auto done = std::make_shared<std::promise<std::string>>();
   std::future<std::string> answer = done->get_future();
   std::thread([this, message = std::move(message), principal, events, done,
-               correlation_id = request.correlation_id, ip = request.remote_ip] {
-    McpRequestContext context{principal, correlation_id, ip,
-                              [events](const Json& notification) {
-                                events->WriteEvent(notification.dump(), "message");
-                              }};
+               correlation_id = request.correlation_id, ip = request.remote_ip,
+               ttl = ResultTtlHeader(request)] {
+    McpRequestContext context{
+        principal, correlation_id, ip,
+        [events](const Json& notification) { events->WriteEvent(notification.dump(), "message"); },
+        ttl};
     std::string text;
     try {
       text = server_.HandleRequestText(message, context);

@@ -225,6 +225,7 @@ Json McpServer::CallTool(const Json& params, const McpRequestContext& context) {
     throw JsonRpcFault(jsonrpc::kInvalidParams, FormatInvalidParams(errors));
   }
   ToolCall call{context.principal, *arguments, context.correlation_id};
+  call.result_ttl_header = context.result_ttl_header;
   if (context.notify && params.contains("_meta") && params["_meta"].is_object() &&
       params["_meta"].contains("progressToken")) {
     const Json token = params["_meta"]["progressToken"];

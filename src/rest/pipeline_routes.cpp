@@ -141,12 +141,13 @@ class Routes {
     request.parameters = body.value("parameters", Json::object());
     if (!request.parameters.is_object()) throw InvalidField("parameters", "must be an object");
     if (auto ttl = request_.headers.Get("DP-Result-TTL-Seconds")) {
-      request.ttl_seconds = ParseIntField(std::string(*ttl), "DP-Result-TTL-Seconds");
+      request.ttl_seconds = ExecutionService::ParseResultTtlHeader(*ttl);
     }
     request.surface = ExecutionSurface::kHuman;
     request.correlation_id = request_.correlation_id;
     if (auto key = request_.headers.Get("Idempotency-Key"); key && !key->empty()) {
-      if (key->size() > 255) throw InvalidField("Idempotency-Key", "must be at most 255 characters");
+      if (key->size() > 255)
+        throw InvalidField("Idempotency-Key", "must be at most 255 characters");
       request.idempotency_key = std::string(*key);
     }
     auto accept = request_.headers.Get("Accept");
@@ -226,12 +227,13 @@ class Routes {
 
 RestResource PipelineRoutes(PipelineService& pipelines, ExecutionService& executions,
                             CheckRunService& checks) {
-  return [&pipelines, &executions, &checks](
-             const HttpRequest& request, const Principal& principal) -> std::optional<HttpResponse> {
-    auto segments = PathSegmentsBelow(request.path, kPrefix);
-    if (!segments) return std::nullopt;
-    return Routes(pipelines, executions, checks, request, principal).Dispatch(*segments);
-  };
+  return
+      [&pipelines, &executions, &checks](
+          const HttpRequest& request, const Principal& principal) -> std::optional<HttpResponse> {
+        auto segments = PathSegmentsBelow(request.path, kPrefix);
+        if (!segments) return std::nullopt;
+        return Routes(pipelines, executions, checks, request, principal).Dispatch(*segments);
+      };
 }
 
 }  // namespace dp

@@ -1,12 +1,14 @@
 #include "datapipelines/service/execution_service.hpp"
 
+#include <charconv>
+
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <condition_variable>
+#include <limits>
 #include <optional>
 #include <thread>
-#include <limits>
 
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
@@ -62,8 +64,7 @@ DomainError FailureError(const ExecutionRecord& record) {
   extra["execution_id"] = record.id;
   extra["status"] = record.status;
   extra["node_stats"] = record.node_stats;
-  DomainError error(code, e.value("message", "The execution did not succeed."),
-                    std::move(details));
+  DomainError error(code, e.value("message", "The execution did not succeed."), std::move(details));
   error.WithRecord(std::move(extra));
   return error;
 }
@@ -185,10 +186,11 @@ class ExecutionService::Environment : public ExecutionEnvironment {
   ChildRun RunChild(const PipelineNode& node, const Json& parameters, RowSink* sink,
                     ExecutionCancellation& parent) override {
     if (depth_ + 1 > service_.options_.max_composition_depth) {
-      throw DomainError(errc::kNodeCompositionDepthExceeded,
-                        "Pipelines compose deeper than datapipelines.pipelines."
-                        "max-composition-depth at run time.",
-                        Json{{"node", node.id}, {"max_depth", service_.options_.max_composition_depth}});
+      throw DomainError(
+          errc::kNodeCompositionDepthExceeded,
+          "Pipelines compose deeper than datapipelines.pipelines."
+          "max-composition-depth at run time.",
+          Json{{"node", node.id}, {"max_depth", service_.options_.max_composition_depth}});
     }
     auto child = service_.pipelines_.ResolveChild(principal_.workspace_id, node.child->name,
                                                   static_cast<int>(node.child->version));
@@ -205,8 +207,8 @@ class ExecutionService::Environment : public ExecutionEnvironment {
     record.correlation_id = record_.correlation_id;
     record.parent_execution_id = record_.id;
     record.parent_node_id = node.id;
-    record.root_execution_id = record_.root_execution_id.empty() ? record_.id
-                                                                  : record_.root_execution_id;
+    record.root_execution_id =
+        record_.root_execution_id.empty() ? record_.id : record_.root_execution_id;
     auto cancellation = std::make_shared<ExecutionCancellation>();
     parent.Link(cancellation);
     ExecutionOutcome outcome;
@@ -256,6 +258,17 @@ ExecutionService::ExecutionService(MetadataStore& metadata, ExecutionStore& exec
 
 ExecutionService::~ExecutionService() { Stop(); }
 
+int ExecutionService::ParseResultTtlHeader(std::string_view text) {
+  int value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {
+    throw DomainError(errc::kRequestInvalid,
+                      "'DP-Result-TTL-Seconds' must be an integer number of seconds.",
+                      Json{{"field", "DP-Result-TTL-Seconds"}});
+  }
+  return value;
+}
+
 std::chrono::seconds ExecutionService::EffectiveTtl(std::optional<int> requested) const {
   int ttl = requested.value_or(options_.ttl_default_seconds);
   return std::chrono::seconds(std::clamp(ttl, options_.ttl_min_seconds, options_.ttl_max_seconds));
@@ -291,11 +304,11 @@ Json ExecutionService::Execute(const Principal& principal, const ExecuteRequest&
     // A retry with the same key returns the same execution (rest-api §3.5); the same key with a
     // different request is refused rather than silently attached.
     record.idempotency_key = request.idempotency_key;
-    record.request_hash = Sha256Hex(
-        Json{{"pipeline_id", request.pipeline_id},
-             {"version", request.version ? Json(*request.version) : Json()},
-             {"parameters", request.parameters}}
-            .dump());
+    record.request_hash = Sha256Hex(Json{
+        {"pipeline_id", request.pipeline_id},
+        {"version", request.version ? Json(*request.version) : Json()},
+        {"parameters",
+         request.parameters}}.dump());
     if (auto earlier = executions_.FindByIdempotencyKey(
             principal.workspace_id, principal.user_id, request.idempotency_key,
             NowMs() - int64_t{options_.idempotency_ttl_seconds} * 1000)) {
@@ -368,8 +381,7 @@ ExecutionOutcome ExecutionService::RunRecorded(
   PipelineBody body = ParseStored(stored_body);
   CalculatorEnvironment calculators{NowMs(), options_.org};
   // Refused before the record exists: a call that never ran leaves no execution behind.
-  ExecutionContext context =
-      ExecutionContext::Resolve(body, parameters, calculators, record.id);
+  ExecutionContext context = ExecutionContext::Resolve(body, parameters, calculators, record.id);
   record.instance_id = instance_id_;
   record.parameters = parameters.is_object() ? parameters : Json::object();
   record.started_at_ms = calculators.now_ms;
@@ -523,7 +535,8 @@ Json ExecutionService::List(const Principal& principal, const ExecutionListQuery
   q.workspace_id = principal.workspace_id;
   q.pipeline_id = query.pipeline_id;
   q.status = query.status;
-  if (!principal.super_admin && principal.role != Role::kWsAdmin) q.triggered_by = principal.user_id;
+  if (!principal.super_admin && principal.role != Role::kWsAdmin)
+    q.triggered_by = principal.user_id;
   q.limit = std::clamp(query.limit, 1, 200);
   q.offset = std::max(0, query.offset);
   Json items = Json::array();
@@ -544,8 +557,8 @@ Json ExecutionService::Events(const Principal& principal, const std::string& exe
   ExecutionRecord r = Visible(principal, execution_id, false);
   Json out = Json::array();
   for (const auto& e : executions_.ListEvents(r.id)) {
-    out.push_back({{"seq", e.seq}, {"type", e.type}, {"data", e.data},
-                   {"at", FormatIso8601Ms(e.at_ms)}});
+    out.push_back(
+        {{"seq", e.seq}, {"type", e.type}, {"data", e.data}, {"at", FormatIso8601Ms(e.at_ms)}});
   }
   return out;
 }
@@ -577,8 +590,9 @@ Json ExecutionService::GetResult(const Principal& principal, const std::string& 
   }
   if (r.status != "SUCCESS") {
     throw DomainError(errc::kResultExecutionFailed,
-                      "The execution ended " + r.status + "; there is no result. Read its "
-                      "failure with executions_get.",
+                      "The execution ended " + r.status +
+                          "; there is no result. Read its "
+                          "failure with executions_get.",
                       Json{{"execution_id", r.id}, {"status", r.status}});
   }
   if (!r.result.is_object()) {
@@ -637,10 +651,9 @@ Json ExecutionService::Cancel(const Principal& principal, const std::string& exe
     if (it != running_.end()) cancellation = it->second;
   }
   if (cancellation) {
-    cancellation->Abort({AbortKind::kCancelled,
-                         "Cancelled by " + (principal.email.empty() ? principal.user_id
-                                                                    : principal.email) +
-                             "."});
+    cancellation->Abort(
+        {AbortKind::kCancelled,
+         "Cancelled by " + (principal.email.empty() ? principal.user_id : principal.email) + "."});
   } else if (!executions_.RequestCancel(
                  r.id, "Cancelled by " +
                            (principal.email.empty() ? principal.user_id : principal.email) + ".")) {
@@ -658,12 +671,12 @@ void ExecutionService::Start() {
   executions_.Heartbeat(instance_id_, now);
   // An embedded (SQLite) metadata file belongs to one process: whatever is RUNNING at start was
   // left by a process that died. A shared PostgreSQL store waits for the heartbeat to go stale.
-  const int64_t stale_before = metadata_.BackendName() == "sqlite"
-                                   ? now + 1
-                                   : now - 3LL * options_.heartbeat_seconds * 1000;
-  int64_t swept = executions_.AbortOrphans(instance_id_, stale_before,
-                                           "The instance running it stopped.", now);
-  if (swept > 0) spdlog::warn("executions: {} left RUNNING by a stopped instance marked ABORTED", swept);
+  const int64_t stale_before =
+      metadata_.BackendName() == "sqlite" ? now + 1 : now - 3LL * options_.heartbeat_seconds * 1000;
+  int64_t swept =
+      executions_.AbortOrphans(instance_id_, stale_before, "The instance running it stopped.", now);
+  if (swept > 0)
+    spdlog::warn("executions: {} left RUNNING by a stopped instance marked ABORTED", swept);
   heartbeat_ = std::thread([this] { HeartbeatLoop(); });
 }
 

@@ -279,6 +279,26 @@ describe('pipeline execution end to end', { skip: !required && (!PG_URL || !MYSQ
       assert.equal(viaRest.headers.get('content-type'), 'application/vnd.apache.arrow.stream');
       assert.ok(Buffer.from(await viaRest.arrayBuffer()).equals(bytes));
     });
+    it('takes DP-Result-TTL-Seconds over MCP too, and refuses one that is not a number', async () => {
+      // A call past 200 ms answers as an SSE stream: its last event is the response.
+      const execute = async (ttl) => {
+        const res = await mcpPost(server, { jsonrpc: '2.0', id: 77, method: 'tools/call', params: {
+          name: 'pipelines_execute', arguments: { id: cross.id, version: 1, parameters: { min_trips: 0 } } } },
+        { ...keyHeader(server.adminKey), 'DP-Result-TTL-Seconds': ttl });
+        assert.equal(res.status, 200, res.text);
+        const message = /^text\/event-stream/.test(res.headers['content-type'])
+          ? JSON.parse(res.text.split(/\r?\n/).filter((l) => l.startsWith('data:')).pop().slice(5))
+          : res.json;
+        return { isError: message.result.isError, payload: JSON.parse(message.result.content[0].text) };
+      };
+      const run = await execute('90');
+      assert.equal(run.isError, false, JSON.stringify(run.payload));
+      assert.equal(run.payload.ttl_seconds, 90);
+      const bad = await execute('soon');
+      assert.equal(bad.isError, true);
+      assert.equal(bad.payload.error.code, 'request.validation.invalid');
+      assert.equal(bad.payload.error.details.field, 'DP-Result-TTL-Seconds');
+    });
     it('runs over REST too, with DP-Result-TTL-Seconds, and pages the REST cursor', async () => {
       const res = await rest(server, 'POST', `/api/v1/pipelines/${cross.id}/execute`, {
         auth: server.adminKey, json: { version: 1, parameters: { min_trips: 0 } },

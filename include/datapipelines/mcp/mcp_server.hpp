@@ -38,6 +38,8 @@ struct McpRequestContext {
   // Set when the response is a stream: server-to-client notifications (notifications/progress)
   // sent while the call runs. Unset, nothing is sent before the final response.
   std::function<void(const Json& notification)> notify = nullptr;
+  // The request's DP-Result-TTL-Seconds header, for the tools that write a result.
+  std::optional<std::string> result_ttl_header = std::nullopt;
 };
 
 // The protocol revisions this server speaks, oldest first; the last is the newest.

@@ -23,6 +23,8 @@ struct ToolCall {
   // for none or the response is not a stream.
   std::function<void(int64_t progress, int64_t total, const std::string& message)> progress =
       nullptr;
+  // The HTTP request's DP-Result-TTL-Seconds header, when it had one.
+  std::optional<std::string> result_ttl_header = std::nullopt;
 };
 
 // Returns the tool's JSON payload; throws DomainError for domain failures.

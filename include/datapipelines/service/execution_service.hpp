@@ -49,8 +49,8 @@ struct ExecutionServiceOptions {
   int max_concurrent_per_user = 10;
   int max_composition_depth = 5;
   int heartbeat_seconds = 15;
-  int idempotency_ttl_seconds = 86400;  // datapipelines.idempotency.ttl-seconds
-  int disconnect_grace_seconds = 30;    // datapipelines.sse.disconnect-grace-seconds
+  int idempotency_ttl_seconds = 86400;     // datapipelines.idempotency.ttl-seconds
+  int disconnect_grace_seconds = 30;       // datapipelines.sse.disconnect-grace-seconds
   int64_t inline_cap_bytes = 1024 * 1024;  // executions_get_result's inline payload cap
 };
 
@@ -62,7 +62,7 @@ struct ExecuteRequest {
   Json parameters = Json::object();
   ExecutionSurface surface = ExecutionSurface::kAgent;
   std::string correlation_id;
-  std::optional<int> ttl_seconds;  // DP-Result-TTL-Seconds
+  std::optional<int> ttl_seconds;  // DP-Result-TTL-Seconds (ParseResultTtlHeader)
   // Progress as nodes finish (MCP notifications/progress): finished, total, a message.
   std::function<void(int64_t, int64_t, const std::string&)> on_progress = nullptr;
   // Every event of the execution's log as it is recorded (the REST event stream).
@@ -90,6 +90,9 @@ class ExecutionService {
   // Runs to a terminal state. Success: the data_ready-shaped result. Failure: a DomainError
   // carrying the whole failure record (spec §6.3).
   Json Execute(const Principal& principal, const ExecuteRequest& request);
+  // The DP-Result-TTL-Seconds header of an execute call, REST or MCP alike: an integer
+  // (clamped later by configuration), else request.validation.invalid naming the header.
+  static int ParseResultTtlHeader(std::string_view text);
   Json Get(const Principal& principal, const std::string& execution_id);
   Json List(const Principal& principal, const ExecutionListQuery& query);
   // The recorded event log, in order: [{seq, type, data, at}] (rest-api §10.3 replay).

@@ -22,6 +22,9 @@ void BindExecutionTools(ToolCatalog& catalog, ExecutionService& executions) {
     request.surface = ExecutionSurface::kAgent;
     request.correlation_id = call.correlation_id;
     request.on_progress = call.progress;
+    if (call.result_ttl_header) {
+      request.ttl_seconds = ExecutionService::ParseResultTtlHeader(*call.result_ttl_header);
+    }
     return executions.Execute(call.principal, request);
   });
   catalog.Bind("executions_list", [&executions](const ToolCall& call) {
