@@ -637,7 +637,7 @@ Json ExecutionService::Cancel(const Principal& principal, const std::string& exe
                         "(DELETE /api/v1/executions/{id}) or in the UI.",
                         Json{{"reason", "started_outside_mcp"}, {"via", r.via}});
     }
-    if (r.key_id.empty() || r.key_id != principal.key_id) {
+    if (!audit_reader_.LaunchedBy(principal.key_id, r.correlation_id)) {
       throw DomainError(errc::kScopeInsufficient,
                         "Only the API key whose MCP call started this execution may cancel it "
                         "over MCP.",

@@ -34,6 +34,16 @@ class SqlAuditReader : public AuditReader {
     return out;
   }
 
+  bool LaunchedBy(const std::string& key_id, const std::string& correlation_id) override {
+    if (key_id.empty() || correlation_id.empty()) return false;
+    // The (key_id, tool) index narrows it to this key's launches.
+    return !sql_.Query(
+                    "SELECT 1 FROM audit_log WHERE key_id = $1 AND tool = 'pipelines_execute' AND "
+                    "event = 'mcp.execution.launched' AND correlation_id = $2 LIMIT 1",
+                    {key_id, correlation_id})
+                .empty();
+  }
+
  private:
   SqlExecutor& sql_;
 };

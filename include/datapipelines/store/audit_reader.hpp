@@ -24,6 +24,9 @@ class AuditReader {
   // The key's successful `mcp.tool.called` rows for `tool`, newest first.
   virtual std::vector<ToolCallRecord> SuccessfulToolCalls(const std::string& key_id,
                                                           const std::string& tool) = 0;
+  // Whether an `mcp.execution.launched` row pairs this key with the execution's correlation
+  // id (spec §6.2.35: the proof that this key's own MCP call started it).
+  virtual bool LaunchedBy(const std::string& key_id, const std::string& correlation_id) = 0;
 };
 
 // The SQL adapter over the metadata store's own connection.
