@@ -10,23 +10,22 @@ namespace dp {
 namespace {
 
 constexpr std::string_view kPrefix = "datapipelines://executions/";
-constexpr int kListed = 50;  // the most recent; older ones are read by URI
 
 }  // namespace
 
 ExecutionResources::ExecutionResources(ExecutionService& executions) : executions_(executions) {}
 
 Json ExecutionResources::List(const Principal& principal) {
-  ExecutionListQuery query;
-  query.limit = kListed;
   Json descriptors = Json::array();
-  for (const Json& item : executions_.List(principal, query)["items"]) {
+  for (const Json& item : executions_.ListForResources(principal)) {
     const std::string id = item["execution_id"];
     descriptors.push_back({{"uri", std::string(kPrefix) + id},
                            {"name", id},
                            {"title", item["pipeline_name"].get<std::string>() + " v" +
                                          std::to_string(item["version"].get<int>()) + " — " +
                                          item["status"].get<std::string>()},
+                           {"description", "Execution record (status, timing, node_stats, "
+                                           "failure); its event log is …/events."},
                            {"mimeType", "application/json"}});
   }
   return descriptors;
