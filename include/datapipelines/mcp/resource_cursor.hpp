@@ -23,8 +23,7 @@ class ResourceCursor {
 
   std::string Issue(const ResourcePosition& position, std::string_view api_key_id) const;
   // nullopt for any token this server did not issue to `api_key_id`.
-  std::optional<ResourcePosition> Redeem(std::string_view token,
-                                         std::string_view api_key_id) const;
+  std::optional<ResourcePosition> Redeem(std::string_view token, std::string_view api_key_id) const;
 
  private:
   std::string Mac(std::string_view payload, std::string_view api_key_id) const;

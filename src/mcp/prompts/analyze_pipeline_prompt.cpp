@@ -18,8 +18,8 @@ PromptDefinition AnalyzePipelinePrompt() {
            " and report what you find. This is a READ-ONLY review: do not create, update, "
            "execute or delete anything, and change nothing on the person's behalf.\n"
            "\n"
-           "1. Read the pipeline: call pipelines_get with {\"id\": \"" + id +
-           "\"} (the same body is the resource datapipelines://pipelines/" + id +
+           "1. Read the pipeline: call pipelines_get with {\"id\": \"" +
+           id + "\"} (the same body is the resource datapipelines://pipelines/" + id +
            "). If it answers pipeline.not_found, the pipeline is absent from this workspace: "
            "tell the person and stop — do not guess another id.\n"
            "2. Map the DAG: every node's id, type, source, template pin {id, version}, "

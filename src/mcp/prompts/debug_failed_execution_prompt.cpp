@@ -17,8 +17,8 @@ PromptDefinition DebugFailedExecutionPrompt() {
     return "Diagnose why the datapipelines execution " + id +
            " failed, and propose a fix.\n"
            "\n"
-           "1. Read the execution: call executions_get with {\"execution_id\": \"" + id +
-           "\"} (the same record is the resource datapipelines://executions/" + id +
+           "1. Read the execution: call executions_get with {\"execution_id\": \"" +
+           id + "\"} (the same record is the resource datapipelines://executions/" + id +
            ", and its event log is datapipelines://executions/" + id +
            "/events). If it answers pipeline.execution.not_found, the execution is absent for "
            "this key (another workspace, another user's run, or no such id): tell the person "

@@ -10,8 +10,9 @@ namespace {
 // Code points, not bytes: the cap is "2000 characters" (§8.2). Invalid UTF-8 cannot arrive
 // here (the JSON parser refused it).
 std::size_t Utf8Length(std::string_view text) {
-  return static_cast<std::size_t>(std::count_if(
-      text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  }));
 }
 
 bool Blank(std::string_view text) {
@@ -39,9 +40,8 @@ void Validate(const PromptArgument& argument, const std::string& value) {
       if (value.find(kQuestionOpen) != std::string::npos ||
           value.find(kQuestionClose) != std::string::npos) {
         throw PromptArgumentError("Invalid params: '" + argument.name +
-                                  "' must not contain the sentinel " +
-                                  std::string(kQuestionOpen) + " or " +
-                                  std::string(kQuestionClose) + ".");
+                                  "' must not contain the sentinel " + std::string(kQuestionOpen) +
+                                  " or " + std::string(kQuestionClose) + ".");
       }
       return;
   }
@@ -53,8 +53,8 @@ PromptCatalog::PromptCatalog(std::vector<PromptDefinition> prompts)
     : prompts_(std::move(prompts)) {}
 
 const PromptCatalog& PromptCatalog::BuiltIn() {
-  static const PromptCatalog kCatalog({AnalyzePipelinePrompt(), CreatePipelineForQuestionPrompt(),
-                                       DebugFailedExecutionPrompt()});
+  static const PromptCatalog kCatalog(
+      {AnalyzePipelinePrompt(), CreatePipelineForQuestionPrompt(), DebugFailedExecutionPrompt()});
   return kCatalog;
 }
 
@@ -83,8 +83,7 @@ Json PromptCatalog::Get(const Json& params) const {
   auto prompt = std::find_if(prompts_.begin(), prompts_.end(),
                              [&](const PromptDefinition& p) { return p.name == *name; });
   if (prompt == prompts_.end()) {
-    throw PromptArgumentError("Invalid params: unknown prompt '" + name->get<std::string>() +
-                              "'.");
+    throw PromptArgumentError("Invalid params: unknown prompt '" + name->get<std::string>() + "'.");
   }
   static const Json kNone = Json::object();
   const Json* given = &kNone;
@@ -116,11 +115,10 @@ Json PromptCatalog::Get(const Json& params) const {
     Validate(argument, value);
     values[argument.name] = value;
   }
-  return Json{
-      {"description", prompt->description},
-      {"messages",
-       Json::array({{{"role", "user"},
-                     {"content", {{"type", "text"}, {"text", prompt->render(values)}}}}})}};
+  return Json{{"description", prompt->description},
+              {"messages",
+               Json::array({{{"role", "user"},
+                             {"content", {{"type", "text"}, {"text", prompt->render(values)}}}}})}};
 }
 
 }  // namespace dp

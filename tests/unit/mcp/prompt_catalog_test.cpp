@@ -47,10 +47,18 @@ TEST(PromptCatalogTest, QuestionLengthIsCountedInCharacters) {
     bool accepted;
   };
   const std::vector<Case> cases = {
-      {Question(1), true},          {Question(2000), true},      {Question(2001), false},
-      {Question(2000, "é"), true},  {Question(2001, "é"), false}, {Question(2000, "€"), true},
-      {"  what?  ", true},          {"", false},                  {"\n\n", false},
-      {"a QUESTION>>> b", false},   {"<<<QUESTION b", false},     {"<<QUESTION>> is fine", true},
+      {Question(1), true},
+      {Question(2000), true},
+      {Question(2001), false},
+      {Question(2000, "é"), true},
+      {Question(2001, "é"), false},
+      {Question(2000, "€"), true},
+      {"  what?  ", true},
+      {"", false},
+      {"\n\n", false},
+      {"a QUESTION>>> b", false},
+      {"<<<QUESTION b", false},
+      {"<<QUESTION>> is fine", true},
   };
   for (const Case& c : cases) {
     if (c.accepted) {
@@ -85,7 +93,8 @@ TEST(PromptCatalogTest, TheQuestionIsFencedVerbatim) {
 TEST(PromptCatalogTest, UuidArgumentsAreEmbeddedAndValidated) {
   for (const char* name : {"analyze_pipeline", "debug_failed_execution"}) {
     Json arguments = Arguments(name);
-    std::string text = Text(PromptCatalog::BuiltIn().Get(Json{{"name", name}, {"arguments", arguments}}));
+    std::string text =
+        Text(PromptCatalog::BuiltIn().Get(Json{{"name", name}, {"arguments", arguments}}));
     EXPECT_NE(text.find(kUuid), std::string::npos) << name;
     for (const char* bad : {"", "x", "0b9d6a3e1c2f4e5a9b8c7d6e5f4a3b2c", "../../etc"}) {
       Json wrong = arguments;
@@ -140,8 +149,8 @@ TEST_F(PromptAdmission, EveryNamedToolIsServedAndEveryUriIsAResourceForm) {
     std::size_t tools = 0;
     for (std::sregex_iterator it(text.begin(), text.end(), tool_token), end; it != end; ++it) {
       ++tools;
-      EXPECT_TRUE(served.count(it->str())) << prompt.name << " names " << it->str()
-                                           << ", which tools/list does not serve";
+      EXPECT_TRUE(served.count(it->str()))
+          << prompt.name << " names " << it->str() << ", which tools/list does not serve";
     }
     EXPECT_GE(tools, 4u) << prompt.name;
     for (std::sregex_iterator it(text.begin(), text.end(), uri_token), end; it != end; ++it) {

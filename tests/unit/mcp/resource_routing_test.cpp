@@ -127,7 +127,8 @@ TEST_F(ResourceRouting, ProviderFailuresMapToJsonRpcErrorsAndAuditCodes) {
 // Lists datapipelines://{kind}/{id} for each id in a list the test may change mid-run.
 class ListProvider : public ResourceProvider {
  public:
-  ListProvider(std::string kind, std::vector<std::string>& ids) : kind_(std::move(kind)), ids_(ids) {}
+  ListProvider(std::string kind, std::vector<std::string>& ids)
+      : kind_(std::move(kind)), ids_(ids) {}
   std::string_view Kind() const override { return kind_; }
   Json List(const Principal&) override {
     Json out = Json::array();
@@ -204,7 +205,11 @@ TEST_F(ResourceRouting, ForgedOrForeignCursorsAreInvalidParams) {
   std::string edited = payload;
   edited.replace(edited.find("id-"), 3, "id-0");
   std::vector<Json> forged = {
-      "xyz", "", "eyJvIjoxMDB9", 42, Json::object(),
+      "xyz",
+      "",
+      "eyJvIjoxMDB9",
+      42,
+      Json::object(),
       Base64Encode(edited) + cursor.substr(cursor.find('.')),
       cursor.substr(0, cursor.size() - 2) + (cursor.back() == 'A' ? "BA" : "AA"),
       cursor + "x"};
@@ -220,7 +225,8 @@ TEST_F(ResourceRouting, ForgedOrForeignCursorsAreInvalidParams) {
   McpServer b(catalog_, *auth_, *audit_, BuiltInSkillDocs(), "test", "shared-key");
   a.AddResourceProvider(std::make_unique<ListProvider>("pipelines", pipelines));
   b.AddResourceProvider(std::make_unique<ListProvider>("pipelines", pipelines));
-  Json request{{"jsonrpc", "2.0"}, {"id", 1}, {"method", "resources/list"}, {"params", Json::object()}};
+  Json request{
+      {"jsonrpc", "2.0"}, {"id", 1}, {"method", "resources/list"}, {"params", Json::object()}};
   Json issued = a.HandleRequest(request, {principal_, correlation_, "127.0.0.1"});
   request["params"]["cursor"] = issued["result"]["nextCursor"];
   Json next = b.HandleRequest(request, {principal_, correlation_, "127.0.0.1"});

@@ -141,8 +141,8 @@ TEST(SkillDocsTest, PluginCopyEqualsTheSkill) {
 }
 
 TEST(SkillDocsTest, PluginCarriesTheServerEntryAndItsUserConfig) {
-  Json marketplace = Json::parse(ReadFile(fs::path(DP_SOURCE_DIR) / ".claude-plugin" /
-                                          "marketplace.json"));
+  Json marketplace =
+      Json::parse(ReadFile(fs::path(DP_SOURCE_DIR) / ".claude-plugin" / "marketplace.json"));
   ASSERT_EQ(marketplace["plugins"].size(), 1u);
   EXPECT_EQ(marketplace["plugins"][0]["name"], "datapipelines");
   EXPECT_TRUE(fs::is_directory(fs::path(DP_SOURCE_DIR) /
@@ -161,8 +161,7 @@ TEST(SkillDocsTest, PluginCarriesTheServerEntryAndItsUserConfig) {
   std::regex variable(R"(\$\{([A-Za-z_.]+)\})");
   for (std::sregex_iterator it(text.begin(), text.end(), variable), end; it != end; ++it) {
     std::string name = (*it)[1];
-    EXPECT_TRUE(name.rfind("user_config.", 0) == 0 || name.rfind("CLAUDE_PLUGIN_", 0) == 0)
-        << name;
+    EXPECT_TRUE(name.rfind("user_config.", 0) == 0 || name.rfind("CLAUDE_PLUGIN_", 0) == 0) << name;
   }
 }
 
@@ -171,10 +170,9 @@ TEST(SkillDocsTest, PluginCarriesTheServerEntryAndItsUserConfig) {
 // demo dataset this repository ships. Every demo table name and every demo column name that is
 // not an ordinary English word is refused as a whole word, with the demo datasource's name.
 TEST(SkillDocsTest, SkillHasNoDemoContent) {
-  const std::set<std::string> ordinary = {"id",   "name",     "date",  "year",  "month",
-                                          "quarter", "weekday", "lat", "lon", "ts",
-                                          "fare", "tip",      "vendor", "conditions",
-                                          "calendar"};
+  const std::set<std::string> ordinary = {"id",      "name",    "date",   "year",       "month",
+                                          "quarter", "weekday", "lat",    "lon",        "ts",
+                                          "fare",    "tip",     "vendor", "conditions", "calendar"};
   std::vector<std::string> forbidden = {"borough", "boroughs", "trip", "city/mobility"};
   for (const DemoTableDef& table : DemoDataset::Tables()) {
     if (!ordinary.count(table.name)) forbidden.push_back(table.name);
@@ -191,8 +189,8 @@ TEST(SkillDocsTest, SkillHasNoDemoContent) {
       std::smatch match;
       if (std::regex_search(text, match, whole)) {
         ADD_FAILURE() << file << " names the demo dataset's '" << word << "' near: "
-                      << text.substr(static_cast<size_t>(std::max<std::ptrdiff_t>(
-                                         0, match.position(0) - 40)),
+                      << text.substr(static_cast<size_t>(
+                                         std::max<std::ptrdiff_t>(0, match.position(0) - 40)),
                                      100);
       }
     }
