@@ -181,7 +181,8 @@ describe('resources, prompts and the manual over the SDK client', () => {
     const v1 = await admin.ok('templates_get', { id: 'acme/versions/report.sql' });
     await admin.ok('templates_update', { id: 'acme/versions/report.sql',
       expected_hash: v1.body_hash, display_name: 'Report', description: 'r', body: "SELECT 'v2' AS v" });
-    // Another user's execution in the same workspace.
+    // Another user's execution in the same workspace (its key renders the draft template first).
+    await bob.ok('templates_render', { id: walk.templateId, context: { min_passengers: 0 } });
     const bobRun = await bob.ok('pipelines_execute', { id: walk.pipelineId, parameters: {} });
     walk.bobExecutionId = bobRun.execution_id;
 
