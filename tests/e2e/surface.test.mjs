@@ -70,6 +70,8 @@ describe('resources, prompts and the manual over the SDK client', () => {
     bob = await agent(server, server.createKey('bob@e2e.test', { scope: 'author' }).api_key);
     server.createUser('rhea@e2e.test', null);
     server.cli(['workspaces', 'create', '--name', 'other', '--owner-email', 'rhea@e2e.test']);
+    server.cli(['members', 'set', '--workspace', 'other', '--email', 'rhea@e2e.test',
+      '--role', 'viewer']);
     rhea = await agent(server, server.createKey('rhea@e2e.test', { scope: 'read', workspace: 'other' })
       .api_key);
   });
@@ -154,9 +156,11 @@ describe('resources, prompts and the manual over the SDK client', () => {
     named(7, 'pipelines_execute', 'executions_get_result');
     const run = await admin.ok('pipelines_execute', { id: created.id, parameters: {} });
     assert.equal(run.status, 'SUCCESS', JSON.stringify(run));
-    assert.deepEqual(run.rows.map((r) => [r.payment_type, String(r.trips)]),
+    assert.deepEqual(run.schema.map((c) => c.name), ['payment_type', 'trips']);
+    // Result rows are positional per schema; sql_probe rows are objects.
+    assert.deepEqual(run.rows.map(([type, n]) => [type, String(n)]),
       probe.rows.map((r) => [r.payment_type, String(r.trips)]));
-    const total = run.rows.reduce((n, r) => n + Number(r.trips), 0);
+    const total = run.rows.reduce((n, [, count]) => n + Number(count), 0);
     assert.equal(total, 2000);
     walk = { pipelineId: created.id, templateId, executionId: run.execution_id };
     assert.match(walk.executionId, UUID_RE);
@@ -205,8 +209,9 @@ describe('resources, prompts and the manual over the SDK client', () => {
     // The cursor is opaque and signed: an edited one is invalid params.
     const cursor = pages[0].nextCursor;
     const [payload, mac] = cursor.split('.');
-    const edited = Buffer.from(Buffer.from(payload, 'base64').toString('utf8')
-      .replace('docs', 'dosc')).toString('base64');
+    const position = JSON.parse(Buffer.from(payload, 'base64').toString('utf8'));
+    const edited = Buffer.from(JSON.stringify({ ...position, k: `${position.k}0` }))
+      .toString('base64');
     for (const bad of [`${edited}.${mac}`, 'eyJvIjoxMDB9', `${cursor}x`]) {
       await assert.rejects(admin.client.listResources({ cursor: bad }), isMcpError(-32602), bad);
     }
