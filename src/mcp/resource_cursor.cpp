@@ -35,6 +35,8 @@ std::optional<ResourcePosition> ResourceCursor::Redeem(std::string_view token,
     std::string payload = Base64Decode(token.substr(0, dot));
     std::string mac = Base64Decode(token.substr(dot + 1));
     if (!ConstantTimeEquals(mac, Mac(payload, api_key_id))) return std::nullopt;
+    // Only the exact issued spelling: a non-canonical base64 variant is an edit too.
+    if (Base64Encode(payload) + "." + Base64Encode(mac) != token) return std::nullopt;
     Json decoded = Json::parse(payload);
     ResourcePosition position;
     position.rank = decoded.at("r").get<int>();
