@@ -135,6 +135,7 @@ struct Application::Impl {
   std::unique_ptr<CheckRunService> check_runs;
   std::unique_ptr<PipelineService> pipelines;
   ToolCatalog catalog;
+  std::string cursor_signing_key;
   std::unique_ptr<McpServer> mcp;
   std::unique_ptr<McpHttpEndpoint> mcp_endpoint;
   std::unique_ptr<RestApi> rest;
@@ -170,10 +171,13 @@ struct Application::Impl {
     BindTemplateTools(catalog, *templates);
     rest->Mount("/api/v1/templates", TemplateRoutes(*templates));
     // [datasources]
-    datasources = std::make_unique<DatasourceService>(
-        *store, *audit,
+    SecretBox secrets =
         SecretBox::FromConfigOrKeyFile(config.encryption_key, config.data_dir + "/encryption.key",
-                                       /*may_generate=*/!config.IsProductionMode()));
+                                       /*may_generate=*/!config.IsProductionMode());
+    // resources/list cursors are signed with a sub-key of the shared encryption key, so a
+    // cursor one instance issued pages on every other instance of the deployment (§7.3).
+    cursor_signing_key = secrets.DeriveKey("mcp.resources.cursor");
+    datasources = std::make_unique<DatasourceService>(*store, *audit, std::move(secrets));
     if (!config.bootstrap_datasources_file.empty()) {
       for (const auto& name : datasources->BootstrapFromFile(config.bootstrap_datasources_file)) {
         spdlog::info("bootstrap: datasource {} registered", name);
@@ -212,7 +216,8 @@ struct Application::Impl {
     BindDebugTools(catalog, *node_runs, *check_runs);
     rest->Mount("/api/v1/pipelines", PipelineRoutes(*pipelines, *executions, *check_runs));
     rest->Mount("/api/v1/executions", ExecutionRoutes(*executions));
-    mcp = std::make_unique<McpServer>(catalog, *auth, *audit, docs, std::string(ServerVersion()));
+    mcp = std::make_unique<McpServer>(catalog, *auth, *audit, docs, std::string(ServerVersion()),
+                                      cursor_signing_key);
     // [resources] entity kinds of spec §7.1, after the services they read exist.
     mcp->AddResourceProvider(std::make_unique<PipelineResources>(*pipelines));
     mcp->AddResourceProvider(std::make_unique<TemplateResources>(*templates));
@@ -260,6 +265,7 @@ void Application::Shutdown() { impl_->server->Shutdown(); }
 AuthService& Application::Auth() { return *impl_->auth; }
 MetadataStore& Application::Store() { return *impl_->store; }
 const ToolCatalog& Application::Catalog() const { return impl_->catalog; }
+const McpServer& Application::Mcp() const { return *impl_->mcp; }
 
 void ConfigureLogging(const Config& config) {
   auto logger = spdlog::stderr_logger_mt("datapipelines");

@@ -4,9 +4,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <iterator>
 
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
+#include "datapipelines/mcp/prompts/prompt_catalog.hpp"
 #include "datapipelines/service/audit_log.hpp"
 #include "datapipelines/service/auth_service.hpp"
 #include "datapipelines/service/skill_docs.hpp"
@@ -49,25 +52,18 @@ Json AuditTarget(const Json& arguments) {
   return target;
 }
 
-// resources/list pages (§7.3): fixed size, opaque cursor = base64 of {"o": offset}.
+// resources/list pages (§7.3): fixed size, never client-controlled.
 constexpr std::size_t kResourcePageSize = 100;
 
-std::string EncodeCursor(std::size_t offset) { return Base64Encode(Json{{"o", offset}}.dump()); }
+// A descriptor with its place in the §7.3 order: docs (rank 0, map order), then each entity
+// kind by id.
+struct RankedResource {
+  ResourcePosition position;
+  Json descriptor;
+};
 
-std::size_t DecodeCursor(const Json& cursor) {
-  try {
-    if (cursor.is_string()) {
-      Json decoded = Json::parse(Base64Decode(cursor.get<std::string>()));
-      auto offset = decoded.find("o");
-      if (decoded.is_object() && decoded.size() == 1 && offset != decoded.end() &&
-          offset->is_number_unsigned()) {
-        return offset->get<std::size_t>();
-      }
-    }
-  } catch (const std::exception&) {
-    // Falls through to the one answer for every cursor this server did not issue.
-  }
-  throw JsonRpcFault(jsonrpc::kInvalidParams, "Invalid params: unknown cursor.");
+bool Before(const ResourcePosition& a, const ResourcePosition& b) {
+  return a.rank != b.rank ? a.rank < b.rank : a.key < b.key;
 }
 
 // How a provider's refusal is named in the mcp.resource.read row (§14).
@@ -122,12 +118,14 @@ bool IsSupportedProtocolVersion(std::string_view version) {
 }
 
 McpServer::McpServer(const ToolCatalog& catalog, AuthService& auth, AuditLog& audit,
-                     const SkillDocs& docs, std::string server_version)
+                     const SkillDocs& docs, std::string server_version,
+                     std::string cursor_signing_key)
     : catalog_(catalog),
       auth_(auth),
       audit_(audit),
       docs_(docs),
-      server_version_(std::move(server_version)) {}
+      server_version_(std::move(server_version)),
+      cursors_(cursor_signing_key.empty() ? RandomBytes(32) : std::move(cursor_signing_key)) {}
 
 Json McpServer::HandleRequest(const Json& request, const McpRequestContext& context) {
   const Json& id = request["id"];
@@ -143,10 +141,13 @@ Json McpServer::HandleRequest(const Json& request, const McpRequestContext& cont
     if (method == "resources/templates/list") {
       return jsonrpc::Result(id, Json{{"resourceTemplates", ResourceTemplates()}});
     }
-    if (method == "prompts/list") return jsonrpc::Result(id, Json{{"prompts", Json::array()}});
+    if (method == "prompts/list") return jsonrpc::Result(id, PromptCatalog::BuiltIn().ListResult());
     if (method == "prompts/get") {
-      throw JsonRpcFault(jsonrpc::kInvalidParams, "Invalid params: unknown prompt '" +
-                                                      RequiredString(params, "name") + "'.");
+      try {
+        return jsonrpc::Result(id, PromptCatalog::BuiltIn().Get(params));
+      } catch (const PromptArgumentError& refusal) {
+        throw JsonRpcFault(jsonrpc::kInvalidParams, refusal.what());
+      }
     }
     return jsonrpc::Error(id, jsonrpc::kMethodNotFound, "Method not found: " + method);
   } catch (const JsonRpcFault& fault) {
@@ -320,16 +321,25 @@ Json McpServer::ListDocResources() const {
 }
 
 Json McpServer::ListResources(const Json& params, const McpRequestContext& context) {
-  std::size_t offset = 0;
+  std::optional<ResourcePosition> after;
   if (auto it = params.find("cursor"); it != params.end() && !it->is_null()) {
-    offset = DecodeCursor(*it);
+    if (it->is_string()) after = cursors_.Redeem(it->get<std::string>(), context.principal.key_id);
+    if (!after) throw JsonRpcFault(jsonrpc::kInvalidParams, "Invalid params: unknown cursor.");
   }
   // Docs lead: constant size, so they never push an entity off a page (§7.3).
-  Json all = ListDocResources();
+  std::vector<RankedResource> all;
+  Json docs = ListDocResources();
+  for (std::size_t i = 0; i < docs.size(); ++i) {
+    char key[16];
+    std::snprintf(key, sizeof key, "%06zu", i);
+    all.push_back({{0, key}, std::move(docs[i])});
+  }
   for (const auto& provider : providers_) {
+    const int rank = 1 + KindRank(provider->Kind());
     try {
       for (auto& descriptor : provider->List(context.principal)) {
-        all.push_back(std::move(descriptor));
+        std::string key = descriptor["uri"].get<std::string>();
+        all.push_back({{rank, std::move(key)}, std::move(descriptor)});
       }
     } catch (const DomainError&) {
       // The key may not read this kind: the listing is filtered to what it may read (§7.3).
@@ -340,13 +350,26 @@ Json McpServer::ListResources(const Json& params, const McpRequestContext& conte
                          "Internal error; quote the correlation id to an operator.");
     }
   }
+  // Each kind by id; a page starts after the position the cursor names, so an entity created
+  // mid-run never repeats or skips a later row (it is missed only when it sorts earlier).
+  std::stable_sort(all.begin(), all.end(), [](const RankedResource& a, const RankedResource& b) {
+    return Before(a.position, b.position);
+  });
+  auto first = all.begin();
+  if (after) {
+    first = std::upper_bound(all.begin(), all.end(), *after,
+                             [](const ResourcePosition& position, const RankedResource& row) {
+                               return Before(position, row.position);
+                             });
+  }
   Json page = Json::array();
-  for (std::size_t i = offset; i < all.size() && i < offset + kResourcePageSize; ++i) {
-    page.push_back(std::move(all[i]));
+  auto it = first;
+  for (; it != all.end() && page.size() < kResourcePageSize; ++it) {
+    page.push_back(std::move(it->descriptor));
   }
   Json result{{"resources", std::move(page)}};
-  if (offset + kResourcePageSize < all.size()) {
-    result["nextCursor"] = EncodeCursor(offset + kResourcePageSize);
+  if (it != all.end()) {
+    result["nextCursor"] = cursors_.Issue(std::prev(it)->position, context.principal.key_id);
   }
   return result;
 }

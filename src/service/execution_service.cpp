@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <map>
 #include <condition_variable>
 #include <limits>
 #include <optional>
@@ -550,6 +551,29 @@ Json ExecutionService::List(const Principal& principal, const ExecutionListQuery
   return Json{{"items", std::move(items)},
               {"total", total},
               {"has_more", q.offset + static_cast<int64_t>(q.limit) < total}};
+}
+
+Json ExecutionService::ListForResources(const Principal& principal) {
+  auth_.CheckAccess(principal, Scope::kRead, Role::kViewer);
+  ExecutionQuery q;
+  q.workspace_id = principal.workspace_id;
+  if (!principal.super_admin && principal.role != Role::kWsAdmin) q.triggered_by = principal.user_id;
+  q.started_after_ms = NowMs() - int64_t{kResourceWindowHours} * 3600 * 1000;
+  q.limit = 200;
+  std::map<std::string, Json> by_id;  // pages may overlap when runs start meanwhile
+  for (;; q.offset += q.limit) {
+    auto records = executions_.List(q);
+    for (const auto& r : records) {
+      Json row = Projection(r);
+      row.erase("parameters");
+      row.erase("node_stats");
+      by_id.emplace(r.id, std::move(row));
+    }
+    if (static_cast<int>(records.size()) < q.limit) break;
+  }
+  Json items = Json::array();
+  for (auto& [id, row] : by_id) items.push_back(std::move(row));
+  return items;
 }
 
 Json ExecutionService::Events(const Principal& principal, const std::string& execution_id) {

@@ -2,6 +2,7 @@
 
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
+#include <openssl/hmac.h>
 #include <openssl/rand.h>
 #include <openssl/sha.h>
 #include <cctype>
@@ -45,6 +46,16 @@ bool IsUuid(std::string_view text) {
     }
   }
   return true;
+}
+
+std::string HmacSha256(std::string_view key, std::string_view data) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  if (!HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
+            reinterpret_cast<const unsigned char*>(data.data()), data.size(), digest, &length)) {
+    throw std::runtime_error("HMAC failed");
+  }
+  return std::string(reinterpret_cast<const char*>(digest), length);
 }
 
 std::string Sha256Hex(std::string_view data) {

@@ -95,6 +95,10 @@ SecretBox SecretBox::FromConfigOrKeyFile(std::string_view configured_base64,
   }
 }
 
+std::string SecretBox::DeriveKey(std::string_view purpose) const {
+  return HmacSha256(key_, std::string("datapipelines/derive/") + std::string(purpose));
+}
+
 std::string SecretBox::Seal(std::string_view plaintext, std::string_view associated_data) const {
   std::string nonce = RandomBytes(kNonceBytes);
   std::string out = nonce + std::string(plaintext.size(), '\0') + std::string(kTagBytes, '\0');

@@ -11,6 +11,7 @@ namespace dp {
 class AuthService;
 class MetadataStore;
 class ToolCatalog;
+class McpServer;
 
 class Application {
  public:
@@ -26,6 +27,7 @@ class Application {
   AuthService& Auth();
   MetadataStore& Store();
   const ToolCatalog& Catalog() const;
+  const McpServer& Mcp() const;
 
  private:
   struct Impl;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "datapipelines/auth/principal.hpp"
+#include "datapipelines/mcp/resource_cursor.hpp"
 #include "datapipelines/mcp/resource_provider.hpp"
 #include "datapipelines/mcp/tool_catalog.hpp"
 #include "datapipelines/util/json.hpp"
@@ -48,8 +49,11 @@ bool IsSupportedProtocolVersion(std::string_view version);
 
 class McpServer {
  public:
+  // `cursor_signing_key` signs resources/list cursors; every instance of one deployment must
+  // pass the same (Application derives it from the encryption key). Empty: a random key, good
+  // for one process only (tests).
   McpServer(const ToolCatalog& catalog, AuthService& auth, AuditLog& audit, const SkillDocs& docs,
-            std::string server_version);
+            std::string server_version, std::string cursor_signing_key = "");
 
   // Startup only (not thread-safe against requests): one entity kind of §7.1 resources.
   // resources/list enumerates docs first, then the providers in §7.3 kind order.
@@ -82,6 +86,7 @@ class McpServer {
   AuditLog& audit_;
   const SkillDocs& docs_;
   std::string server_version_;
+  ResourceCursor cursors_;
   std::vector<std::unique_ptr<ResourceProvider>> providers_;  // in §7.3 kind order
 };
 

@@ -95,6 +95,11 @@ class ExecutionService {
   static int ParseResultTtlHeader(std::string_view text);
   Json Get(const Principal& principal, const std::string& execution_id);
   Json List(const Principal& principal, const ExecutionListQuery& query);
+  // What resources/list enumerates (spec §7.3): every execution this principal may read
+  // (ownership as List) that started within the last kResourceWindowHours, by id. Older ones
+  // are not listed but stay readable by URI while their record exists.
+  static constexpr int kResourceWindowHours = 24;
+  Json ListForResources(const Principal& principal);
   // The recorded event log, in order: [{seq, type, data, at}] (rest-api §10.3 replay).
   Json Events(const Principal& principal, const std::string& execution_id);
   // The same log as SSE text (event: type / data: json), for the …/events resource.

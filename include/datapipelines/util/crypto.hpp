@@ -13,6 +13,8 @@ std::string NewUuid();
 bool IsUuid(std::string_view text);
 // Lowercase hex SHA-256 of the input.
 std::string Sha256Hex(std::string_view data);
+// Raw 32-byte HMAC-SHA256 of `data` under `key`.
+std::string HmacSha256(std::string_view key, std::string_view data);
 // RFC 4648 base32 alphabet (A–Z, 2–7), unpadded, `length` characters of randomness.
 std::string RandomBase32(std::size_t length);
 std::string Base64Encode(std::string_view data);

@@ -30,6 +30,11 @@ class SecretBox {
   static SecretBox FromConfigOrKeyFile(std::string_view configured_base64,
                                        const std::string& key_file, bool may_generate);
 
+  // A 32-byte sub-key for `purpose` (HMAC-SHA256 of the purpose under the key): other uses of
+  // the shared secret (e.g. signing resources/list cursors) without exposing the key itself.
+  // Every instance configured with the same key derives the same sub-key.
+  std::string DeriveKey(std::string_view purpose) const;
+
   std::string Seal(std::string_view plaintext, std::string_view associated_data) const;
   // Throws SecretBoxError on a malformed envelope, a wrong key or a wrong associated data.
   std::string Open(std::string_view envelope, std::string_view associated_data) const;

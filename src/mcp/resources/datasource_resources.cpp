@@ -20,9 +20,9 @@ Json Descriptor(const Json& view) {
   if (auto title = view.value("display_name", std::string()); !title.empty()) {
     descriptor["title"] = title;
   }
-  if (auto text = view.value("description", std::string()); !text.empty()) {
-    descriptor["description"] = text;
-  }
+  std::string text = view.value("description", std::string());
+  descriptor["description"] =
+      text.empty() ? "Datasource " + name + " (metadata, never a credential)." : text;
   descriptor["mimeType"] = kMimeType;
   return descriptor;
 }

@@ -10,23 +10,23 @@ namespace dp {
 namespace {
 
 constexpr std::string_view kPrefix = "datapipelines://executions/";
-constexpr int kListed = 50;  // the most recent; older ones are read by URI
 
 }  // namespace
 
 ExecutionResources::ExecutionResources(ExecutionService& executions) : executions_(executions) {}
 
 Json ExecutionResources::List(const Principal& principal) {
-  ExecutionListQuery query;
-  query.limit = kListed;
   Json descriptors = Json::array();
-  for (const Json& item : executions_.List(principal, query)["items"]) {
+  for (const Json& item : executions_.ListForResources(principal)) {
     const std::string id = item["execution_id"];
     descriptors.push_back({{"uri", std::string(kPrefix) + id},
                            {"name", id},
                            {"title", item["pipeline_name"].get<std::string>() + " v" +
                                          std::to_string(item["version"].get<int>()) + " — " +
                                          item["status"].get<std::string>()},
+                           {"description",
+                            "Execution record (status, timing, node_stats, "
+                            "failure); its event log is …/events."},
                            {"mimeType", "application/json"}});
   }
   return descriptors;
@@ -36,8 +36,8 @@ std::optional<Json> ExecutionResources::Read(const Principal& principal, std::st
   if (uri.substr(0, kPrefix.size()) != kPrefix) return std::nullopt;
   std::string rest(uri.substr(kPrefix.size()));
   const std::string suffix = "/events";
-  if (rest.size() > suffix.size() && rest.compare(rest.size() - suffix.size(), suffix.size(),
-                                                  suffix) == 0) {
+  if (rest.size() > suffix.size() &&
+      rest.compare(rest.size() - suffix.size(), suffix.size(), suffix) == 0) {
     std::string id = rest.substr(0, rest.size() - suffix.size());
     return Json::array(
         {TextResourceContents(uri, "text/event-stream", executions_.EventsText(principal, id))});
@@ -53,8 +53,9 @@ std::optional<Json> ExecutionResources::Read(const Principal& principal, std::st
 Json ExecutionResources::UriTemplates() const {
   return Json::array({{{"uriTemplate", "datapipelines://executions/{execution_id}"},
                        {"name", "execution"},
-                       {"description", "An execution's record: status, timing, node_stats, the "
-                                       "resolved parameters, the failure record."},
+                       {"description",
+                        "An execution's record: status, timing, node_stats, the "
+                        "resolved parameters, the failure record."},
                        {"mimeType", "application/json"}},
                       {{"uriTemplate", "datapipelines://executions/{execution_id}/events"},
                        {"name", "execution-events"},

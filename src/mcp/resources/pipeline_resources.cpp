@@ -51,9 +51,10 @@ Json PipelineResources::List(const Principal& principal) {
       if (auto title = item.value("display_name", std::string()); !title.empty()) {
         descriptor["title"] = title;
       }
-      if (auto text = item.value("description", std::string()); !text.empty()) {
-        descriptor["description"] = text;
-      }
+      std::string text = item.value("description", std::string());
+      descriptor["description"] =
+          text.empty() ? "Pipeline " + item["name"].get<std::string>() + " (working version)."
+                       : text;
       descriptor["mimeType"] = "application/json";
       descriptors.push_back(std::move(descriptor));
     }

@@ -44,9 +44,8 @@ Json Descriptor(const Json& item) {
   if (auto title = item.value("display_name", std::string()); !title.empty()) {
     descriptor["title"] = title;
   }
-  if (auto text = item.value("description", std::string()); !text.empty()) {
-    descriptor["description"] = text;
-  }
+  std::string text = item.value("description", std::string());
+  descriptor["description"] = text.empty() ? "Template " + id + " (working version)." : text;
   descriptor["mimeType"] = "application/json";
   return descriptor;
 }

@@ -5,11 +5,13 @@
 // contract says. On SQLite and PostgreSQL metadata.
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <chrono>
 #include <future>
 #include <thread>
 
 #include "datapipelines/net/event_stream.hpp"
+#include "datapipelines/util/crypto.hpp"
 
 #include "integration/pipelines/pipeline_seed.hpp"
 
@@ -60,15 +62,15 @@ class ExecutionFlows : public SeededPipelineStack,
     body["name"] = "shop/exec/report";
     Json stage = Node("stage", "shop", "shop/orders.sql");
     stage["output"] = {{"target", "tempdb"}, {"table", "stg_orders"}};
-    body["nodes"] = Json::array(
-        {stage,
-         {{"id", "quarter"},
-          {"type", "CALCULATOR"},
-          {"kind", "quarter_of_year"},
-          {"inputs", {{"date", "$current_date"}}},
-          {"context_key", "run_quarter"},
-          {"depends_on", Json::array()}},
-         Node("report", "tempdb", "shop/exec/top.sql", {"stage", "quarter"})});
+    body["nodes"] =
+        Json::array({stage,
+                     {{"id", "quarter"},
+                      {"type", "CALCULATOR"},
+                      {"kind", "quarter_of_year"},
+                      {"inputs", {{"date", "$current_date"}}},
+                      {"context_key", "run_quarter"},
+                      {"depends_on", Json::array()}},
+                     Node("report", "tempdb", "shop/exec/top.sql", {"stage", "quarter"})});
     return ToolOk("alice", "pipelines_create", body)["id"];
   }
 
@@ -82,8 +84,8 @@ class ExecutionFlows : public SeededPipelineStack,
 
 TEST_P(ExecutionFlows, RunsStagesComputesAndPagesTheResult) {
   const std::string id = CreateReport();
-  Json run = ToolOk("alice", "pipelines_execute",
-                    {{"id", id}, {"parameters", {{"min_total", 10}}}});
+  Json run =
+      ToolOk("alice", "pipelines_execute", {{"id", id}, {"parameters", {{"min_total", 10}}}});
   ASSERT_EQ(run["status"], "SUCCESS") << run.dump();
   EXPECT_EQ(run["version"], 1);
   EXPECT_EQ(run["version_status"], "DRAFT");
@@ -127,7 +129,8 @@ TEST_P(ExecutionFlows, RunsStagesComputesAndPagesTheResult) {
 
 TEST_P(ExecutionFlows, AFailureCarriesItsWholeRecord) {
   const std::string id = CreateSimple("shop/exec/broken", "shop/exec/broken.sql");
-  ToolOutcome out = Tool("alice", "pipelines_execute", {{"id", id}, {"parameters", Json::object()}});
+  ToolOutcome out =
+      Tool("alice", "pipelines_execute", {{"id", id}, {"parameters", Json::object()}});
   ASSERT_EQ(out.Code(), "pipeline.node.query_execution_failed") << out.payload.dump();
   const Json& e = out.payload["error"];
   EXPECT_EQ(e["status"], "FAILED");
@@ -158,11 +161,12 @@ TEST_P(ExecutionFlows, ParametersAreCoercedStrictlyBeforeAnythingRuns) {
   EXPECT_EQ(unknown.Code(), "pipeline.execution.invalid_parameter_type");
   EXPECT_EQ(ToolOk("alice", "executions_list", {{"pipeline_id", id}}).size(), 0u);
   // A supplied calculator key skips its node.
-  Json run = ToolOk("alice", "pipelines_execute",
-                    {{"id", id}, {"parameters", {{"run_quarter", 2}}}});
+  Json run =
+      ToolOk("alice", "pipelines_execute", {{"id", id}, {"parameters", {{"run_quarter", 2}}}});
   EXPECT_EQ(run["node_stats"][1]["provided_by"], "caller");
   EXPECT_EQ(run["node_stats"][1]["context_value"], 2);
-  EXPECT_EQ(Tool("alice", "pipelines_execute", {{"id", id}, {"version", 9}, {"parameters", Json::object()}})
+  EXPECT_EQ(Tool("alice", "pipelines_execute",
+                 {{"id", id}, {"version", 9}, {"parameters", Json::object()}})
                 .Code(),
             "pipeline.execution.not_found");
 }
@@ -173,7 +177,9 @@ TEST_P(ExecutionFlows, WritesBackInOneTransaction) {
   Json ddl = Node("create", "shop", "shop/exec/create_copy.sql");
   ddl["type"] = "DDL";
   Json copy = Node("copy", "shop", "shop/orders.sql", {"create"});
-  copy["output"] = {{"target", "datasource"}, {"datasource", "shop"}, {"table", "orders_copy"},
+  copy["output"] = {{"target", "datasource"},
+                    {"datasource", "shop"},
+                    {"table", "orders_copy"},
                     {"mode", "replace"}};
   body["nodes"] = Json::array({ddl, copy});
   const std::string id = ToolOk("alice", "pipelines_create", body)["id"];
@@ -189,14 +195,13 @@ TEST_P(ExecutionFlows, WritesBackInOneTransaction) {
 TEST_P(ExecutionFlows, APipelineNodeRunsItsChildAsAnExecutionOfItsOwn) {
   Json body = BaseBody();
   body["name"] = "shop/exec/parent";
-  body["nodes"] = Json::array(
-      {{{"id", "child"},
-        {"type", "PIPELINE"},
-        {"pipeline", {{"name", "shop/child"}, {"version", 1}}},
-        {"parameters", {{"region", "EU"}}},
-        {"output", {{"target", "tempdb"}, {"table", "stg_child"}}},
-        {"depends_on", Json::array()}},
-       Node("read", "tempdb", "shop/exec/from_child.sql", {"child"})});
+  body["nodes"] = Json::array({{{"id", "child"},
+                                {"type", "PIPELINE"},
+                                {"pipeline", {{"name", "shop/child"}, {"version", 1}}},
+                                {"parameters", {{"region", "EU"}}},
+                                {"output", {{"target", "tempdb"}, {"table", "stg_child"}}},
+                                {"depends_on", Json::array()}},
+                               Node("read", "tempdb", "shop/exec/from_child.sql", {"child"})});
   const std::string id = ToolOk("alice", "pipelines_create", body)["id"];
   Json run = ToolOk("alice", "pipelines_execute", {{"id", id}, {"parameters", Json::object()}});
   ASSERT_EQ(run["status"], "SUCCESS") << run.dump();
@@ -206,6 +211,52 @@ TEST_P(ExecutionFlows, APipelineNodeRunsItsChildAsAnExecutionOfItsOwn) {
   EXPECT_EQ(got["status"], "SUCCESS");
   EXPECT_EQ(got["parent_execution_id"], run["execution_id"]);
   EXPECT_EQ(got["via"], "pipeline_node");
+}
+
+// resources/list's execution kind (spec §7.3): the caller's own runs of the last 24 hours, by
+// id; an older run or another user's is not listed, and the older one still reads by id.
+TEST_P(ExecutionFlows, TheResourceListingIsTheLastDayOfTheCallersOwnRuns) {
+  const std::string id = CreateSimple("shop/exec/listed", "shop/orders.sql");
+  std::vector<std::string> recent;
+  for (int i = 0; i < 3; ++i) {
+    recent.push_back(ToolOk("alice", "pipelines_execute",
+                            {{"id", id}, {"parameters", Json::object()}})["execution_id"]);
+  }
+  const int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          std::chrono::system_clock::now().time_since_epoch())
+                          .count();
+  auto insert = [&](const std::string& user, int64_t started_at_ms) {
+    ExecutionRecord record;
+    record.id = NewUuid();
+    record.workspace_id = P(user).workspace_id;
+    record.pipeline_id = id;
+    record.pipeline_name = "shop/exec/listed";
+    record.pipeline_version = 1;
+    record.version_status = "DRAFT";
+    record.status = "SUCCESS";
+    record.triggered_by = P(user).user_id;
+    record.via = "mcp";
+    record.correlation_id = NewUuid();
+    record.started_at_ms = started_at_ms;
+    record.finished_at_ms = started_at_ms + 5;
+    execution_store_->Insert(record);
+    return record.id;
+  };
+  const std::string old = insert("alice", now - 25LL * 3600 * 1000);
+  const std::string edge = insert("alice", now - 23LL * 3600 * 1000);
+  const std::string victors = insert("victor", now - 1000);
+  recent.push_back(edge);
+  std::sort(recent.begin(), recent.end());
+  std::vector<std::string> listed;
+  for (const Json& item : executions_->ListForResources(P("alice"))) {
+    listed.push_back(item["execution_id"]);
+  }
+  EXPECT_EQ(listed, recent);
+  EXPECT_EQ(ToolOk("alice", "executions_get", {{"execution_id", old}})["execution_id"], old);
+  Json victor = executions_->ListForResources(P("victor"));
+  ASSERT_EQ(victor.size(), 1u) << victor.dump();
+  EXPECT_EQ(victor[0]["execution_id"], victors);
+  EXPECT_EQ(executions_->ListForResources(P("olga")).size(), 0u);
 }
 
 TEST_P(ExecutionFlows, CancelStopsARunningExecutionUnderTheSameCredentialRule) {
@@ -266,7 +317,8 @@ TEST_P(ExecutionFlows, ADraftPinningAnUnrenderedDraftTemplateIsRefusedOverMcp) {
   std::this_thread::sleep_for(std::chrono::milliseconds(5));
   ToolOk("alice", "templates_update",
          {{"id", "shop/exec/top.sql"},
-          {"expected_hash", ToolOk("alice", "templates_get", {{"id", "shop/exec/top.sql"}})["body_hash"]},
+          {"expected_hash",
+           ToolOk("alice", "templates_get", {{"id", "shop/exec/top.sql"}})["body_hash"]},
           {"display_name", "T"},
           {"description", "edited twice"},
           {"body", tmpl["body"]}});
@@ -278,8 +330,9 @@ TEST_P(ExecutionFlows, ADraftPinningAnUnrenderedDraftTemplateIsRefusedOverMcp) {
   EXPECT_EQ(Rest("alice", "POST", "/api/v1/pipelines/" + id + "/execute", Json::object()).status,
             200);
   ToolOk("alice", "templates_render", {{"id", "shop/exec/top.sql"}, {"context", Json::object()}});
-  EXPECT_EQ(ToolOk("alice", "pipelines_execute", {{"id", id}, {"parameters", Json::object()}})["status"],
-            "SUCCESS");
+  EXPECT_EQ(
+      ToolOk("alice", "pipelines_execute", {{"id", id}, {"parameters", Json::object()}})["status"],
+      "SUCCESS");
 }
 
 // A cancel taken by another instance reaches the one running the execution (through the row).
@@ -345,7 +398,8 @@ TEST_P(ExecutionFlows, RestStreamsTheEventsAndHonoursIdempotencyKeys) {
   // The same key with another body is refused.
   HttpResponse reused = post("key-1", Json{{"parameters", {{"min_total", 20}}}}, false);
   EXPECT_EQ(reused.status, 409);
-  EXPECT_EQ(Json::parse(reused.body)["error"]["code"], "idempotency.key_reused_for_different_request");
+  EXPECT_EQ(Json::parse(reused.body)["error"]["code"],
+            "idempotency.key_reused_for_different_request");
   // A refusal before the first event keeps its status, even when a stream was asked for.
   HttpResponse refused = post("key-2", Json{{"parameters", {{"min_total", "x"}}}}, true);
   EXPECT_FALSE(refused.stream);

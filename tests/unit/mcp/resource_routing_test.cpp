@@ -3,7 +3,10 @@
 // and mcp.resource.read rows (the real providers are covered in tests/integration/mcp_resources).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <functional>
+#include <set>
 
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/mcp/mcp_server.hpp"
@@ -11,6 +14,7 @@
 #include "datapipelines/service/auth_service.hpp"
 #include "datapipelines/service/skill_docs.hpp"
 #include "datapipelines/store/metadata_store.hpp"
+#include "datapipelines/util/crypto.hpp"
 #include "support/core_stack.hpp"
 
 namespace dp {
@@ -118,6 +122,116 @@ TEST_F(ResourceRouting, ProviderFailuresMapToJsonRpcErrorsAndAuditCodes) {
     EXPECT_EQ(details["code"], e.audit_code);
     EXPECT_EQ(details.dump().find("hunter2"), std::string::npos);
   }
+}
+
+// Lists datapipelines://{kind}/{id} for each id in a list the test may change mid-run.
+class ListProvider : public ResourceProvider {
+ public:
+  ListProvider(std::string kind, std::vector<std::string>& ids)
+      : kind_(std::move(kind)), ids_(ids) {}
+  std::string_view Kind() const override { return kind_; }
+  Json List(const Principal&) override {
+    Json out = Json::array();
+    for (const auto& id : ids_) {
+      out.push_back({{"uri", "datapipelines://" + kind_ + "/" + id}, {"name", id}});
+    }
+    return out;
+  }
+  std::optional<Json> Read(const Principal&, std::string_view) override { return std::nullopt; }
+  Json UriTemplates() const override { return Json::array(); }
+
+ private:
+  std::string kind_;
+  std::vector<std::string>& ids_;
+};
+
+std::string Id(int i) {
+  char id[16];
+  std::snprintf(id, sizeof id, "id-%04d", i);
+  return id;
+}
+
+// Keyset paging (§7.3): a row inserted before the page boundary mid-run neither repeats nor
+// pushes another row off the next page; one inserted after it appears; each kind by id.
+TEST_F(ResourceRouting, PagesAreStableUnderInsertsAndOrderedById) {
+  std::vector<std::string> pipelines, executions;
+  for (int i = 249; i >= 0; i -= 2) pipelines.push_back(Id(i));  // registered out of order
+  for (int i = 0; i < 60; ++i) executions.push_back(Id(i));
+  server_->AddResourceProvider(std::make_unique<ListProvider>("executions", executions));
+  server_->AddResourceProvider(std::make_unique<ListProvider>("pipelines", pipelines));
+  const size_t docs = BuiltInSkillDocs().List().size();
+  Json first = Send("resources/list", Json::object())["result"];
+  ASSERT_EQ(first["resources"].size(), 100u);
+  ASSERT_TRUE(first["nextCursor"].is_string());
+  std::string last = first["resources"][99]["uri"];
+  // Mid-run: one pipeline sorting before the boundary, one after.
+  pipelines.push_back(Id(0) + "a");
+  pipelines.push_back(Id(248) + "z");
+  std::vector<std::string> uris;
+  for (const Json& r : first["resources"]) uris.push_back(r["uri"]);
+  Json params{{"cursor", first["nextCursor"]}};
+  for (int pages = 1;; ++pages) {
+    ASSERT_LT(pages, 10);
+    Json page = Send("resources/list", params)["result"];
+    for (const Json& r : page["resources"]) uris.push_back(r["uri"]);
+    if (!page.contains("nextCursor")) break;
+    EXPECT_EQ(page["resources"].size(), 100u);
+    params["cursor"] = page["nextCursor"];
+  }
+  EXPECT_EQ(uris.size(), docs + 125 + 60 + 1) << "missed or repeated rows";
+  EXPECT_EQ(std::set<std::string>(uris.begin(), uris.end()).size(), uris.size());
+  EXPECT_EQ(std::count(uris.begin(), uris.end(), "datapipelines://pipelines/" + Id(0) + "a"), 0);
+  EXPECT_EQ(std::count(uris.begin(), uris.end(), "datapipelines://pipelines/" + Id(248) + "z"), 1);
+  std::vector<std::string> entities(uris.begin() + static_cast<std::ptrdiff_t>(docs), uris.end());
+  std::vector<std::string> sorted = entities;
+  std::sort(sorted.begin(), sorted.end(), [](const std::string& a, const std::string& b) {
+    bool pa = a.rfind("datapipelines://pipelines/", 0) == 0;
+    bool pb = b.rfind("datapipelines://pipelines/", 0) == 0;
+    return pa != pb ? pa : a < b;
+  });
+  EXPECT_EQ(entities, sorted);
+  EXPECT_EQ(entities.back(), "datapipelines://executions/" + Id(59));
+}
+
+// A cursor is opaque and server-issued: garbage, an edited one, the old offset form and
+// another key's cursor are all invalid params.
+TEST_F(ResourceRouting, ForgedOrForeignCursorsAreInvalidParams) {
+  std::vector<std::string> pipelines;
+  for (int i = 0; i < 150; ++i) pipelines.push_back(Id(i));
+  server_->AddResourceProvider(std::make_unique<ListProvider>("pipelines", pipelines));
+  std::string cursor = Send("resources/list", Json::object())["result"]["nextCursor"];
+  EXPECT_TRUE(Send("resources/list", Json{{"cursor", cursor}}).contains("result"));
+  std::string payload = Base64Decode(cursor.substr(0, cursor.find('.')));
+  std::string edited = payload;
+  edited.replace(edited.find("id-"), 3, "id-0");
+  std::vector<Json> forged = {
+      "xyz",
+      "",
+      "eyJvIjoxMDB9",
+      42,
+      Json::object(),
+      Base64Encode(edited) + cursor.substr(cursor.find('.')),
+      cursor.substr(0, cursor.size() - 2) + (cursor.back() == 'A' ? "BA" : "AA"),
+      cursor + "x"};
+  for (const Json& bad : forged) {
+    Json response = Send("resources/list", Json{{"cursor", bad}});
+    EXPECT_EQ(response["error"]["code"], -32602) << bad.dump() << " " << response.dump();
+  }
+  principal_.key_id = "dpk_OTHEROTHEROT";
+  EXPECT_EQ(Send("resources/list", Json{{"cursor", cursor}})["error"]["code"], -32602);
+  // Another McpServer with the same signing key (another instance) accepts it.
+  principal_.key_id = "dpk_TESTTESTTEST";
+  McpServer a(catalog_, *auth_, *audit_, BuiltInSkillDocs(), "test", "shared-key");
+  McpServer b(catalog_, *auth_, *audit_, BuiltInSkillDocs(), "test", "shared-key");
+  a.AddResourceProvider(std::make_unique<ListProvider>("pipelines", pipelines));
+  b.AddResourceProvider(std::make_unique<ListProvider>("pipelines", pipelines));
+  Json request{
+      {"jsonrpc", "2.0"}, {"id", 1}, {"method", "resources/list"}, {"params", Json::object()}};
+  Json issued = a.HandleRequest(request, {principal_, correlation_, "127.0.0.1"});
+  request["params"]["cursor"] = issued["result"]["nextCursor"];
+  Json next = b.HandleRequest(request, {principal_, correlation_, "127.0.0.1"});
+  ASSERT_TRUE(next.contains("result")) << next.dump();
+  EXPECT_FALSE(next["result"]["resources"].empty());
 }
 
 TEST_F(ResourceRouting, AReadWithoutUriIsAuditedAsInvalidParams) {

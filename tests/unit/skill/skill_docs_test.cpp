@@ -4,11 +4,14 @@
 
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <set>
 
 #include "datapipelines/app/application.hpp"
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/mcp/tool_reference.hpp"
+#include "datapipelines/service/demo_dataset.hpp"
+#include "datapipelines/util/json.hpp"
 
 namespace dp {
 namespace {
@@ -21,6 +24,18 @@ std::string ReadFile(const fs::path& path) {
 }
 
 const fs::path kSkillDir = fs::path(DP_SOURCE_DIR) / "skill";
+const fs::path kPluginDir = fs::path(DP_SOURCE_DIR) / "plugins" / "datapipelines";
+
+// SKILL.md and references/*.md under `dir`, relative to it.
+std::set<std::string> SkillFiles(const fs::path& dir) {
+  std::set<std::string> files;
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+    if (!entry.is_regular_file()) continue;
+    std::string relative = fs::relative(entry.path(), dir).string();
+    if (relative == "SKILL.md" || relative.rfind("references/", 0) == 0) files.insert(relative);
+  }
+  return files;
+}
 
 TEST(SkillDocsTest, InstructionsFitTheHandshakeBudget) {
   std::string_view instructions = BuiltInSkillDocs().Instructions();
@@ -105,6 +120,83 @@ TEST(SkillDocsTest, ToolReferenceMatchesTheCatalog) {
             RenderToolReference(application.Catalog()))
       << "skill/references/tools.md is stale: run build/datapipelines tool-reference > "
          "skill/references/tools.md";
+}
+
+// Delivery 4 (spec §15): the plugin ships a COPY of the skill; refresh it with
+// scripts/sync-plugin. Byte-identical, both directions.
+TEST(SkillDocsTest, PluginCopyEqualsTheSkill) {
+  const fs::path copy = kPluginDir / "skills" / "datapipelines";
+  ASSERT_TRUE(fs::is_directory(copy)) << copy;
+  std::set<std::string> source = SkillFiles(kSkillDir);
+  std::set<std::string> copied;
+  for (const auto& entry : fs::recursive_directory_iterator(copy)) {
+    if (entry.is_regular_file()) copied.insert(fs::relative(entry.path(), copy).string());
+    EXPECT_FALSE(entry.is_symlink()) << entry.path() << ": a copy, never a symlink";
+  }
+  EXPECT_EQ(copied, source) << "run scripts/sync-plugin";
+  for (const std::string& file : source) {
+    EXPECT_EQ(ReadFile(copy / file), ReadFile(kSkillDir / file))
+        << file << " differs in the plugin: run scripts/sync-plugin";
+  }
+}
+
+TEST(SkillDocsTest, PluginCarriesTheServerEntryAndItsUserConfig) {
+  Json marketplace =
+      Json::parse(ReadFile(fs::path(DP_SOURCE_DIR) / ".claude-plugin" / "marketplace.json"));
+  ASSERT_EQ(marketplace["plugins"].size(), 1u);
+  EXPECT_EQ(marketplace["plugins"][0]["name"], "datapipelines");
+  EXPECT_TRUE(fs::is_directory(fs::path(DP_SOURCE_DIR) /
+                               marketplace["plugins"][0]["source"].get<std::string>()));
+  Json manifest = Json::parse(ReadFile(kPluginDir / ".claude-plugin" / "plugin.json"));
+  EXPECT_EQ(manifest["name"], "datapipelines");
+  EXPECT_TRUE(manifest["userConfig"].contains("url"));
+  EXPECT_EQ(manifest["userConfig"]["api_key"]["sensitive"], true);
+  Json mcp = Json::parse(ReadFile(kPluginDir / ".mcp.json"));
+  const Json& server = mcp["mcpServers"]["datapipelines"];
+  EXPECT_EQ(server["type"], "http");
+  EXPECT_EQ(server["url"], "${user_config.url}/mcp");
+  EXPECT_EQ(server["headers"]["DP-API-Key"], "${user_config.api_key}");
+  // A plugin .mcp.json expands only ${user_config.*} and ${CLAUDE_PLUGIN_*}.
+  std::string text = mcp.dump();
+  std::regex variable(R"(\$\{([A-Za-z_.]+)\})");
+  for (std::sregex_iterator it(text.begin(), text.end(), variable), end; it != end; ++it) {
+    std::string name = (*it)[1];
+    EXPECT_TRUE(name.rfind("user_config.", 0) == 0 || name.rfind("CLAUDE_PLUGIN_", 0) == 0) << name;
+  }
+}
+
+// The manual and the generated tool reference carry no sample-data names (spec v1.30): an
+// agent must learn tables from introspection, never from an example that happens to match the
+// demo dataset this repository ships. Every demo table name and every demo column name that is
+// not an ordinary English word is refused as a whole word, with the demo datasource's name.
+TEST(SkillDocsTest, SkillHasNoDemoContent) {
+  const std::set<std::string> ordinary = {"id",      "name",    "date",   "year",       "month",
+                                          "quarter", "weekday", "lat",    "lon",        "ts",
+                                          "fare",    "tip",     "vendor", "conditions", "calendar"};
+  std::vector<std::string> forbidden = {"borough", "boroughs", "city/mobility"};
+  for (const DemoTableDef& table : DemoDataset::Tables()) {
+    if (!ordinary.count(table.name)) forbidden.push_back(table.name);
+    for (const DemoColumn& column : table.columns) {
+      if (!ordinary.count(column.name)) forbidden.push_back(column.name);
+    }
+  }
+  std::set<std::string> files = SkillFiles(kSkillDir);
+  files.insert("INSTRUCTIONS.md");
+  for (const std::string& file : files) {
+    std::string text = ReadFile(kSkillDir / file);
+    for (const std::string& word : forbidden) {
+      std::regex whole("(^|[^A-Za-z0-9_])" + word + "([^A-Za-z0-9_]|$)", std::regex::icase);
+      std::smatch match;
+      if (std::regex_search(text, match, whole)) {
+        ADD_FAILURE() << file << " names the demo dataset's '" << word << "' near: "
+                      << text.substr(static_cast<size_t>(
+                                         std::max<std::ptrdiff_t>(0, match.position(0) - 40)),
+                                     100);
+      }
+    }
+    std::regex demo_source(R"("demo"|`demo`|demo datasource)");
+    EXPECT_FALSE(std::regex_search(text, demo_source)) << file << " names the demo datasource";
+  }
 }
 
 }  // namespace
