@@ -14,8 +14,8 @@
 #include "datapipelines/mcp/resources/pipeline_resources.hpp"
 #include "datapipelines/mcp/resources/template_resources.hpp"
 #include "datapipelines/mcp/tool_catalog.hpp"
-#include "datapipelines/mcp/tools/calculator_tools.hpp"
 #include "datapipelines/mcp/tools/datasource_tools.hpp"
+#include "datapipelines/mcp/tools/calculator_tools.hpp"
 #include "datapipelines/mcp/tools/debug_tools.hpp"
 #include "datapipelines/mcp/tools/docs_tools.hpp"
 #include "datapipelines/mcp/tools/execution_tools.hpp"
@@ -41,10 +41,10 @@
 #include "datapipelines/service/semantics_service.hpp"
 #include "datapipelines/service/skill_docs.hpp"
 #include "datapipelines/service/template_service.hpp"
+#include "datapipelines/store/metadata_store.hpp"
 #include "datapipelines/store/audit_reader.hpp"
 #include "datapipelines/store/execution_store.hpp"
 #include "datapipelines/store/learned_fact_store.hpp"
-#include "datapipelines/store/metadata_store.hpp"
 #include "datapipelines/store/pipeline_store.hpp"
 
 namespace dp {
@@ -206,8 +206,9 @@ struct Application::Impl {
     // [executions] run pipeline versions through the executor and serve their results
     execution_store = OpenExecutionStore(*store);
     executions = std::make_unique<ExecutionService>(*store, *execution_store, *results, *auth,
-                                                    *audit, *audit_reader, *pipelines, *templates,
-                                                    *datasources, ExecutionOptions(config));
+                                                    *audit, *audit_reader, *pipelines,
+                                                    *templates, *datasources,
+                                                    ExecutionOptions(config));
     executions->Start();
     BindExecutionTools(catalog, *executions);
     // [node runs and release checks] one node for real; the server-run checks gating release

@@ -62,9 +62,8 @@ DatasourceService::ExecutionTarget DatasourceService::ResolveForExecution(
   if (!record || record->is_deleted || workspace_id.empty() ||
       !store_.IsDatasourceGranted(name, workspace_id)) {
     throw DomainError(errc::kNodeDatasourceNotFound,
-                      "Datasource '" + name +
-                          "' resolved when the pipeline was saved but is not "
-                          "visible to this workspace now.",
+                      "Datasource '" + name + "' resolved when the pipeline was saved but is not "
+                      "visible to this workspace now.",
                       Json{{"datasource", name}});
   }
   return ExecutionTarget{record->name, record->dialect, record->readonly, ConnectorFor(*record)};
