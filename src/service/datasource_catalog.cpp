@@ -178,14 +178,15 @@ Json DatasourceService::GetColumns(const Principal& principal, const TableLocato
   std::optional<DomainError> gone;
   auto columns = WithLease(ConnectorFor(record), record.name, [&](Connector&, Connection& conn) {
     if (filter.matches_nothing) TableNotFound(conn, record, locator.table, OptionsOf(record));
-    auto columns = conn.ListColumns(filter.schema, locator.table, OptionsOf(record));
+    auto read = conn.ListColumns(filter.schema, locator.table, OptionsOf(record));
     if (enricher_) {
-      schema = filter.schema
-                   ? *filter.schema
-                   : (record.dialect == "SQLITE" ? "" : conn.CurrentSchema().value_or(""));
+      // SQLite is schemaless: its facts' refs carry no schema, whatever the locator said.
+      if (record.dialect != "SQLITE") {
+        schema = filter.schema ? *filter.schema : conn.CurrentSchema().value_or("");
+      }
     }
     // An existing table with no readable column is an empty list; a missing one is refused.
-    if (columns.empty()) {
+    if (read.empty()) {
       try {
         ResolveTable(conn, record, filter, locator.table);
       } catch (const DomainError& error) {
@@ -193,7 +194,7 @@ Json DatasourceService::GetColumns(const Principal& principal, const TableLocato
         gone = error;
       }
     }
-    return columns;
+    return read;
   });
   if (gone) {
     enricher_->TableGone(principal, record.name, schema, locator.table);

@@ -4,6 +4,7 @@
 #include "datapipelines/service/semantics_service.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <set>
 

@@ -124,14 +124,15 @@ describe('learned semantics end to end', { skip: !required && !PG_URL }, () => {
     assert.equal(fact.trust, 'stale', JSON.stringify(listed));
     assert.equal(fact.drift, 'column precip_mm no longer exists');
     const tables = await first.ok('datasources_get_tables', { name: 'wx' });
-    const weather = tables.tables.find((t) => t.name === 'weather');
+    const weather = tables.tables.find((t) => t.name === 'weather' && t.schema === SCRATCH);
+    assert.equal(tables.tables.find((t) => t.name === 'weather' && t.schema === 'demo').facts, undefined);
     assert.deepEqual(weather.facts.map((f) => [f.id, f.trust]), [[precip.id, 'stale']]);
   });
 
   it('a WORKSPACE definition without refs appears in definitions', async () => {
     const rule = await first.ok('semantics_record', {
       scope: 'WORKSPACE', datasource: 'wx', kind: 'definition',
-      fact: 'a hot day is a calendar day whose hourly temperature peaks above 30 degrees',
+      fact: 'a hot day is a day whose hourly temperature peaks above 30 degrees',
     });
     assert.deepEqual(rule.refs, []);
     assert.equal(rule.trust, 'asserted');
@@ -142,7 +143,7 @@ describe('learned semantics end to end', { skip: !required && !PG_URL }, () => {
     assert.deepEqual(listed.find((d) => d.name === 'wx').definitions.map((d) => d.id), [rule.id]);
     await second.refused('semantics_record', {
       scope: 'WORKSPACE', datasource: 'wx', kind: 'definition',
-      fact: 'a hot day is a calendar day whose hourly temperature peaks above 30 degrees',
+      fact: 'a hot day is a day whose hourly temperature peaks above 30 degrees',
     }, 'semantics.duplicate');
   });
 });

@@ -41,7 +41,7 @@ TEST(FactRefs, NormalisedRefsCompareAsOneValue) {
 }
 
 TEST(SchemaFingerprints, EachTableStaysAddressable) {
-  std::vector<ColumnSchema> trips{Col("id", CanonicalType::kBigInt), Col("fare")};
+  std::vector<ColumnSchema> trips{Col("id", CanonicalType::kBigInteger), Col("fare")};
   SchemaFingerprint fingerprint;
   fingerprint.Set("demo.trips", SchemaFingerprint::TableDigest(trips));
   fingerprint.Set("demo.zones", SchemaFingerprint::TableDigest({Col("id")}));
@@ -50,7 +50,7 @@ TEST(SchemaFingerprints, EachTableStaysAddressable) {
   EXPECT_TRUE(parsed.Digest("demo.zones"));
   EXPECT_FALSE(parsed.Digest("demo.weather"));
   // Column order does not matter; a type change does.
-  EXPECT_EQ(SchemaFingerprint::TableDigest({Col("fare"), Col("id", CanonicalType::kBigInt)}),
+  EXPECT_EQ(SchemaFingerprint::TableDigest({Col("fare"), Col("id", CanonicalType::kBigInteger)}),
             SchemaFingerprint::TableDigest(trips));
   EXPECT_NE(SchemaFingerprint::TableDigest({Col("id"), Col("fare")}),
             SchemaFingerprint::TableDigest(trips));
