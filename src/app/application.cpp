@@ -20,6 +20,7 @@
 #include "datapipelines/mcp/tools/docs_tools.hpp"
 #include "datapipelines/mcp/tools/execution_tools.hpp"
 #include "datapipelines/mcp/tools/pipeline_tools.hpp"
+#include "datapipelines/mcp/tools/semantics_tools.hpp"
 #include "datapipelines/mcp/tools/template_tools.hpp"
 #include "datapipelines/net/envelope.hpp"
 #include "datapipelines/rest/datasource_routes.hpp"
@@ -37,11 +38,13 @@
 #include "datapipelines/service/node_run_service.hpp"
 #include "datapipelines/service/pipeline_service.hpp"
 #include "datapipelines/service/request_authenticator.hpp"
+#include "datapipelines/service/semantics_service.hpp"
 #include "datapipelines/service/skill_docs.hpp"
 #include "datapipelines/service/template_service.hpp"
 #include "datapipelines/store/metadata_store.hpp"
 #include "datapipelines/store/audit_reader.hpp"
 #include "datapipelines/store/execution_store.hpp"
+#include "datapipelines/store/learned_fact_store.hpp"
 #include "datapipelines/store/pipeline_store.hpp"
 
 namespace dp {
@@ -134,6 +137,8 @@ struct Application::Impl {
   std::unique_ptr<NodeRunService> node_runs;
   std::unique_ptr<CheckRunService> check_runs;
   std::unique_ptr<PipelineService> pipelines;
+  std::unique_ptr<LearnedFactStore> fact_store;
+  std::unique_ptr<SemanticsService> semantics;
   ToolCatalog catalog;
   std::string cursor_signing_key;
   std::unique_ptr<McpServer> mcp;
@@ -196,6 +201,12 @@ struct Application::Impl {
         [this](const std::string& name) { return pipelines->PipelinesUsingDatasource(name); });
     BindPipelineTools(catalog, *pipelines);
     BindCalculatorTools(catalog, config.org);
+    // [semantics] learned facts, served inline on the datasource reads (spec §6.2.18a)
+    fact_store = OpenLearnedFactStore(*store);
+    semantics =
+        std::make_unique<SemanticsService>(*fact_store, *datasources, *pipeline_store, *audit);
+    datasources->SetFactEnricher(semantics.get());
+    BindSemanticsTools(catalog, *semantics);
     // [executions] run pipeline versions through the executor and serve their results
     execution_store = OpenExecutionStore(*store);
     executions = std::make_unique<ExecutionService>(*store, *execution_store, *results, *auth,

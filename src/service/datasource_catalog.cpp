@@ -8,6 +8,7 @@
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/service/datasource_service.hpp"
+#include "datapipelines/service/learned_facts_enricher.hpp"
 #include "datapipelines/store/metadata_store.hpp"
 #include "datasource_rules.hpp"
 
@@ -146,8 +147,9 @@ Json DatasourceService::GetTables(const Principal& principal, const TableLocator
   DatasourceRecord record = RequireVisible(principal, locator.datasource);
   SchemaFilter filter = FilterOf(locator);
   if (filter.matches_nothing) return Json{{"tables", Json::array()}, {"truncated", false}};
-  return WithLease(ConnectorFor(record), record.name, [&](Connector&, Connection& conn) {
-    TableListing listing = conn.ListTables(filter.schema, OptionsOf(record));
+  TableListing listing;
+  Json out = WithLease(ConnectorFor(record), record.name, [&](Connector&, Connection& conn) {
+    listing = conn.ListTables(filter.schema, OptionsOf(record));
     Json tables = Json::array();
     for (const auto& info : listing.tables) {
       Json entry{{"namespace", NamespaceOf(info.schema)}};
@@ -159,6 +161,12 @@ Json DatasourceService::GetTables(const Principal& principal, const TableLocator
     }
     return Json{{"tables", tables}, {"truncated", listing.truncated}};
   });
+  if (enricher_) {
+    // Only a COMPLETE listing proves a table is gone (§6.2.17).
+    bool complete = !filter.schema && !listing.truncated;
+    enricher_->DecorateTables(principal, record.name, listing.tables, complete, out["tables"]);
+  }
+  return out;
 }
 
 Json DatasourceService::GetColumns(const Principal& principal, const TableLocator& locator) {
@@ -166,15 +174,66 @@ Json DatasourceService::GetColumns(const Principal& principal, const TableLocato
   RequireIdentifier(locator.table, "table");
   DatasourceRecord record = RequireVisible(principal, locator.datasource);
   SchemaFilter filter = FilterOf(locator);
-  return WithLease(ConnectorFor(record), record.name, [&](Connector&, Connection& conn) {
+  std::string schema;  // where the columns were read: the learned facts' table key
+  std::optional<DomainError> gone;
+  auto columns = WithLease(ConnectorFor(record), record.name, [&](Connector&, Connection& conn) {
     if (filter.matches_nothing) TableNotFound(conn, record, locator.table, OptionsOf(record));
-    auto columns = conn.ListColumns(filter.schema, locator.table, OptionsOf(record));
+    auto read = conn.ListColumns(filter.schema, locator.table, OptionsOf(record));
+    if (enricher_) {
+      // SQLite is schemaless: its facts' refs carry no schema, whatever the locator said.
+      if (record.dialect != "SQLITE") {
+        schema = filter.schema ? *filter.schema : conn.CurrentSchema().value_or("");
+      }
+    }
     // An existing table with no readable column is an empty list; a missing one is refused.
-    if (columns.empty()) ResolveTable(conn, record, filter, locator.table);
-    Json out = Json::array();
-    for (const auto& column : columns) out.push_back(column.ToCatalogJson());
-    return out;
+    if (read.empty()) {
+      try {
+        ResolveTable(conn, record, filter, locator.table);
+      } catch (const DomainError& error) {
+        if (!enricher_ || error.code() != errc::kDatasourceTableNotFound) throw;
+        gone = error;
+      }
+    }
+    return read;
   });
+  if (gone) {
+    enricher_->TableGone(principal, record.name, schema, locator.table);
+    throw *gone;
+  }
+  Json out = Json::array();
+  for (const auto& column : columns) out.push_back(column.ToCatalogJson());
+  if (enricher_) {
+    enricher_->DecorateColumns(principal, record.name, schema, locator.table, columns, out);
+  }
+  return out;
+}
+
+DatasourceService::LiveCatalog DatasourceService::ReadCatalog(const Principal& principal,
+                                                              const std::string& name) {
+  DatasourceRecord record = RequireVisible(principal, name);
+  return WithLease(ConnectorFor(record), record.name, [&](Connector&, Connection& conn) {
+    LiveCatalog catalog;
+    catalog.tables = conn.ListTables(std::nullopt, OptionsOf(record)).tables;
+    if (record.dialect != "SQLITE") catalog.current_schema = conn.CurrentSchema().value_or("");
+    return catalog;
+  });
+}
+
+std::optional<std::vector<ColumnSchema>> DatasourceService::ReadTableColumns(
+    const Principal& principal, const std::string& name, const std::string& schema,
+    const std::string& table) {
+  DatasourceRecord record = RequireVisible(principal, name);
+  return WithLease(ConnectorFor(record), record.name,
+                   [&](Connector&, Connection& conn) -> std::optional<std::vector<ColumnSchema>> {
+                     std::optional<std::string> filter;
+                     if (!schema.empty()) filter = schema;
+                     bool listed = false;
+                     for (const auto& info : conn.ListTables(filter, OptionsOf(record)).tables) {
+                       listed = listed || (info.name == table && info.schema == schema);
+                     }
+                     if (!listed) return std::nullopt;
+                     return conn.ListColumns(filter, table, OptionsOf(record));
+                   });
 }
 
 Json DatasourceService::GetTableStats(const Principal& principal, const TableLocator& locator) {

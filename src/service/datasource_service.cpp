@@ -11,6 +11,7 @@
 #include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/domain/request_fields.hpp"
 #include "datapipelines/service/audit_log.hpp"
+#include "datapipelines/service/learned_facts_enricher.hpp"
 #include "datapipelines/store/metadata_store.hpp"
 #include "datasource_rules.hpp"
 
@@ -158,7 +159,7 @@ Json DatasourceService::View(const DatasourceRecord& record, bool granted) {
   if (!record.include_schemas.empty()) {
     view["introspection_include_schemas"] = record.include_schemas;
   }
-  // Learned facts and workspace definitions arrive with the semantics work (§6.2.18a).
+  // Learned facts and workspace definitions (§6.2.18a): [] until the enricher fills them.
   view["facts"] = Json::array();
   view["definitions"] = Json::array();
   return view;
@@ -171,14 +172,23 @@ Json DatasourceService::List(const Principal& principal,
   if (principal.workspace_id.empty()) return out;
   for (const auto& record : store_.ListDatasourcesGrantedTo(principal.workspace_id)) {
     if (dialect && !dialect->empty() && record.dialect != *dialect) continue;
-    out.push_back(View(record, true));
+    Json entry = View(record, true);
+    if (enricher_) enricher_->DecorateDatasource(principal, record.name, entry);
+    out.push_back(std::move(entry));
   }
   return out;
 }
 
 Json DatasourceService::Get(const Principal& principal, const std::string& name) {
   EnforceAccess(principal, Scope::kRead, Role::kViewer);
-  return View(RequireVisible(principal, name), true);
+  Json entry = View(RequireVisible(principal, name), true);
+  if (enricher_) enricher_->DecorateDatasource(principal, name, entry);
+  return entry;
+}
+
+std::string DatasourceService::RequireGrantedDialect(const Principal& principal,
+                                                     const std::string& name) {
+  return RequireVisible(principal, name).dialect;
 }
 
 Json DatasourceService::Test(const Principal& principal, const std::string& name) {

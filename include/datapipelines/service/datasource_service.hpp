@@ -15,6 +15,7 @@
 
 #include "datapipelines/auth/principal.hpp"
 #include "datapipelines/connectors/bind_value.hpp"
+#include "datapipelines/connectors/introspection.hpp"
 #include "datapipelines/util/json.hpp"
 #include "datapipelines/util/secret_box.hpp"
 
@@ -22,6 +23,7 @@ namespace dp {
 
 class AuditLog;
 class Connector;
+class LearnedFactsEnricher;
 class MetadataStore;
 struct DatasourceRecord;
 
@@ -113,6 +115,27 @@ class DatasourceService {
     users_of_ = std::move(users_of);
   }
 
+  // The learned-fact blocks on List/Get/GetTables/GetColumns (spec §6.2.18a); set by the
+  // application once the semantics service exists. Without one the blocks are empty.
+  void SetFactEnricher(LearnedFactsEnricher* enricher) { enricher_ = enricher; }
+
+  // ---- the learned-semantic layer's live reads (semantics_record validates against these)
+  // The dialect of a datasource granted to the principal's workspace; datasource.not_found
+  // otherwise (the §5.3 gate, before anything runs).
+  std::string RequireGrantedDialect(const Principal& principal, const std::string& name);
+  struct LiveCatalog {
+    std::vector<TableInfo> tables;
+    std::string current_schema;  // "" on a schemaless dialect or when none is reported
+  };
+  // The unfiltered catalog listing and the session's current schema, on one lease.
+  LiveCatalog ReadCatalog(const Principal& principal, const std::string& name);
+  // One table's columns; nullopt when the catalog does not list the table in `schema`
+  // ("" = schemaless).
+  std::optional<std::vector<ColumnSchema>> ReadTableColumns(const Principal& principal,
+                                                            const std::string& name,
+                                                            const std::string& schema,
+                                                            const std::string& table);
+
   // Argument parsing shared by both surfaces: request.validation.invalid on a bad shape.
   static TableLocator LocatorFromJson(const Json& arguments);
   static PreviewRequest PreviewFromJson(const Json& arguments);
@@ -140,6 +163,7 @@ class DatasourceService {
   std::mutex mutex_;
   std::map<std::string, std::shared_ptr<CachedConnector>> connectors_;
   std::function<std::vector<std::string>(const std::string&)> users_of_;
+  LearnedFactsEnricher* enricher_ = nullptr;
 };
 
 }  // namespace dp
