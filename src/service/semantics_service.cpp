@@ -137,13 +137,6 @@ std::set<std::string> ConflictingIds(const std::vector<LearnedFactRecord>& facts
   return out;
 }
 
-bool HasRefOn(const LearnedFactRecord& fact, const FactRef& table) {
-  for (const auto& ref : RefsFromJson(fact.refs)) {
-    if (ref.SameTable(table)) return true;
-  }
-  return false;
-}
-
 }  // namespace
 
 // Renders facts for one reader: provenance stops at the reader's visibility (D-S9).
@@ -553,20 +546,25 @@ void SemanticsService::DecorateTables(const Principal& reader, const std::string
       }
     }
   }
+  // Each fact once: the tables it names, and whether it is table-grain on each.
+  std::map<std::string, std::vector<std::pair<std::size_t, bool>>> by_table;
+  for (std::size_t i = 0; i < facts.size(); ++i) {
+    std::map<std::string, bool> grain;
+    for (const auto& ref : RefsFromJson(facts[i].refs)) {
+      grain[ref.TableKey()] = grain[ref.TableKey()] || ref.column.empty();
+    }
+    for (const auto& [key, table_grain] : grain) by_table[key].emplace_back(i, table_grain);
+  }
   View view(reader, pipelines_, ConflictingIds(facts));
   for (auto& entry : tables) {
-    FactRef table{entry.value("schema", ""), entry.value("name", ""), ""};
+    auto it =
+        by_table.find(FactRef{entry.value("schema", ""), entry.value("name", ""), ""}.TableKey());
+    if (it == by_table.end()) continue;
     Json block = Json::array();
-    for (const auto& fact : facts) {
-      bool table_grain = false, on_table = false;
-      for (const auto& ref : RefsFromJson(fact.refs)) {
-        if (!ref.SameTable(table)) continue;
-        on_table = true;
-        table_grain = table_grain || ref.column.empty();
-      }
+    for (const auto& [index, table_grain] : it->second) {
       // Table-grain facts, and every stale one: its column may have nowhere else to ride.
-      if (table_grain || (on_table && fact.trust == trust::kStale)) {
-        block.push_back(view.Summary(fact));
+      if (table_grain || facts[index].trust == trust::kStale) {
+        block.push_back(view.Summary(facts[index]));
       }
     }
     if (!block.empty()) entry["facts"] = std::move(block);
@@ -584,17 +582,19 @@ void SemanticsService::DecorateColumns(const Principal& reader, const std::strin
         DriftCheck::FromColumns(RefsFromJson(fact.refs), fact.fingerprint, here, columns);
     if (verdict) ApplyDemotion(fact, verdict->trust, verdict->drift);
   }
+  std::map<std::string, std::vector<std::size_t>> by_column;  // this table's columns only
+  for (std::size_t i = 0; i < facts.size(); ++i) {
+    for (const auto& ref : RefsFromJson(facts[i].refs)) {
+      if (ref.SameTable(here) && !ref.column.empty()) by_column[ref.column].push_back(i);
+    }
+  }
   View view(reader, pipelines_, ConflictingIds(facts));
   for (auto& column : out) {
-    FactRef at{schema, table, column.value("name", "")};
+    auto it = by_column.find(column.value("name", ""));
+    if (it == by_column.end()) continue;
     Json block = Json::array();
-    for (const auto& fact : facts) {
-      auto refs = RefsFromJson(fact.refs);
-      if (std::find(refs.begin(), refs.end(), at) != refs.end()) {
-        block.push_back(view.Summary(fact));
-      }
-    }
-    if (!block.empty()) column["facts"] = std::move(block);
+    for (std::size_t index : it->second) block.push_back(view.Summary(facts[index]));
+    column["facts"] = std::move(block);
   }
 }
 
@@ -602,7 +602,6 @@ void SemanticsService::TableGone(const Principal& reader, const std::string& dat
                                  const std::string& schema, const std::string& table) {
   FactRef gone{schema, table, ""};
   for (auto& fact : facts_.ListVisible(datasource, reader.workspace_id, false)) {
-    if (!HasRefOn(fact, gone)) continue;
     if (auto verdict = DriftCheck::TableGone(RefsFromJson(fact.refs), gone)) {
       ApplyDemotion(fact, verdict->trust, verdict->drift);
     }

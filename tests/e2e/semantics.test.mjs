@@ -2,15 +2,16 @@
 // a unit fact recorded with evidence on a writable PostgreSQL copy of the demo weather table is
 // read back inline on datasources_get_columns by a second session (a fresh client with another
 // key of the same workspace), superseded and retired; a dropped column demotes a fact to stale at
-// the next read; a WORKSPACE definition without refs appears in `definitions`. Needs
-// scripts/test-services (DP_TEST_PG_URL).
+// the next read; a WORKSPACE definition without refs appears in `definitions`; a MariaDB
+// datasource resolves refs in its current database. Needs scripts/test-services
+// (DP_TEST_PG_URL, DP_TEST_MYSQL_URL).
 import assert from 'node:assert/strict';
 import { describe, it, before, after } from 'node:test';
 import { ADMIN_EMAIL } from './support/server.mjs';
 import { startDemoServer } from './support/demo_server.mjs';
 import { UUID_RE } from './support/http.mjs';
 import {
-  PG_URL, psql, ensureDemoData, adminSession, registerDatasource, agent,
+  PG_URL, MYSQL_URL, psql, ensureDemoData, adminSession, registerDatasource, agent,
 } from './support/executions_env.mjs';
 
 const required = process.env.DP_REQUIRE_SERVICES === '1';
@@ -24,9 +25,9 @@ let second; // session 2: a fresh client with another key of the same workspace
 
 const columnFacts = (columns, name) => columns.find((c) => c.name === name)?.facts ?? [];
 
-describe('learned semantics end to end', { skip: !required && !PG_URL }, () => {
+describe('learned semantics end to end', { skip: !required && (!PG_URL || !MYSQL_URL) }, () => {
   before(async () => {
-    assert.ok(PG_URL, 'DP_TEST_PG_URL must be set');
+    assert.ok(PG_URL && MYSQL_URL, 'DP_TEST_PG_URL and DP_TEST_MYSQL_URL must be set');
     ensureDemoData();
     psql(`CREATE SCHEMA ${SCRATCH}; CREATE TABLE ${SCRATCH}.weather AS `
       + 'SELECT * FROM demo.weather ORDER BY ts LIMIT 500');
@@ -37,6 +38,8 @@ describe('learned semantics end to end', { skip: !required && !PG_URL }, () => {
     url.searchParams.set('currentSchema', SCRATCH);
     await registerDatasource(server, session,
       { name: 'wx', url: url.toString(), dialect: 'POSTGRES', readonly: false });
+    await registerDatasource(server, session,
+      { name: 'maria', url: MYSQL_URL, dialect: 'MYSQL', readonly: true });
     first = await agent(server, server.adminKey);
     second = await agent(server, server.createKey(ADMIN_EMAIL, { scope: 'author' }).api_key);
   });
@@ -145,5 +148,24 @@ describe('learned semantics end to end', { skip: !required && !PG_URL }, () => {
       scope: 'WORKSPACE', datasource: 'wx', kind: 'definition',
       fact: 'a hot day is a day whose hourly temperature peaks above 30 degrees',
     }, 'semantics.duplicate');
+  });
+
+  it('a MariaDB fact resolves in the current database and rides on its column', async () => {
+    const fact = await first.ok('semantics_record', {
+      scope: 'DATASOURCE', datasource: 'maria', kind: 'caveat',
+      fact: 'ts is the hour the reading started, local time, no zone offset',
+      refs: [{ table: 'demo_weather', column: 'ts' }],
+      evidence_sql: 'SELECT MIN(ts) AS first_hour FROM demo_weather',
+    });
+    assert.equal(fact.trust, 'observed');
+    assert.equal(typeof fact.refs[0].schema, 'string', JSON.stringify(fact.refs));
+    assert.match(fact.evidence_summary, /^first_hour=/);
+    const columns = await second.ok('datasources_get_columns', { name: 'maria', table: 'demo_weather' });
+    assert.deepEqual(columnFacts(columns, 'ts').map((f) => f.id), [fact.id]);
+    await second.refused('semantics_record', {
+      scope: 'DATASOURCE', datasource: 'maria', kind: 'unit',
+      fact: 'temp_c is degrees Celsius',
+      refs: [{ table: 'demo_weather', column: 'temp_f' }],
+    }, 'semantics.ref_unresolved');
   });
 });
