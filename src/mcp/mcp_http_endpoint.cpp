@@ -58,7 +58,14 @@ HttpResponse McpHttpEndpoint::Handle(const HttpRequest& request) {
 }
 
 HttpResponse McpHttpEndpoint::Dispatch(const HttpRequest& request, const Principal& principal) {
-  Json message = Json::parse(request.body, nullptr, /*allow_exceptions=*/false);
+  JsonBody parsed = ParseJsonBody(request.body, request.max_json_depth);
+  if (parsed.fault == JsonBodyFault::kTooDeep) {
+    return JsonRpcResponse(400,
+                           jsonrpc::Error(nullptr, jsonrpc::kParseError,
+                                          "Parse error: body nests deeper than " +
+                                              std::to_string(request.max_json_depth) + " levels."));
+  }
+  Json message = std::move(parsed.value);
   if (message.is_discarded()) {
     return JsonRpcResponse(
         400, jsonrpc::Error(nullptr, jsonrpc::kParseError, "Parse error: body is not valid JSON."));
@@ -92,6 +99,10 @@ HttpResponse McpHttpEndpoint::Dispatch(const HttpRequest& request, const Princip
                            jsonrpc::Error(nullptr, jsonrpc::kInvalidRequest,
                                           "Invalid Request: 'id' must be a string or an integer."));
   }
+  if (parsed.fault == JsonBodyFault::kNulCharacter) {
+    return JsonRpcResponse(200, jsonrpc::Error(message["id"], jsonrpc::kInvalidParams,
+                                               "Invalid params: a string contains U+0000."));
+  }
   if (IsLongCall(message) && AcceptsEventStream(request)) {
     return LongCall(std::move(message), request, principal);
   }
@@ -113,8 +124,7 @@ HttpResponse McpHttpEndpoint::LongCall(Json message, const HttpRequest& request,
   std::future<std::string> answer = done->get_future();
   std::thread([this, message = std::move(message), principal, events, done,
                correlation_id = request.correlation_id, ip = request.remote_ip] {
-    McpRequestContext context{principal, correlation_id, ip,
-                              [events](const Json& notification) {
+    McpRequestContext context{principal, correlation_id, ip, [events](const Json& notification) {
                                 events->WriteEvent(notification.dump(), "message");
                               }};
     std::string text;

@@ -2,6 +2,7 @@
 
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
+#include <openssl/hmac.h>
 #include <openssl/rand.h>
 #include <openssl/sha.h>
 #include <cctype>
@@ -90,6 +91,16 @@ std::string Base64Decode(std::string_view text) {
   if (text.size() > 1 && text[text.size() - 2] == '=') ++padding;
   out.resize(static_cast<std::size_t>(written) - padding);
   return out;
+}
+
+std::string HmacSha256(std::string_view key, std::string_view data) {
+  unsigned char out[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  if (!HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
+            reinterpret_cast<const unsigned char*>(data.data()), data.size(), out, &length)) {
+    throw std::runtime_error("HMAC-SHA256 failed");
+  }
+  return std::string(reinterpret_cast<const char*>(out), length);
 }
 
 bool ConstantTimeEquals(std::string_view a, std::string_view b) {
