@@ -6,6 +6,7 @@
 
 #include <filesystem>
 
+#include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/http/http_server.hpp"
 #include "datapipelines/mcp/mcp_http_endpoint.hpp"
 #include "datapipelines/mcp/mcp_server.hpp"
@@ -14,8 +15,8 @@
 #include "datapipelines/mcp/resources/pipeline_resources.hpp"
 #include "datapipelines/mcp/resources/template_resources.hpp"
 #include "datapipelines/mcp/tool_catalog.hpp"
-#include "datapipelines/mcp/tools/datasource_tools.hpp"
 #include "datapipelines/mcp/tools/calculator_tools.hpp"
+#include "datapipelines/mcp/tools/datasource_tools.hpp"
 #include "datapipelines/mcp/tools/debug_tools.hpp"
 #include "datapipelines/mcp/tools/docs_tools.hpp"
 #include "datapipelines/mcp/tools/execution_tools.hpp"
@@ -41,10 +42,10 @@
 #include "datapipelines/service/semantics_service.hpp"
 #include "datapipelines/service/skill_docs.hpp"
 #include "datapipelines/service/template_service.hpp"
-#include "datapipelines/store/metadata_store.hpp"
 #include "datapipelines/store/audit_reader.hpp"
 #include "datapipelines/store/execution_store.hpp"
 #include "datapipelines/store/learned_fact_store.hpp"
+#include "datapipelines/store/metadata_store.hpp"
 #include "datapipelines/store/pipeline_store.hpp"
 
 namespace dp {
@@ -65,8 +66,21 @@ HttpServerOptions ServerOptions(const Config& config) {
   options.blocking_threads = config.blocking_threads;
   options.max_body_bytes = config.max_body_bytes;
   options.max_header_bytes = config.max_header_bytes;
+  options.max_json_depth = config.max_json_depth;
+  options.max_connections = config.max_connections;
+  options.max_connections_per_client = config.max_connections_per_client;
+  options.max_body_bytes_in_flight = config.max_body_bytes_in_flight;
+  options.body_limit_by_path["/api/v1/auth/login"] = config.max_login_body_bytes;
   options.idle_timeout = std::chrono::seconds(config.idle_timeout_seconds);
   options.shutdown_grace = std::chrono::seconds(config.shutdown_grace_seconds);
+  return options;
+}
+
+DatasourceServiceOptions DatasourceOptions(const Config& config, UserConcurrency* expensive) {
+  DatasourceServiceOptions options;
+  options.max_cell_bytes = static_cast<std::size_t>(config.datasources_max_cell_bytes);
+  options.max_payload_bytes = static_cast<std::size_t>(config.datasources_max_payload_bytes);
+  options.expensive = expensive;
   return options;
 }
 
@@ -122,6 +136,9 @@ void LogAccess(const HttpRequest& request, int status, double millis) {
 
 struct Application::Impl {
   Config config;
+  // Per-user permits of the expensive calls (probe, preview, render), declared before the
+  // services that hold a pointer to it.
+  UserConcurrency expensive{config.max_expensive_per_user, config.expensive_wait_ms};
   std::unique_ptr<MetadataStore> store;
   std::unique_ptr<ResultStore> results;
   std::unique_ptr<RateLimiter> limiter;
@@ -159,6 +176,9 @@ struct Application::Impl {
     AuthOptions auth_options;
     auth_options.cache_ttl = std::chrono::seconds(config.api_key_cache_ttl_seconds);
     auth_options.session_ttl = std::chrono::hours(config.session_ttl_hours);
+    auth_options.login_throttle.per_address_per_minute = config.login_per_minute;
+    auth_options.login_throttle.max_failures = config.login_lockout_max_failures;
+    auth_options.login_throttle.lock_ms = int64_t{config.login_lockout_minutes} * 60 * 1000;
     auth = std::make_unique<AuthService>(*store, *audit, auth_options);
     authenticator = std::make_unique<RequestAuthenticator>(*auth, *limiter, *store);
     const SkillDocs& docs = BuiltInSkillDocs();
@@ -171,6 +191,9 @@ struct Application::Impl {
     template_options.cache_size = static_cast<size_t>(config.template_cache_size);
     template_options.max_body_chars = static_cast<size_t>(config.template_max_body_chars);
     template_options.render.timeout_ms = config.template_render_timeout_ms;
+    template_options.expensive = &expensive;
+    template_options.render.max_memory_bytes =
+        static_cast<size_t>(config.template_render_max_memory_mb) * 1024 * 1024;
     // Pipelines pin templates: the pipeline service is the template service's pin source.
     templates = std::make_unique<TemplateService>(*store, *auth, nullptr, template_options);
     BindTemplateTools(catalog, *templates);
@@ -182,7 +205,8 @@ struct Application::Impl {
     // resources/list cursors are signed with a sub-key of the shared encryption key, so a
     // cursor one instance issued pages on every other instance of the deployment (§7.3).
     cursor_signing_key = secrets.DeriveKey("mcp.resources.cursor");
-    datasources = std::make_unique<DatasourceService>(*store, *audit, std::move(secrets));
+    datasources = std::make_unique<DatasourceService>(*store, *audit, std::move(secrets),
+                                                      DatasourceOptions(config, &expensive));
     if (!config.bootstrap_datasources_file.empty()) {
       for (const auto& name : datasources->BootstrapFromFile(config.bootstrap_datasources_file)) {
         spdlog::info("bootstrap: datasource {} registered", name);
@@ -210,9 +234,8 @@ struct Application::Impl {
     // [executions] run pipeline versions through the executor and serve their results
     execution_store = OpenExecutionStore(*store);
     executions = std::make_unique<ExecutionService>(*store, *execution_store, *results, *auth,
-                                                    *audit, *audit_reader, *pipelines,
-                                                    *templates, *datasources,
-                                                    ExecutionOptions(config));
+                                                    *audit, *audit_reader, *pipelines, *templates,
+                                                    *datasources, ExecutionOptions(config));
     executions->Start();
     BindExecutionTools(catalog, *executions);
     // [node runs and release checks] one node for real; the server-run checks gating release
@@ -238,6 +261,31 @@ struct Application::Impl {
     HttpServerOptions server_options = ServerOptions(config);
     // Running executions end ABORTED with a recorded reason instead of outliving the grace.
     server_options.on_shutdown = [this] { executions->Stop(); };
+    // Authenticate on the headers before a body is read (issue 9): a request with no valid
+    // credential never makes the server buffer its body. Login is the one unauthenticated
+    // body (capped by max-login-body-bytes).
+    server_options.admit_headers = [this](const HttpRequest& head) -> std::optional<HttpResponse> {
+      CredentialPolicy policy;
+      if (head.path == "/mcp") {
+        // The endpoint's own first answer (an unsupported revision) keeps its precedence.
+        auto version = head.headers.Get("MCP-Protocol-Version");
+        if (version && !IsSupportedProtocolVersion(*version)) return std::nullopt;
+        policy = CredentialPolicy::kApiKeyOnly;
+      } else if (head.path.rfind("/api/v1/", 0) == 0 && head.path != "/api/v1/auth/login") {
+        policy = CredentialPolicy::kApiKeyOrSession;
+      } else {
+        return std::nullopt;
+      }
+      try {
+        authenticator->Identify(head.headers, head.remote_ip, policy);
+        return std::nullopt;
+      } catch (const DomainError& refusal) {
+        return ErrorEnvelope(refusal, head.correlation_id);
+      } catch (const std::exception& e) {
+        spdlog::error("correlation_id={} admission failed: {}", head.correlation_id, e.what());
+        return std::nullopt;  // the request proper reports it
+      }
+    };
     server = std::make_unique<HttpServer>(
         std::move(server_options), RequestPolicy(config.allowed_hosts, config.allowed_origins),
         BuildRouter(), LogAccess);

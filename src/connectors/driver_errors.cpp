@@ -33,11 +33,41 @@ std::string Scrub(std::string_view message, const std::string& secret) {
   return out;
 }
 
+namespace {
+
+void ReplaceAll(std::string& text, const std::string& needle, std::string_view with) {
+  if (needle.empty()) return;
+  for (std::size_t pos = text.find(needle); pos != std::string::npos;
+       pos = text.find(needle, pos + with.size())) {
+    text.replace(pos, needle.size(), with);
+  }
+}
+
+// Connection details (spec §13): a failure names no user, host, port or database — the
+// caller knows the datasource by name. The driver's own text often embeds them.
+std::string WithoutConnectionDetails(std::string text, const ConnectorConfig& config) {
+  ReplaceAll(text, config.host, "<host>");
+  if (config.username.size() >= 2) ReplaceAll(text, config.username, "<user>");
+  if (config.database.size() >= 3) ReplaceAll(text, config.database, "<database>");
+  if (config.dialect == Dialect::kSqlite) ReplaceAll(text, config.sqlite_path, "<file>");
+  if (config.port > 0) {
+    std::string port = std::to_string(config.port);
+    ReplaceAll(text, ":" + port, ":<port>");
+    ReplaceAll(text, "port " + port, "port <port>");
+    ReplaceAll(text, "port \"" + port + "\"", "port <port>");
+    ReplaceAll(text, "(" + port + ")", "(<port>)");
+  }
+  return text;
+}
+
+}  // namespace
+
 DomainError Unreachable(const ConnectorConfig& config, std::string_view driver_message) {
-  std::string reason = Scrub(driver_message, config.password);
-  return DomainError(errc::kDatasourceUnreachable,
-                     "datasource unreachable (" + config.Describe() + "): " + reason,
-                     Json{{"dialect", std::string(ToString(config.dialect))}, {"reason", reason}});
+  std::string reason = WithoutConnectionDetails(Scrub(driver_message, config.password), config);
+  return DomainError(
+      errc::kDatasourceUnreachable,
+      "datasource unreachable (" + std::string(ToString(config.dialect)) + "): " + reason,
+      Json{{"dialect", std::string(ToString(config.dialect))}, {"reason", reason}});
 }
 
 DomainError StatementFailed(const ConnectorConfig& config, std::string_view sqlstate,

@@ -129,7 +129,9 @@ MYSQL* MysqlConnection::Connect(const ConnectorConfig& config) {
   mysql_options(conn, MYSQL_OPT_LOCAL_INFILE, &local_infile);
   // Sessions in UTC so TIMESTAMP values arrive normalised (type-system.md §8.4).
   mysql_options(conn, MYSQL_INIT_COMMAND, "SET time_zone = '+00:00'");
-  if (config.readonly) mysql_options(conn, MYSQL_INIT_COMMAND, "SET SESSION TRANSACTION READ ONLY");
+  if (config.readonly || config.probe) {
+    mysql_options(conn, MYSQL_INIT_COMMAND, "SET SESSION TRANSACTION READ ONLY");
+  }
   const char* db = config.database.empty() ? nullptr : config.database.c_str();
   if (!mysql_real_connect(conn, config.host.c_str(), config.username.c_str(),
                           config.password.c_str(), db, config.port ? config.port : 3306, nullptr,

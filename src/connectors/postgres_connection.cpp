@@ -131,7 +131,7 @@ PostgresConnection::PostgresConnection(const ConnectorConfig& config) : config_(
   std::string options =
       "-c TimeZone=UTC -c DateStyle=ISO,YMD -c IntervalStyle=postgres -c extra_float_digits=1 "
       "-c lc_monetary=C";
-  if (config.readonly) options += " -c default_transaction_read_only=on";
+  if (config.readonly || config.probe) options += " -c default_transaction_read_only=on";
   // The JDBC URL's currentSchema (the PostgreSQL driver's spelling) sets the search path, so
   // unqualified names — a write-back table, a template's FROM — resolve in that schema.
   if (auto it = config.options.find("currentSchema"); it != config.options.end()) {

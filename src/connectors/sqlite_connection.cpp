@@ -4,6 +4,7 @@
 
 #include "bind_support.hpp"
 #include "datapipelines/connectors/named_parameters.hpp"
+#include "datapipelines/connectors/sqlite_hardening.hpp"
 #include "datapipelines/connectors/type_mapper.hpp"
 #include "datapipelines/domain/error_codes.hpp"
 #include "driver_errors.hpp"
@@ -74,7 +75,8 @@ TypeMapping MapByStorageClass(int storage) {
 }  // namespace
 
 SqliteConnection::SqliteConnection(const ConnectorConfig& config) : config_(config) {
-  int flags = config.readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+  int flags = config.readonly || config.probe ? SQLITE_OPEN_READONLY
+                                              : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
   // URI names allow a shared in-memory database across pooled sessions
   // ("file:tempdb_x?mode=memory&cache=shared"), which tempdb needs.
   flags |= SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI;
@@ -85,11 +87,20 @@ SqliteConnection::SqliteConnection(const ConnectorConfig& config) : config_(conf
     db_ = nullptr;
     throw driver_errors::Unreachable(config_, message);
   }
-  // In-process engine: no ATTACH (filesystem access) and no extension loading.
-  sqlite3_limit(db_, SQLITE_LIMIT_ATTACHED, 0);
-  sqlite3_db_config(db_, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, nullptr);
+  // In-process engine over author SQL: the shared hardening (no ATTACH, no extensions, no
+  // FTS3 tokenizer, defensive, authorizer); a probe's handle is read-only whatever the mode.
+  try {
+    SqliteHardening::Harden(db_, config.probe ? SqliteRole::kProbe : SqliteRole::kDatasource);
+  } catch (const std::exception& e) {
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw driver_errors::Unreachable(config_, e.what());
+  }
   sqlite3_busy_timeout(db_, 5000);
-  if (config.readonly) sqlite3_exec(db_, "PRAGMA query_only = 1", nullptr, nullptr, nullptr);
+  if (config.readonly || config.probe) {
+    SqliteHardening::TrustedScope ours;
+    sqlite3_exec(db_, "PRAGMA query_only = 1", nullptr, nullptr, nullptr);
+  }
 }
 
 std::unique_ptr<SqliteConnection> SqliteConnection::Borrow(sqlite3* db) {

@@ -5,11 +5,12 @@
 
 #include <algorithm>
 
+#include "connectors/sqlite_connection.hpp"
+#include "datapipelines/connectors/sqlite_hardening.hpp"
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
 #include "tempdb_columns.hpp"
 #include "tempdb_row_batch.hpp"
-#include "connectors/sqlite_connection.hpp"
 
 namespace dp {
 namespace {
@@ -107,9 +108,14 @@ void Tempdb::Open() {
     db_ = nullptr;
     throw CreationFailed(reason);
   }
-  // As the SQLite connector: no ATTACH (filesystem access) and no extension loading.
-  sqlite3_limit(db_, SQLITE_LIMIT_ATTACHED, 0);
-  sqlite3_db_config(db_, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, nullptr);
+  // The shared hardening (no ATTACH, no extensions, no FTS3 tokenizer, defensive, authorizer).
+  try {
+    SqliteHardening::Harden(db_, SqliteRole::kTempdb);
+  } catch (const std::exception& e) {
+    sqlite3_close_v2(db_);
+    db_ = nullptr;
+    throw CreationFailed(e.what());
+  }
   page_size_ = Pragma("PRAGMA page_size");
   if (page_size_ <= 0) page_size_ = 4096;
   max_pages_ = std::max<int64_t>(1, options_.max_memory_bytes / page_size_);
@@ -118,7 +124,10 @@ void Tempdb::Open() {
 
 int64_t Tempdb::Pragma(const char* sql) const {
   sqlite3_stmt* raw = nullptr;
-  if (sqlite3_prepare_v2(db_, sql, -1, &raw, nullptr) != SQLITE_OK) return -1;
+  {
+    SqliteHardening::TrustedScope ours;  // our own PRAGMA, not author SQL
+    if (sqlite3_prepare_v2(db_, sql, -1, &raw, nullptr) != SQLITE_OK) return -1;
+  }
   StmtPtr stmt(raw);
   return sqlite3_step(stmt.get()) == SQLITE_ROW ? sqlite3_column_int64(stmt.get(), 0) : -1;
 }

@@ -8,21 +8,24 @@
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <boost/asio/this_coro.hpp>
 #include <boost/asio/thread_pool.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
-#include <boost/asio/this_coro.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
 #include <array>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <thread>
+#include <unordered_map>
 
 #include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/net/event_stream.hpp"
 #include "datapipelines/util/json.hpp"
+#include "datapipelines/util/utf8.hpp"
 
 namespace dp {
 
@@ -46,9 +49,27 @@ HttpResponse ErrorResponse(int status, const ErrorCode& code, const std::string&
   return response;
 }
 
-HttpRequest ToHttpRequest(bhttp::request<bhttp::string_body>&& beast_request,
-                          const std::string& remote_ip) {
+// The request line and headers of a request whose body has not been read (admit_headers).
+HttpRequest HeadersOnly(const bhttp::request<bhttp::string_body>& partial,
+                        const std::string& remote_ip) {
   HttpRequest request;
+  request.method = std::string(partial.method_string());
+  request.target = std::string(partial.target());
+  auto question = request.target.find('?');
+  request.path = request.target.substr(0, question);
+  if (question != std::string::npos) request.query = request.target.substr(question + 1);
+  for (const auto& field : partial) {
+    request.headers.Add(std::string(field.name_string()), std::string(field.value()));
+  }
+  request.remote_ip = remote_ip;
+  request.correlation_id = RequestPolicy::CorrelationIdFor(request.headers);
+  return request;
+}
+
+HttpRequest ToHttpRequest(bhttp::request<bhttp::string_body>&& beast_request,
+                          const std::string& remote_ip, int max_json_depth) {
+  HttpRequest request;
+  request.max_json_depth = max_json_depth;
   request.method = std::string(beast_request.method_string());
   request.target = std::string(beast_request.target());
   auto question = request.target.find('?');
@@ -62,9 +83,32 @@ HttpRequest ToHttpRequest(bhttp::request<bhttp::string_body>&& beast_request,
   return request;
 }
 
+// A malformed request line, header block or body framing (Content-Length with
+// Transfer-Encoding, duplicate or negative Content-Length, a bad chunk size, …): Beast's
+// parser refuses it; we answer 400 before closing instead of dropping the connection.
+bool IsMalformedFraming(const beast::error_code& ec) {
+  static const auto& kHttpCategory = make_error_code(bhttp::error::bad_method).category();
+  if (ec.category() != kHttpCategory) return false;
+  auto code = static_cast<bhttp::error>(ec.value());
+  return code != bhttp::error::end_of_stream && code != bhttp::error::partial_message &&
+         code != bhttp::error::need_more && code != bhttp::error::need_buffer &&
+         code != bhttp::error::header_limit && code != bhttp::error::body_limit &&
+         code != bhttp::error::buffer_overflow;
+}
+
+// Every byte that enters as text is UTF-8 (issue 9): target, header names and values.
+bool TextIsUtf8(const HttpRequest& request) {
+  if (!IsValidUtf8(request.target)) return false;
+  for (const auto& [name, value] : request.headers.All()) {
+    if (!IsValidUtf8(name) || !IsValidUtf8(value)) return false;
+  }
+  return true;
+}
+
 bhttp::response<bhttp::string_body> ToBeastResponse(HttpResponse&& response,
                                                     const std::string& correlation_id,
-                                                    unsigned version, bool keep_alive) {
+                                                    unsigned version, bool keep_alive,
+                                                    bool head = false) {
   bhttp::response<bhttp::string_body> out{static_cast<bhttp::status>(response.status), version};
   out.set(bhttp::field::server, "datapipelines");
   if (!response.body.empty() || response.status != 202) {
@@ -75,6 +119,8 @@ bhttp::response<bhttp::string_body> ToBeastResponse(HttpResponse&& response,
   out.body() = std::move(response.body);
   out.keep_alive(keep_alive);
   out.prepare_payload();
+  // HEAD: the headers a GET would get (Content-Length included), never a body.
+  if (head) out.body().clear();
   return out;
 }
 
@@ -90,6 +136,10 @@ struct HttpServer::Impl {
   tcp::acceptor acceptor{io};
   std::atomic<bool> stopping{false};
   std::atomic<int> in_flight{0};
+  std::atomic<int64_t> body_bytes_in_flight{0};
+  std::mutex clients_mutex;
+  int connections = 0;                              // guarded by clients_mutex
+  std::unordered_map<std::string, int> per_client;  // open connections per client address
   std::mutex sessions_mutex;
   std::set<std::shared_ptr<beast::tcp_stream>> idle_streams;  // waiting for a request
 
@@ -99,8 +149,23 @@ struct HttpServer::Impl {
         router(std::move(r)),
         access_logger(std::move(l)) {}
 
+  bool PassesEdgePolicy(const HttpRequest& head) const {
+    auto host = head.headers.Get("Host");
+    return TextIsUtf8(head) && head.headers.Count("Host") == 1 && host &&
+           policy.HostAllowed(*host) && policy.OriginAllowed(head.headers.Get("Origin"));
+  }
+
   // Checks and routes one request; blocking handlers hop to the pool and back.
   awaitable<HttpResponse> Dispatch(HttpRequest& request) {
+    if (!TextIsUtf8(request)) {
+      co_return ErrorResponse(400, errc::kRequestInvalid,
+                              "The request target or a header is not valid UTF-8.",
+                              request.correlation_id);
+    }
+    if (request.headers.Count("Host") > 1) {
+      co_return ErrorResponse(400, errc::kRequestInvalid, "More than one Host header.",
+                              request.correlation_id);
+    }
     auto host = request.headers.Get("Host");
     if (!host || !policy.HostAllowed(*host)) {
       co_return ErrorResponse(403, errc::kHostNotAllowed, "Host header is not allowed.",
@@ -129,12 +194,74 @@ struct HttpServer::Impl {
         use_awaitable);
   }
 
-  awaitable<void> Session(tcp::socket socket) {
+  // The connection caps (per process, per client address); false = over a cap.
+  bool AdmitConnection(const std::string& ip) {
+    std::lock_guard lock(clients_mutex);
+    if (connections >= options.max_connections) return false;
+    int& mine = per_client[ip];
+    if (mine >= options.max_connections_per_client) {
+      if (mine == 0) per_client.erase(ip);
+      return false;
+    }
+    ++mine;
+    ++connections;
+    return true;
+  }
+
+  void ReleaseConnection(const std::string& ip) {
+    std::lock_guard lock(clients_mutex);
+    --connections;
+    if (auto it = per_client.find(ip); it != per_client.end() && --it->second <= 0) {
+      per_client.erase(it);
+    }
+  }
+
+  // Body bytes are reserved before they are read and released when the request is done.
+  struct BodyReservation {
+    BodyReservation(Impl* owner, int64_t reserved) : impl(owner), bytes(reserved) {}
+    BodyReservation(const BodyReservation&) = delete;
+    BodyReservation& operator=(const BodyReservation&) = delete;
+    ~BodyReservation() { impl->body_bytes_in_flight -= bytes; }
+    Impl* impl;
+    int64_t bytes;
+  };
+  bool ReserveBody(int64_t bytes) {
+    int64_t now = body_bytes_in_flight.fetch_add(bytes) + bytes;
+    if (now <= options.max_body_bytes_in_flight) return true;
+    body_bytes_in_flight -= bytes;
+    return false;
+  }
+
+  int64_t BodyLimitFor(std::string_view target) const {
+    std::string_view path = target.substr(0, target.find('?'));
+    auto it = options.body_limit_by_path.find(std::string(path));
+    return it == options.body_limit_by_path.end() ? options.max_body_bytes
+                                                  : std::min(it->second, options.max_body_bytes);
+  }
+
+  // The polite refusal of a connection over a cap: a fixed 503, then close.
+  awaitable<void> RefuseConnection(tcp::socket socket) {
     auto stream = std::make_shared<beast::tcp_stream>(std::move(socket));
-    std::string remote_ip;
+    std::string correlation_id = RequestPolicy::CorrelationIdFor(HttpHeaders{});
+    HttpResponse refusal = ErrorResponse(503, errc::kServiceUnavailable,
+                                         "Too many connections; retry shortly.", correlation_id);
+    refusal.SetHeader("Retry-After", "1");
+    auto response = ToBeastResponse(std::move(refusal), correlation_id, 11, false);
+    beast::error_code ec;
+    stream->expires_after(std::chrono::seconds(2));
+    co_await bhttp::async_write(*stream, response, asio::redirect_error(use_awaitable, ec));
+    stream->socket().shutdown(tcp::socket::shutdown_both, ec);
+    stream->socket().close(ec);
+  }
+
+  awaitable<void> Session(tcp::socket socket, std::string remote_ip) {
+    struct Release {
+      Impl* impl;
+      std::string ip;
+      ~Release() { impl->ReleaseConnection(ip); }
+    } release{this, remote_ip};
+    auto stream = std::make_shared<beast::tcp_stream>(std::move(socket));
     beast::error_code ignored;
-    auto endpoint = stream->socket().remote_endpoint(ignored);
-    if (!ignored) remote_ip = endpoint.address().to_string();
     beast::flat_buffer buffer;
     for (;;) {
       {
@@ -163,7 +290,47 @@ struct HttpServer::Impl {
         co_await RefuseAndClose(*stream, 413, errc::kRequestBodyTooLarge, BodyTooLargeMessage());
         break;
       }
-      if (ec) break;  // closed, idle timeout, shutdown or a malformed header
+      if (IsMalformedFraming(ec)) {
+        co_await RefuseAndClose(*stream, 400, errc::kRequestInvalid,
+                                "Malformed HTTP request: " + ec.message() + ".");
+        break;
+      }
+      if (ec) break;  // closed, idle timeout or shutdown
+      std::optional<BodyReservation> reservation;
+      if (!parser.is_done()) {  // a body follows: bound it before a byte of it is read
+        const auto target = parser.get().target();
+        const int64_t limit = BodyLimitFor(std::string_view(target.data(), target.size()));
+        auto length = parser.content_length();
+        if (length && *length > static_cast<std::uint64_t>(limit)) {
+          co_await RefuseAndClose(*stream, 413, errc::kRequestBodyTooLarge,
+                                  "Request body exceeds " + std::to_string(limit) + " bytes.");
+          break;
+        }
+        parser.body_limit(static_cast<std::uint64_t>(limit));
+        // The credential first: an unauthenticated body is never read, nor reserved.
+        HttpRequest head = HeadersOnly(parser.get(), remote_ip);
+        // A request the edge refuses anyway (bad text, Host, Origin) keeps that answer.
+        if (options.admit_headers && PassesEdgePolicy(head)) {
+          auto admit = &options.admit_headers;
+          std::optional<HttpResponse> refusal = co_await asio::co_spawn(
+              blocking,
+              [admit, &head]() -> awaitable<std::optional<HttpResponse>> {
+                co_return (*admit)(head);
+              },
+              use_awaitable);
+          if (refusal) {
+            co_await RespondAndClose(*stream, std::move(*refusal), head.correlation_id);
+            break;
+          }
+        }
+        const int64_t reserve = length ? static_cast<int64_t>(*length) : limit;
+        if (!ReserveBody(reserve)) {
+          co_await RefuseAndClose(*stream, 503, errc::kServiceUnavailable,
+                                  "Too many request bytes in flight; retry shortly.");
+          break;
+        }
+        reservation.emplace(this, reserve);
+      }
       ++in_flight;
       bool keep_going = co_await ServeOne(*stream, buffer, parser, remote_ip);
       --in_flight;
@@ -192,11 +359,15 @@ struct HttpServer::Impl {
           ErrorResponse(413, errc::kRequestBodyTooLarge, BodyTooLargeMessage(), correlation_id);
       request.method = std::string(parser.get().method_string());
       request.path = std::string(parser.get().target());
+    } else if (IsMalformedFraming(ec)) {  // e.g. a bad chunk size
+      co_await RefuseAndClose(stream, 400, errc::kRequestInvalid,
+                              "Malformed HTTP request: " + ec.message() + ".");
+      co_return false;
     } else if (ec) {
       co_return false;
     } else {
       keep_alive = parser.get().keep_alive() && !stopping;
-      request = ToHttpRequest(parser.release(), remote_ip);
+      request = ToHttpRequest(parser.release(), remote_ip, options.max_json_depth);
       request.correlation_id = RequestPolicy::CorrelationIdFor(request.headers);
       correlation_id = request.correlation_id;
       try {
@@ -215,7 +386,8 @@ struct HttpServer::Impl {
       }
       co_return false;  // a streamed body ends with the connection
     }
-    auto beast_response = ToBeastResponse(std::move(response), correlation_id, version, keep_alive);
+    auto beast_response = ToBeastResponse(std::move(response), correlation_id, version, keep_alive,
+                                          request.method == "HEAD");
     stream.expires_after(std::chrono::seconds(30));
     co_await bhttp::async_write(stream, beast_response, asio::redirect_error(use_awaitable, ec));
     if (access_logger) {
@@ -293,8 +465,14 @@ struct HttpServer::Impl {
   awaitable<void> RefuseAndClose(beast::tcp_stream& stream, int status, const ErrorCode& code,
                                  const std::string& message) {
     std::string correlation_id = RequestPolicy::CorrelationIdFor(HttpHeaders{});
-    auto response = ToBeastResponse(ErrorResponse(status, code, message, correlation_id),
-                                    correlation_id, 11, false);
+    HttpResponse refusal = ErrorResponse(status, code, message, correlation_id);
+    if (status == 503) refusal.SetHeader("Retry-After", "1");
+    co_await RespondAndClose(stream, std::move(refusal), correlation_id);
+  }
+
+  awaitable<void> RespondAndClose(beast::tcp_stream& stream, HttpResponse refusal,
+                                  const std::string& correlation_id) {
+    auto response = ToBeastResponse(std::move(refusal), correlation_id, 11, false);
     beast::error_code ec;
     stream.expires_after(std::chrono::seconds(5));
     co_await bhttp::async_write(stream, response, asio::redirect_error(use_awaitable, ec));
@@ -316,15 +494,35 @@ struct HttpServer::Impl {
   }
 
   awaitable<void> Accept() {
+    asio::steady_timer timer(io);
+    std::chrono::milliseconds backoff{0};
     for (;;) {
       beast::error_code ec;
       tcp::socket socket = co_await acceptor.async_accept(asio::redirect_error(use_awaitable, ec));
       if (ec) {
         if (stopping || ec == asio::error::operation_aborted) co_return;
-        continue;  // e.g. EMFILE: keep serving the connections we have
+        // EMFILE / ENFILE (or any accept failure): keep serving the connections we have and
+        // back off instead of spinning on a listen queue we cannot drain.
+        backoff = std::min(std::max(backoff * 2, std::chrono::milliseconds(10)),
+                           std::chrono::milliseconds(1000));
+        if (backoff == std::chrono::milliseconds(10)) {
+          spdlog::warn("accept failed ({}); backing off", ec.message());
+        }
+        timer.expires_after(backoff);
+        beast::error_code ignored;
+        co_await timer.async_wait(asio::redirect_error(use_awaitable, ignored));
+        continue;
       }
+      backoff = std::chrono::milliseconds(0);
       socket.set_option(tcp::no_delay(true), ec);
-      asio::co_spawn(io, Session(std::move(socket)), asio::detached);
+      std::string remote_ip;
+      auto endpoint = socket.remote_endpoint(ec);
+      if (!ec) remote_ip = endpoint.address().to_string();
+      if (!AdmitConnection(remote_ip)) {
+        asio::co_spawn(io, RefuseConnection(std::move(socket)), asio::detached);
+        continue;
+      }
+      asio::co_spawn(io, Session(std::move(socket), std::move(remote_ip)), asio::detached);
     }
   }
 

@@ -64,7 +64,14 @@ HttpResponse McpHttpEndpoint::Handle(const HttpRequest& request) {
 }
 
 HttpResponse McpHttpEndpoint::Dispatch(const HttpRequest& request, const Principal& principal) {
-  Json message = Json::parse(request.body, nullptr, /*allow_exceptions=*/false);
+  JsonBody parsed = ParseJsonBody(request.body, request.max_json_depth);
+  if (parsed.fault == JsonBodyFault::kTooDeep) {
+    return JsonRpcResponse(400,
+                           jsonrpc::Error(nullptr, jsonrpc::kParseError,
+                                          "Parse error: body nests deeper than " +
+                                              std::to_string(request.max_json_depth) + " levels."));
+  }
+  Json message = std::move(parsed.value);
   if (message.is_discarded()) {
     return JsonRpcResponse(
         400, jsonrpc::Error(nullptr, jsonrpc::kParseError, "Parse error: body is not valid JSON."));
@@ -97,6 +104,10 @@ HttpResponse McpHttpEndpoint::Dispatch(const HttpRequest& request, const Princip
     return JsonRpcResponse(400,
                            jsonrpc::Error(nullptr, jsonrpc::kInvalidRequest,
                                           "Invalid Request: 'id' must be a string or an integer."));
+  }
+  if (parsed.fault == JsonBodyFault::kNulCharacter) {
+    return JsonRpcResponse(200, jsonrpc::Error(message["id"], jsonrpc::kInvalidParams,
+                                               "Invalid params: a string contains U+0000."));
   }
   if (IsLongCall(message) && AcceptsEventStream(request)) {
     return LongCall(std::move(message), request, principal);

@@ -40,8 +40,16 @@ Json AuditTarget(const Json& arguments) {
   if (!arguments.is_object()) return target;
   for (std::string_view key : kTargetArguments) {
     auto it = arguments.find(std::string(key));
-    if (it != arguments.end() && (it->is_string() || it->is_number_integer() || it->is_array())) {
-      target[std::string(key)] = *it;
+    if (it == arguments.end()) continue;
+    if (it->is_string() || it->is_number_integer()) {
+      target[std::string(key)] = AuditLog::Bounded(*it);
+    } else if (it->is_array()) {  // identifiers only: scalar items, never a nested tree
+      Json items = Json::array();
+      for (const Json& item : *it) {
+        if (items.size() == AuditLog::kMaxDetailItems) break;
+        if (item.is_string() || item.is_number_integer()) items.push_back(AuditLog::Bounded(item));
+      }
+      target[std::string(key)] = std::move(items);
     }
   }
   if (auto sql = arguments.find("sql"); sql != arguments.end() && sql->is_string()) {

@@ -19,9 +19,10 @@ HttpResponse ErrorEnvelope(const DomainError& error, const std::string& correlat
   response.body =
       Json{{"schema_version", 1}, {"correlation_id", correlation_id}, {"error", error.ToJson()}}
           .dump();
-  if (response.status == 429) {
+  const Json& details = error.details();
+  const bool retry_later = details.is_object() && details.contains("retry_after_seconds");
+  if (response.status == 429 || retry_later) {  // e.g. auth.login.locked (403) names it too
     int64_t retry_after = 1;
-    const Json& details = error.details();
     if (details.is_object() && details.contains("retry_after_seconds") &&
         details["retry_after_seconds"].is_number_integer()) {
       retry_after = std::max<int64_t>(1, details["retry_after_seconds"].get<int64_t>());

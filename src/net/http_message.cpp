@@ -2,7 +2,10 @@
 
 #include <cctype>
 
+#include "datapipelines/domain/domain_error.hpp"
+#include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/util/percent_encoding.hpp"
+#include "datapipelines/util/utf8.hpp"
 
 namespace dp {
 namespace {
@@ -52,7 +55,15 @@ std::optional<std::string> QueryParam(std::string_view query, std::string_view n
     std::string_view pair = query.substr(0, amp);
     auto eq = pair.find('=');
     if (DecodeQueryComponent(pair.substr(0, eq)) == name) {
-      return eq == std::string_view::npos ? std::string() : DecodeQueryComponent(pair.substr(eq + 1));
+      if (eq == std::string_view::npos) return std::string();
+      std::string value = DecodeQueryComponent(pair.substr(eq + 1));
+      if (!IsValidUtf8(value) || value.find('\0') != std::string::npos) {
+        throw DomainError(errc::kRequestInvalid,
+                          "Query parameter '" + std::string(name) +
+                              "' decodes to invalid UTF-8 or contains U+0000.",
+                          Json{{"field", std::string(name)}});
+      }
+      return value;
     }
     if (amp == std::string_view::npos) break;
     query.remove_prefix(amp + 1);

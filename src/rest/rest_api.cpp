@@ -2,6 +2,7 @@
 
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
+#include "datapipelines/domain/request_fields.hpp"
 #include "datapipelines/net/envelope.hpp"
 #include "datapipelines/rest/rest_support.hpp"
 #include "datapipelines/service/api_key_view.hpp"
@@ -30,12 +31,13 @@ Json PrincipalJson(const Principal& principal) {
       {"scope", principal.via_session ? Json() : Json(std::string(ToString(principal.scope)))}};
 }
 
-// Cookie-authenticated writes must echo the dp_csrf cookie in DP-CSRF-Token (double submit).
+// Cookie-authenticated writes must send DP-CSRF-Token = the session's own token (the dp_csrf
+// cookie carries it for the browser to read); a planted cookie proves nothing.
 void RequireCsrf(const HttpRequest& request, const Principal& principal) {
   if (!principal.via_session || request.method == "GET") return;
-  auto cookie = CookieValue(request.headers, "dp_csrf");
+  auto session = CookieValue(request.headers, "dp_session");
   auto header = request.headers.Get("DP-CSRF-Token");
-  if (!cookie || !header || !ConstantTimeEquals(*cookie, *header)) {
+  if (!session || !header || !AuthService::CsrfTokenMatches(*session, *header)) {
     throw DomainError(errc::kCsrfInvalid, "Cookie-authenticated writes need DP-CSRF-Token.",
                       Json{{"reason", !header ? "missing" : "mismatch"}});
   }
@@ -95,7 +97,7 @@ HttpResponse RestApi::Login(const HttpRequest& request) {
   Json body = ParseBody(request);
   LoginResult login = auth_.Login(RequiredString(body, "email"), RequiredString(body, "password"),
                                   request.remote_ip);
-  std::string csrf = Sha256Hex(RandomBytes(32)).substr(0, 32);
+  std::string csrf = AuthService::CsrfTokenFor(login.token);
   HttpResponse response = SuccessEnvelope(Json{{"principal", PrincipalJson(login.principal)},
                                                {"expires_at", FormatIso8601Ms(login.expires_at_ms)},
                                                {"csrf_token", csrf}},
@@ -126,20 +128,20 @@ HttpResponse RestApi::CreateKey(const HttpRequest& request, const Principal& pri
   Json body = ParseBody(request);
   CreateApiKeyRequest create;
   create.name = RequiredString(body, "name");
-  std::string scope_text = body.value("scope", std::string("read"));
+  std::string scope_text = OptionalStringField(body, "scope").value_or("read");
   auto scope = ParseScope(scope_text);
   if (!scope) {
     throw DomainError(errc::kRequestInvalid, "'scope' must be read, execute or author.",
                       Json{{"field", "scope"}});
   }
   create.scope = *scope;
-  auto kind = ParseKeyKind(body.value("kind", std::string("user")));
+  auto kind = ParseKeyKind(OptionalStringField(body, "kind").value_or("user"));
   if (!kind) {
     throw DomainError(errc::kRequestInvalid, "'kind' must be user, endpoint or server.",
                       Json{{"field", "kind"}});
   }
   create.kind = *kind;
-  create.workspace_name = body.value("workspace", std::string());
+  create.workspace_name = OptionalStringField(body, "workspace").value_or("");
   if (body.contains("expires_at") && !body["expires_at"].is_null()) {
     create.expires_at_ms = ParseIso8601Utc(RequiredString(body, "expires_at"));
     if (!create.expires_at_ms) {

@@ -5,7 +5,9 @@
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/domain/request_fields.hpp"
+#include "datapipelines/util/json_body.hpp"
 #include "datapipelines/util/percent_encoding.hpp"
+#include "datapipelines/util/utf8.hpp"
 
 namespace dp {
 
@@ -41,7 +43,17 @@ Json PagedItems(const Json& items, int offset, int limit, int64_t total, bool ha
 }
 
 Json ParseBody(const HttpRequest& request) {
-  Json body = Json::parse(request.body, nullptr, false);
+  JsonBody parsed = ParseJsonBody(request.body, request.max_json_depth);
+  if (parsed.fault == JsonBodyFault::kTooDeep) {
+    throw DomainError(
+        errc::kRequestInvalid,
+        "Request body nests deeper than " + std::to_string(request.max_json_depth) + " levels.",
+        Json{{"max_depth", request.max_json_depth}});
+  }
+  if (parsed.fault == JsonBodyFault::kNulCharacter) {
+    throw DomainError(errc::kRequestInvalid, "A string in the request body contains U+0000.");
+  }
+  Json body = std::move(parsed.value);
   if (body.is_discarded() || !body.is_object()) {
     throw DomainError(errc::kRequestInvalid, "Request body must be a JSON object.");
   }
@@ -72,6 +84,10 @@ std::optional<std::vector<std::string>> PathSegmentsBelow(std::string_view path,
     auto decoded = PercentDecode(raw);
     if (!decoded) {
       throw DomainError(errc::kRequestInvalid, "Malformed percent-encoding in the path.");
+    }
+    if (!IsValidUtf8(*decoded) || decoded->find('\0') != std::string::npos) {
+      throw DomainError(errc::kRequestInvalid,
+                        "A path segment decodes to invalid UTF-8 or contains U+0000.");
     }
     segments.push_back(std::move(*decoded));
     rest = slash == std::string_view::npos ? std::string_view() : rest.substr(slash);

@@ -8,9 +8,96 @@ namespace dp {
 
 AuditLog::AuditLog(MetadataStore& store) : store_(store) {}
 
+AuditLog::~AuditLog() {
+  std::lock_guard lock(aggregates_mutex_);
+  for (auto& [key, aggregate] : aggregates_) FlushLocked(aggregate);
+}
+
+void AuditLog::FlushLocked(Aggregate& aggregate) noexcept {
+  if (aggregate.count == 0) return;
+  AuditEvent row = aggregate.latest;
+  row.timestamp_ms = aggregate.last_seen_ms;
+  try {
+    row.details["aggregated"] = {{"count", aggregate.count},
+                                 {"first_seen_ms", aggregate.first_seen_ms},
+                                 {"last_seen_ms", aggregate.last_seen_ms}};
+  } catch (...) {
+  }
+  aggregate.count = 0;
+  Record(std::move(row));
+}
+
+void AuditLog::RecordRepeatable(AuditEvent event, std::string_view source) noexcept {
+  constexpr int64_t kWindowMs = 60 * 1000;
+  constexpr std::size_t kMaxSources = 10000;
+  try {
+    if (event.timestamp_ms == 0) event.timestamp_ms = NowMs();
+    const int64_t now = event.timestamp_ms;
+    std::string key = Capped(event.event) + '\x1f' + Capped(source);
+    std::lock_guard lock(aggregates_mutex_);
+    auto it = aggregates_.find(key);
+    if (it != aggregates_.end() && now - it->second.window_start_ms < kWindowMs) {
+      Aggregate& aggregate = it->second;
+      if (aggregate.count++ == 0) aggregate.first_seen_ms = now;
+      aggregate.last_seen_ms = now;
+      aggregate.latest = std::move(event);
+      return;
+    }
+    if (it != aggregates_.end()) {
+      FlushLocked(it->second);
+    } else {
+      if (aggregates_.size() >= kMaxSources) {  // a flood of sources: write and forget all
+        for (auto& [k, aggregate] : aggregates_) FlushLocked(aggregate);
+        aggregates_.clear();
+      }
+      it = aggregates_.emplace(std::move(key), Aggregate{}).first;
+    }
+    it->second.window_start_ms = now;
+    Record(std::move(event));
+  } catch (...) {
+    // Auditing never breaks the request it describes.
+  }
+}
+
+std::string AuditLog::Capped(std::string_view text) {
+  if (text.size() <= kMaxStringBytes) return std::string(text);
+  std::size_t cut = kMaxStringBytes - 3;  // room for "…" (3 bytes)
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  return std::string(text.substr(0, cut)) + "\xE2\x80\xA6";
+}
+
+Json AuditLog::Bounded(const Json& value, int depth) {
+  if (value.is_string()) return Capped(value.get_ref<const std::string&>());
+  if (!value.is_structured()) return value;
+  if (depth >= kMaxDetailDepth) return Json("\xE2\x80\xA6");
+  Json out = value.is_object() ? Json::object() : Json::array();
+  std::size_t n = 0;
+  for (auto it = value.begin(); it != value.end(); ++it) {
+    if (n++ == kMaxDetailItems) {  // the rest is counted, not copied
+      if (value.is_object()) {
+        out["\xE2\x80\xA6omitted"] = value.size() - kMaxDetailItems;
+      } else {
+        out.push_back("\xE2\x80\xA6" + std::to_string(value.size() - kMaxDetailItems) + " omitted");
+      }
+      break;
+    }
+    if (value.is_object()) {
+      out[Capped(it.key())] = Bounded(*it, depth + 1);
+    } else {
+      out.push_back(Bounded(*it, depth + 1));
+    }
+  }
+  return out;
+}
+
 void AuditLog::Record(AuditEvent event) noexcept {
   try {
     if (event.timestamp_ms == 0) event.timestamp_ms = NowMs();
+    for (std::string* field : {&event.event, &event.user_id, &event.key_id, &event.workspace_id,
+                               &event.correlation_id, &event.source_ip}) {
+      if (field->size() > kMaxStringBytes) *field = Capped(*field);
+    }
+    event.details = Bounded(event.details);
     store_.AppendAudit(event);
   } catch (const std::exception& e) {
     // Only the event name: the details are not needed to diagnose a store failure.

@@ -41,7 +41,15 @@ User WithoutSecret(User user) {
 
 ApiKeyRecord WithoutSecret(ApiKeyRecord key) {
   key.key_hash.clear();
+  key.key_check.clear();
   return key;
+}
+
+// The check every presented key is compared with when its id is unknown: same length and
+// the same constant-time compare as a real one, matching no token.
+const std::string& DummyKeyCheck() {
+  static const std::string kDummy(64, '0');
+  return kDummy;
 }
 
 bool IsExpired(const std::optional<int64_t>& expires_at_ms, int64_t now_ms) {
@@ -55,6 +63,9 @@ AuthService::AuthService(MetadataStore& store, AuditLog& audit, AuthOptions opti
       audit_(audit),
       options_(std::move(options)),
       hasher_(options_.hasher),
+      login_throttle_(options_.login_throttle),
+      argon_per_key_(options_.argon2_per_key_per_minute),
+      argon_per_address_(options_.argon2_per_address_per_minute),
       key_cache_(options_.cache_ttl.count(), options_.cache_max_entries),
       session_cache_(options_.cache_ttl.count(), options_.cache_max_entries) {}
 
@@ -91,13 +102,40 @@ AuthService::KeyEntry AuthService::LoadKeyEntry(const std::string& key_id,
                                                 const std::optional<KeyEntry>& stale,
                                                 std::string_view source_ip) {
   auto record = store_.FindApiKey(key_id);
+  // One HMAC and one constant-time compare whatever the id: an unknown id, a revoked key and a
+  // wrong secret cost the same and none of them reaches Argon2 (issue 9).
+  const std::string presented = ApiKeyCheck(full_token);
+  const bool has_check = record && !record->key_check.empty();
+  const bool check_ok =
+      ConstantTimeEquals(has_check ? record->key_check : DummyKeyCheck(), presented);
   if (!record) RejectKey(key_id, source_ip, "unknown", false);
+  if (has_check && !check_ok) RejectKey(key_id, source_ip, "hash_mismatch", false);
   if (record->is_revoked) RejectKey(key_id, source_ip, "revoked", false);
   if (IsExpired(record->expires_at_ms, Now())) RejectKey(key_id, source_ip, "expired", true);
   // Argon2 runs once per token: a refresh against an unchanged hash reuses the verification.
   const bool verified = stale && stale->key.key_hash == record->key_hash;
-  if (!verified && !hasher_.VerifySecret(record->key_hash, full_token)) {
-    RejectKey(key_id, source_ip, "hash_mismatch", false);
+  if (!verified) {
+    // Bounded per key id and per address: a key issued before its pre-check existed is the
+    // one path a wrong secret can still spend Argon2 on.
+    for (auto* window : {&argon_per_key_, &argon_per_address_}) {
+      auto verdict =
+          window->Take(window == &argon_per_key_ ? key_id : std::string(source_ip), Now());
+      if (!verdict.allowed) {
+        throw DomainError(errc::kRateLimitExceeded,
+                          "Too many API key verifications; retry after the window.",
+                          Json{{"retry_after_seconds", verdict.retry_after_seconds}});
+      }
+    }
+    if (!hasher_.VerifySecret(record->key_hash, full_token)) {
+      RejectKey(key_id, source_ip, "hash_mismatch", false);
+    }
+    if (!has_check) {
+      try {
+        store_.SetApiKeyCheck(record->id, presented);
+      } catch (const std::exception& e) {
+        spdlog::warn("could not back-fill the pre-check of API key {}: {}", record->id, e.what());
+      }
+    }
   }
   auto user = store_.FindUserById(record->user_id);
   if (!user) RejectKey(key_id, source_ip, "owner_unknown", false);
@@ -133,8 +171,15 @@ Principal AuthService::KeyPrincipal(const KeyEntry& entry, std::string_view sour
 
 void AuthService::RejectKey(const std::string& key_id, std::string_view source_ip,
                             std::string_view reason, bool expired) {
-  // The key id is the public half; the secret never reaches the audit row.
-  Audit("auth.api_key.rejected", "", key_id, "", source_ip, {{"reason", reason}});
+  // The key id is the public half; the secret never reaches the audit row. Anyone can repeat
+  // a refusal, so repeats from one address are aggregated instead of a row each.
+  AuditEvent row;
+  row.timestamp_ms = Now();
+  row.event = "auth.api_key.rejected";
+  row.key_id = key_id;
+  row.source_ip = std::string(source_ip);
+  row.details = {{"reason", reason}};
+  audit_.RecordRepeatable(std::move(row), source_ip);
   if (expired) throw DomainError(errc::kApiKeyExpired, "the API key has expired");
   throw DomainError(errc::kApiKeyInvalid, kInvalidKeyMessage);
 }
@@ -192,6 +237,24 @@ Principal AuthService::SessionPrincipal(const SessionEntry& entry) {
 LoginResult AuthService::Login(std::string_view email, std::string_view password,
                                std::string_view source_ip) {
   const std::string normalized = NormalizeEmail(email).substr(0, 254);
+  // The dampers run before any lookup or Argon2 work (auth.md §5A.3, §9).
+  const int64_t started = Now();
+  LoginThrottle::AddressVerdict address = login_throttle_.TakeAddressAttempt(source_ip, started);
+  if (!address.allowed) {
+    // One row per window, not one per refused attempt.
+    if (address.first_refusal) {
+      Audit("auth.login.rate_limited", "", "", "", source_ip,
+            {{"limit_per_minute", options_.login_throttle.per_address_per_minute}});
+    }
+    throw DomainError(errc::kRateLimitExceeded,
+                      "Too many login attempts from this address; retry after the window.",
+                      Json{{"retry_after_seconds", address.retry_after_seconds}});
+  }
+  if (int64_t locked_ms = login_throttle_.LockedFor(normalized, started); locked_ms > 0) {
+    throw DomainError(errc::kLoginLocked,
+                      "This account is locked after repeated failed logins; retry later.",
+                      Json{{"retry_after_seconds", (locked_ms + 999) / 1000}});
+  }
   auto user = store_.FindUserByEmail(normalized);
   bool verified = false;
   if (user && !user->password_hash.empty()) {
@@ -203,8 +266,16 @@ LoginResult AuthService::Login(std::string_view email, std::string_view password
   if (!verified) {
     Audit("auth.login.failure", user ? user->id : "", "", "", source_ip,
           {{"email", normalized}, {"reason", "invalid_credentials"}});
+    // Unknown emails count too: whether an account locks must not reveal that it exists.
+    if (login_throttle_.RecordFailure(normalized, Now())) {
+      Audit("auth.login.locked", user ? user->id : "", "", "", source_ip,
+            {{"email", normalized},
+             {"max_failures", options_.login_throttle.max_failures},
+             {"lock_seconds", options_.login_throttle.lock_ms / 1000}});
+    }
     throw DomainError(errc::kLoginInvalid, kInvalidLoginMessage);
   }
+  login_throttle_.RecordSuccess(normalized);
   if (!user->is_active) {
     Audit("auth.login.user_inactive", user->id, "", "", source_ip, {{"email", normalized}});
     throw DomainError(errc::kLoginUserInactive, "this account is deactivated");
@@ -228,6 +299,20 @@ LoginResult AuthService::Login(std::string_view email, std::string_view password
   Audit("auth.login.success", user->id, "", session.workspace_id, source_ip,
         {{"email", normalized}});
   return result;
+}
+
+std::string AuthService::ApiKeyCheck(std::string_view full_token) {
+  // The secret half carries 240 random bits, so a fixed label (domain separation) is the
+  // whole key: nothing shared between instances or the operator CLI is needed.
+  return Sha256Hex(HmacSha256("datapipelines api key check v1", full_token));
+}
+
+std::string AuthService::CsrfTokenFor(std::string_view session_token) {
+  return Base64Url(HmacSha256(session_token, "datapipelines csrf v1"));
+}
+
+bool AuthService::CsrfTokenMatches(std::string_view session_token, std::string_view presented) {
+  return !session_token.empty() && ConstantTimeEquals(CsrfTokenFor(session_token), presented);
 }
 
 void AuthService::Logout(std::string_view cookie_token) {
@@ -305,7 +390,8 @@ IssuedApiKey AuthService::IssueKey(const User& issuer, const Workspace& workspac
                       false,
                       Now(),
                       request.expires_at_ms,
-                      std::nullopt};
+                      std::nullopt,
+                      ApiKeyCheck(generated.plaintext)};
   store_.InsertApiKey(record);
   Json details = {
       {"name", record.name}, {"scope", ToString(record.scope)}, {"kind", ToString(record.kind)}};
@@ -317,7 +403,10 @@ IssuedApiKey AuthService::IssueKey(const User& issuer, const Workspace& workspac
 
 std::vector<ApiKeyRecord> AuthService::ListApiKeys(const Principal& principal) {
   std::vector<ApiKeyRecord> keys = store_.ListApiKeysOfUser(principal.user_id);
-  for (auto& key : keys) key.key_hash.clear();
+  for (auto& key : keys) {
+    key.key_hash.clear();
+    key.key_check.clear();
+  }
   return keys;
 }
 
@@ -471,7 +560,10 @@ std::vector<MemberInfo> AuthService::ListMembers(const std::string& workspace_na
 
 std::vector<ApiKeyRecord> AuthService::ListAllKeys() {
   std::vector<ApiKeyRecord> keys = store_.ListApiKeys();
-  for (auto& key : keys) key.key_hash.clear();
+  for (auto& key : keys) {
+    key.key_hash.clear();
+    key.key_check.clear();
+  }
   return keys;
 }
 

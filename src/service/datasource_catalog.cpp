@@ -11,6 +11,7 @@
 #include "datapipelines/service/learned_facts_enricher.hpp"
 #include "datapipelines/store/metadata_store.hpp"
 #include "datasource_rules.hpp"
+#include "payload_budget.hpp"
 
 namespace dp {
 namespace {
@@ -253,6 +254,8 @@ Json DatasourceService::PreviewRows(const Principal& principal, const PreviewReq
   if (locator.schema) RequireIdentifier(*locator.schema, "schema");
   for (const auto& term : request.order_by) RequireIdentifier(term.column, "order_by.column");
   int limit = std::clamp(request.limit, 1, options_.max_preview_rows);
+  std::optional<UserConcurrency::Permit> permit;
+  if (options_.expensive) permit.emplace(options_.expensive->Acquire(principal.user_id));
   DatasourceRecord record = RequireVisible(principal, locator.datasource);
   SchemaFilter filter;
   if (locator.schema) filter.schema = *locator.schema;  // preview's schema is one identifier
@@ -275,12 +278,15 @@ Json DatasourceService::PreviewRows(const Principal& principal, const PreviewReq
     options.max_rows = limit + 1;
     Json rows = Json::array();
     bool more = false;
+    PayloadBudget budget(options_.max_cell_bytes, options_.max_payload_bytes);
     QueryResult result = conn.Query(sql, {}, options, [&](const RowView& row) {
       if (static_cast<int>(rows.size()) == limit) {
         more = true;
         return true;
       }
-      rows.push_back(row.ToWireObject());
+      Json wire = row.ToWireObject();
+      if (!budget.Admit(wire)) return false;
+      rows.push_back(std::move(wire));
       return true;
     });
     Json columns = Json::array();
@@ -293,6 +299,7 @@ Json DatasourceService::PreviewRows(const Principal& principal, const PreviewReq
     out["rows"] = rows;
     out["row_count"] = rows.size();
     out["truncated"] = more || result.truncated;
+    budget.Report(out);
     return out;
   });
 }

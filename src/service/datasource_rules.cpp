@@ -90,6 +90,56 @@ std::string_view Authority(std::string_view rest) {
   return rest.substr(0, rest.find_first_of("/?"));
 }
 
+std::string DecodePercent(std::string_view text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '%' && i + 2 < text.size() &&
+        std::isxdigit(static_cast<unsigned char>(text[i + 1])) &&
+        std::isxdigit(static_cast<unsigned char>(text[i + 2]))) {
+      out.push_back(static_cast<char>(std::stoi(std::string(text.substr(i + 1, 2)), nullptr, 16)));
+      i += 2;
+    } else {
+      out.push_back(text[i]);
+    }
+  }
+  return out;
+}
+
+// Every key=value component anywhere in the URL, whatever the driver's grammar puts it in:
+// the query (?a=b&c=d), ;-parameters (…/db;password=x), a #fragment, MySQL's
+// address=(host=h)(password=x) and (host=h,password=x) host forms. Keys are percent-decoded,
+// trimmed and lowercased, so pass%77ord or " Password" are the same key.
+std::vector<std::string> ComponentKeys(std::string_view url) {
+  std::vector<std::string> keys;
+  std::size_t start = 0;
+  auto flush = [&](std::size_t end) {
+    std::string_view part = url.substr(start, end - start);
+    std::size_t eq = part.find('=');
+    if (eq != std::string_view::npos) {
+      std::string key = AsciiLower(DecodePercent(part.substr(0, eq)));
+      auto first = key.find_first_not_of(" \t");
+      auto last = key.find_last_not_of(" \t");
+      keys.push_back(first == std::string::npos ? "" : key.substr(first, last - first + 1));
+      // address=(host=h)…: the value opens a nested key list; scan it too.
+      // A value may itself hold key=value text (options=-c%20password%3Dx): scan it decoded.
+      std::string value = DecodePercent(part.substr(eq + 1));
+      if (value.find('=') != std::string::npos) {
+        for (auto& nested : ComponentKeys(value)) keys.push_back(std::move(nested));
+      }
+    }
+    start = end + 1;
+  };
+  for (std::size_t i = 0; i < url.size(); ++i) {
+    char c = url[i];
+    if (c == '?' || c == '&' || c == ';' || c == '#' || c == '(' || c == ')' || c == ',' ||
+        c == '/') {
+      flush(i);
+    }
+  }
+  flush(url.size());
+  return keys;
+}
+
 std::size_t EditDistance(const std::string& a, const std::string& b) {
   std::vector<std::size_t> row(b.size() + 1);
   for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
@@ -143,10 +193,25 @@ std::vector<RuleFailure> CheckJdbcUrl(Dialect dialect, const std::string& url,
     return failures;
   }
   if (!IsDialectServed(dialect)) return failures;  // the driver refusal is reported apart
-  if (Authority(rest).find('@') != std::string_view::npos) {
+  // A credential anywhere in the URL is refused before anything is parsed or stored: the
+  // URL is returned to read keys, so it must never hold a secret in any driver's grammar.
+  bool credential = Authority(rest).find('@') != std::string_view::npos;
+  for (const std::string& key : ComponentKeys(rest)) {
+    // password1..3 (MySQL multi-factor), sslpassword, a "secret" anywhere: all credentials.
+    if (IsCredentialKey(key) || key.find("password") != std::string::npos ||
+        key.find("passwd") != std::string::npos || key.find("secret") != std::string::npos) {
+      credential = true;
+    }
+  }
+  if (credential) {
     failures.push_back({errc::kDatasourceUrlMalformed, "jdbc_url",
                         "jdbc_url may not carry credentials: use the username and password "
                         "fields"});
+    return failures;
+  }
+  if (rest.find('#') != std::string_view::npos) {
+    failures.push_back(
+        {errc::kDatasourceUrlMalformed, "jdbc_url", "jdbc_url may not carry a #fragment"});
     return failures;
   }
   std::string native = url.substr(5);  // drop "jdbc:"

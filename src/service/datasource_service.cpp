@@ -21,6 +21,7 @@ namespace dp {
 struct DatasourceService::CachedConnector {
   int64_t updated_at_ms = 0;
   std::shared_ptr<Connector> connector;
+  std::shared_ptr<Connector> probe_connector;  // read-only sessions for sql_probe, built lazily
 };
 
 namespace {
@@ -62,11 +63,27 @@ DatasourceService::ExecutionTarget DatasourceService::ResolveForExecution(
   if (!record || record->is_deleted || workspace_id.empty() ||
       !store_.IsDatasourceGranted(name, workspace_id)) {
     throw DomainError(errc::kNodeDatasourceNotFound,
-                      "Datasource '" + name + "' resolved when the pipeline was saved but is not "
-                      "visible to this workspace now.",
+                      "Datasource '" + name +
+                          "' resolved when the pipeline was saved but is not "
+                          "visible to this workspace now.",
                       Json{{"datasource", name}});
   }
   return ExecutionTarget{record->name, record->dialect, record->readonly, ConnectorFor(*record)};
+}
+
+std::shared_ptr<Connector> DatasourceService::ProbeConnectorFor(const DatasourceRecord& record) {
+  std::shared_ptr<Connector> base = ConnectorFor(record);  // builds or refreshes the entry
+  ConnectorConfig config = base->config();
+  config.probe = true;
+  std::lock_guard lock(mutex_);
+  auto it = connectors_.find(record.name);
+  if (it == connectors_.end() || it->second->connector != base) {  // replaced meanwhile
+    return std::shared_ptr<Connector>(MakeConnector(config));
+  }
+  if (!it->second->probe_connector) {
+    it->second->probe_connector = std::shared_ptr<Connector>(MakeConnector(config));
+  }
+  return it->second->probe_connector;
 }
 
 std::shared_ptr<Connector> DatasourceService::ConnectorFor(const DatasourceRecord& record) {

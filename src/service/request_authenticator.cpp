@@ -29,6 +29,13 @@ RequestAuthenticator::RequestAuthenticator(AuthService& auth, RateLimiter& limit
 AuthenticatedRequest RequestAuthenticator::Authenticate(const HttpHeaders& headers,
                                                         const std::string& remote_ip,
                                                         CredentialPolicy policy) {
+  Principal principal = Identify(headers, remote_ip, policy);
+  RateDecision rate = ChargeRate(principal.user_id);
+  return {std::move(principal), rate};
+}
+
+Principal RequestAuthenticator::Identify(const HttpHeaders& headers, const std::string& remote_ip,
+                                         CredentialPolicy policy) {
   bool has_key = headers.Has("DP-API-Key") || BearerKey(headers).has_value();
   auto workspace_header = headers.Get("DP-Workspace");
   Principal principal;
@@ -50,8 +57,7 @@ AuthenticatedRequest RequestAuthenticator::Authenticate(const HttpHeaders& heade
     if (workspace_header)
       principal = SelectSessionWorkspace(std::move(principal), *workspace_header);
   }
-  RateDecision rate = ChargeRate(principal.user_id);
-  return {std::move(principal), rate};
+  return principal;
 }
 
 Principal RequestAuthenticator::AuthenticateKey(const HttpHeaders& headers,

@@ -17,6 +17,7 @@
 #include "datapipelines/service/datasource_service.hpp"
 #include "datapipelines/store/metadata_store.hpp"
 #include "datasource_rules.hpp"
+#include "payload_budget.hpp"
 
 namespace dp {
 namespace {
@@ -128,7 +129,7 @@ std::optional<Json> Explain(Connector& connector, Connection& conn, const std::s
 }
 
 Json RunProbe(Connector& connector, Connection& conn, const std::string& sql, const BindMap& binds,
-              int limit, int timeout_seconds) {
+              int limit, int timeout_seconds, PayloadBudget budget) {
   int timeout_ms = timeout_seconds * 1000;
   std::optional<Json> plan = Explain(connector, conn, sql, binds, timeout_ms);
   QueryOptions options;
@@ -139,7 +140,9 @@ Json RunProbe(Connector& connector, Connection& conn, const std::string& sql, co
   QueryResult result;
   try {
     result = conn.Query(sql, binds, options, [&](const RowView& row) {
-      rows.push_back(row.ToWireObject());
+      Json wire = row.ToWireObject();
+      if (!budget.Admit(wire)) return false;  // the byte cap, like the row cap, stops the read
+      rows.push_back(std::move(wire));
       return true;
     });
   } catch (const DomainError& error) {
@@ -167,6 +170,7 @@ Json RunProbe(Connector& connector, Connection& conn, const std::string& sql, co
            {"row_count_returned", rows.size()},
            {"truncated", result.truncated},
            {"wall_ms", wall_ms}};
+  budget.Report(out);
   if (plan) out["plan"] = *plan;
   return out;
 }
@@ -195,16 +199,19 @@ Json DatasourceService::Probe(const Principal& principal, const ProbeRequest& re
     throw DomainError(errc::kRequestInvalid, "sql_probe refused the statement: " + verdict.reason,
                       details);
   }
+  std::optional<UserConcurrency::Permit> permit;
+  if (options_.expensive) permit.emplace(options_.expensive->Acquire(principal.user_id));
   if (request.datasource == kTempdb) return ScratchProbe(request);
   DatasourceRecord record = RequireVisible(principal, request.datasource);
   BindMap binds =
       ReferencedBinds(request.sql, ParseDialectOrThrow(record.dialect), request.parameters);
   int limit = std::clamp(request.limit, 1, options_.max_probe_rows);
   int timeout = std::clamp(request.timeout_seconds, 1, options_.max_probe_timeout_seconds);
-  auto connector = ConnectorFor(record);
+  auto connector = ProbeConnectorFor(record);
   try {
     auto lease = connector->Acquire();
-    return RunProbe(*connector, *lease, request.sql, binds, limit, timeout);
+    return RunProbe(*connector, *lease, request.sql, binds, limit, timeout,
+                    PayloadBudget(options_.max_cell_bytes, options_.max_payload_bytes));
   } catch (const DomainError& error) {
     throw datasource_rules::Translate(error, record.name, connector->config());
   }
@@ -227,7 +234,8 @@ Json DatasourceService::ScratchProbe(const ProbeRequest& request) {
   try {
     Json probe;
     scratch.WithSession([&](Connection& conn) {
-      probe = RunProbe(*connector, conn, request.sql, binds, limit, timeout);
+      probe = RunProbe(*connector, conn, request.sql, binds, limit, timeout,
+                       PayloadBudget(options_.max_cell_bytes, options_.max_payload_bytes));
     });
     payload["validation_status"] = "executed";
     payload["parsed"] = true;

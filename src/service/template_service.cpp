@@ -303,6 +303,8 @@ Json TemplateService::Update(const Principal& principal, const std::string& id,
 Json TemplateService::Render(const Principal& principal, const std::string& id,
                              std::optional<int> version, const Json& context) {
   auth_.CheckAccess(principal, Scope::kAuthor, Role::kAuthor);
+  std::optional<UserConcurrency::Permit> permit;
+  if (options_.expensive) permit.emplace(options_.expensive->Acquire(principal.user_id));
   Loaded loaded = Load(principal, id);
   const TemplateVersionRecord& v = VersionOrThrow(loaded, version);
   if (!context.is_object()) {

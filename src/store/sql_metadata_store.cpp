@@ -7,10 +7,10 @@
 
 namespace dp {
 
-using sql_cells::Text;
+using sql_cells::Bool;
 using sql_cells::Int;
 using sql_cells::NullIfEmpty;
-using sql_cells::Bool;
+using sql_cells::Text;
 namespace {
 
 constexpr const char* kUserColumns =
@@ -19,7 +19,7 @@ constexpr const char* kWorkspaceColumns = "id, name, display_name, created_by, c
 constexpr const char* kMemberColumns = "workspace_id, user_id, role, joined_at_ms";
 constexpr const char* kApiKeyColumns =
     "id, user_id, workspace_id, name, kind, scope, key_hash, is_revoked, created_at_ms, "
-    "expires_at_ms, last_used_at_ms";
+    "expires_at_ms, last_used_at_ms, key_check";
 constexpr const char* kSessionColumns =
     "token_hash, user_id, workspace_id, created_at_ms, expires_at_ms";
 constexpr const char* kAuditColumns =
@@ -67,6 +67,7 @@ ApiKeyRecord ToApiKey(const SqlRow& r) {
   key.created_at_ms = Int(r, 8);
   key.expires_at_ms = MaybeInt(r, 9);
   key.last_used_at_ms = MaybeInt(r, 10);
+  key.key_check = Text(r, 11);
   return key;
 }
 
@@ -205,10 +206,10 @@ bool SqlMetadataStore::DeleteMembership(const std::string& workspace_id,
 
 void SqlMetadataStore::InsertApiKey(const ApiKeyRecord& k) {
   Execute(std::string("INSERT INTO api_keys (") + kApiKeyColumns +
-              ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+              ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
           {k.id, k.user_id, NullIfEmpty(k.workspace_id), k.name, std::string(ToString(k.kind)),
            std::string(ToString(k.scope)), k.key_hash, Bool(k.is_revoked), k.created_at_ms,
-           OptionalInt(k.expires_at_ms), OptionalInt(k.last_used_at_ms)});
+           OptionalInt(k.expires_at_ms), OptionalInt(k.last_used_at_ms), k.key_check});
 }
 
 std::optional<ApiKeyRecord> SqlMetadataStore::FindApiKey(const std::string& id) {
@@ -229,6 +230,10 @@ std::vector<ApiKeyRecord> SqlMetadataStore::ListApiKeys() {
 
 bool SqlMetadataStore::RevokeApiKey(const std::string& id) {
   return Execute("UPDATE api_keys SET is_revoked = 1 WHERE id = $1", {id}) > 0;
+}
+
+void SqlMetadataStore::SetApiKeyCheck(const std::string& id, const std::string& key_check) {
+  Execute("UPDATE api_keys SET key_check = $2 WHERE id = $1 AND key_check = ''", {id, key_check});
 }
 
 void SqlMetadataStore::TouchApiKey(const std::string& id, int64_t used_at_ms) {

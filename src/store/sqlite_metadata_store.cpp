@@ -5,6 +5,7 @@
 #include <cctype>
 #include <stdexcept>
 
+#include "datapipelines/connectors/sqlite_hardening.hpp"
 #include "datapipelines/store/migration.hpp"
 #include "datapipelines/util/clock.hpp"
 
@@ -62,6 +63,13 @@ SqliteMetadataStore::SqliteMetadataStore(const std::string& path) {
     sqlite3_close(db_);
     db_ = nullptr;
     throw std::runtime_error("cannot open SQLite metadata store '" + path + "': " + message);
+  }
+  try {
+    SqliteHardening::Harden(db_, SqliteRole::kMetadata);
+  } catch (const std::exception& e) {
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw std::runtime_error("cannot harden SQLite metadata store '" + path + "': " + e.what());
   }
   sqlite3_extended_result_codes(db_, 1);
   sqlite3_busy_timeout(db_, kBusyTimeoutMs);

@@ -908,7 +908,12 @@ ExprPtr AstBuilder::ParseAtom() {
   switch (t.kind) {
     case TokKind::kNumber: {
       node = MakeExpr(ExprKind::kNumber, t.begin);
-      node->number = *Decimal::Parse(t.text);
+      auto parsed = Decimal::Parse(t.text);
+      if (!parsed) {
+        throw SyntaxError{t.begin, "Number literal longer than " +
+                                       std::to_string(Decimal::kMaxDigits) + " digits"};
+      }
+      node->number = *parsed;
       node->constant = Value::Number(node->number);
       break;
     }

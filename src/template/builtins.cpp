@@ -410,6 +410,9 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
       if (args.size() > 1) Step(static_cast<uint64_t>(requested), e->pos);
       const size_t n = static_cast<size_t>(
           std::min<int64_t>(requested, static_cast<int64_t>(std::max<size_t>(size, 1))));
+      // The whole result is counted before anything is allocated (a range stays lazy until
+      // then): every item and every chunk.
+      Step(size + (size + n - 1) / n, e->pos);
       std::vector<ValuePtr> chunks;
       for (size_t i = 0; i < size; i += n) {
         std::vector<ValuePtr> chunk;
@@ -417,7 +420,6 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
         while (args.size() > 1 && chunk.size() < static_cast<size_t>(requested)) {
           chunk.push_back(args[1]);
         }
-        Step(chunk.size(), e->pos);
         chunks.push_back(Value::Sequence(std::move(chunk)));
       }
       return Value::Sequence(std::move(chunks));

@@ -77,10 +77,11 @@ std::optional<Decimal> Decimal::Parse(std::string_view text) {
     const char* begin = text.data() + pos;
     if (pos < text.size() && text[pos] == '+') ++begin;
     auto [end, ec] = std::from_chars(begin, text.data() + text.size(), exponent);
-    if (ec != std::errc() || std::labs(exponent) > 100000) return std::nullopt;
+    if (ec != std::errc() || std::labs(exponent) > kMaxDigits) return std::nullopt;
     pos = end - text.data();
   }
   if (pos != text.size()) return std::nullopt;
+  if (digits.size() > static_cast<size_t>(kMaxDigits)) return std::nullopt;
   // cpp_int reads a leading 0 as octal.
   const size_t first = digits.find_first_not_of('0');
   BigInt unscaled(first == std::string::npos ? std::string("0") : digits.substr(first));
@@ -98,6 +99,12 @@ Decimal Decimal::FromDouble(double value) {
   auto [end, ec] = std::to_chars(buffer, buffer + sizeof(buffer), value);
   auto parsed = Parse(std::string_view(buffer, end - buffer));
   return parsed ? *parsed : Decimal();
+}
+
+int64_t Decimal::ApproxDigits() const {
+  if (unscaled_ == 0) return 1;
+  const auto bits = boost::multiprecision::msb(boost::multiprecision::abs(unscaled_)) + 1;
+  return static_cast<int64_t>(static_cast<double>(bits) * 0.30103) + 1;
 }
 
 bool Decimal::IsInteger() const {

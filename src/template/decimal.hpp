@@ -16,6 +16,11 @@ class Decimal {
  public:
   using BigInt = boost::multiprecision::cpp_int;
 
+  // The largest number a render may hold (issue 9): digits of the unscaled value, and the
+  // largest scale or exponent. Parse refuses longer literals; the evaluator refuses
+  // arithmetic whose result would be longer before computing it.
+  static constexpr int kMaxDigits = 10000;
+
   Decimal() = default;
   Decimal(BigInt unscaled, int scale) : unscaled_(std::move(unscaled)), scale_(scale) {}
   static Decimal FromInt(int64_t value) { return Decimal(BigInt(value), 0); }
@@ -31,6 +36,8 @@ class Decimal {
   bool IsNegative() const { return unscaled_ < 0; }
   bool IsInteger() const;
   int Signum() const { return unscaled_ < 0 ? -1 : (unscaled_ > 0 ? 1 : 0); }
+  // Decimal digits of the unscaled value, from its bit length (may overcount by one).
+  int64_t ApproxDigits() const;
 
   Decimal operator+(const Decimal& other) const;
   Decimal operator-(const Decimal& other) const;

@@ -47,7 +47,10 @@ constexpr uint64_t kClockEverySteps = 4096;
 }  // namespace
 
 Evaluator::Evaluator(const RenderOptions& options, TemplateMode mode, std::string template_name)
-    : options_(options), mode_(mode), template_name_(std::move(template_name)) {
+    : pool_(options.max_memory_bytes),
+      options_(options),
+      mode_(mode),
+      template_name_(std::move(template_name)) {
   if (options_.timeout_ms > 0) {
     deadline_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(options_.timeout_ms);
     next_check_ = std::min<uint64_t>(options_.max_steps, kClockEverySteps);

@@ -154,6 +154,9 @@ class Evaluator {
  private:
   ValuePtr EvalDynamicKey(const Expr* e, Ctx& ctx);
   ValuePtr EvalRange(const Expr* e, Ctx& ctx);
+  // Refuses arithmetic whose result would exceed Decimal::kMaxDigits and charges its work.
+  void GuardArithmetic(const Decimal& x, const Decimal& y, std::string_view op,
+                       const SourcePos& pos);
 
   // First member, so it is destroyed last: every value of the render is allocated from it.
   ValuePool pool_;

@@ -1,4 +1,5 @@
 // Expression evaluation of Evaluator (split from evaluator.cpp to keep files short).
+#include <algorithm>
 #include <limits>
 
 #include "template/evaluator.hpp"
@@ -86,6 +87,7 @@ std::string Evaluator::ToOutput(const ValuePtr& v, const Expr* e) {
 
 ValuePtr Evaluator::Add(const ValuePtr& a, const ValuePtr& b, const Expr* e) {
   if (a->type == ValueType::kNumber && b->type == ValueType::kNumber) {
+    GuardArithmetic(a->number, b->number, "+", e->pos);
     return Value::Number(a->number + b->number);
   }
   if (a->type == ValueType::kSequence && b->type == ValueType::kSequence) {
@@ -150,6 +152,34 @@ bool Evaluator::Compare(const ValuePtr& a, const ValuePtr& b, std::string_view o
   if (op == "<=") return cmp <= 0;
   if (op == ">") return cmp > 0;
   return cmp >= 0;
+}
+
+void Evaluator::GuardArithmetic(const Decimal& x, const Decimal& y, std::string_view op,
+                                const SourcePos& pos) {
+  const int64_t dx = x.ApproxDigits();
+  const int64_t dy = y.ApproxDigits();
+  const int64_t scale = std::max<int64_t>({12, x.scale(), y.scale()});
+  // Aligning scales multiplies the less scaled operand by 10^|sx - sy|.
+  const int64_t align = std::abs(static_cast<int64_t>(x.scale()) - y.scale());
+  int64_t result = 0;
+  uint64_t work = 0;  // in 64-bit limb operations / 64 (the step unit of strings, roughly)
+  if (op == "*") {
+    result = dx + dy;
+    work = static_cast<uint64_t>((dx / 19 + 1) * (dy / 19 + 1) / 64);
+  } else if (op == "/") {
+    result = dx + dy + scale;
+    work = static_cast<uint64_t>((result / 19 + 1) * (dy / 19 + 1) / 64);
+  } else {  // + - (and the operands of %, which are read as int64)
+    result = std::max(dx, dy) + align + 1;
+    work = static_cast<uint64_t>(result / 19 / 64);
+  }
+  if (result > Decimal::kMaxDigits) {
+    throw RenderError{"number_too_large",
+                      "Arithmetic result would exceed " + std::to_string(Decimal::kMaxDigits) +
+                          " digits (at " + PosText(pos) + ")",
+                      pos, Json{{"max_digits", Decimal::kMaxDigits}}};
+  }
+  Step(work, pos);  // the work, not only the step: the deadline is checked inside long math
 }
 
 ValuePtr Evaluator::EvalRange(const Expr* e, Ctx& ctx) {
@@ -291,6 +321,7 @@ ValuePtr Evaluator::Eval(const Expr* e, Ctx& ctx) {
       if (op == "+") return Add(a, b, e);
       const Decimal& x = RequireNumber(a, e->args[0].get());
       const Decimal& y = RequireNumber(b, e->args[1].get());
+      GuardArithmetic(x, y, op, e->pos);
       if (op == "-") return Value::Number(x - y);
       if (op == "*") return Value::Number(x.EngineMultiply(y));
       if (op == "/") {

@@ -3,6 +3,7 @@
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
 #include "template/evaluator.hpp"
+#include "template/value_pool.hpp"
 
 namespace dp {
 
@@ -23,6 +24,13 @@ std::string TemplateRenderer::Render(
     }
     throw DomainError(errc::kTemplateRenderFailed,
                       "Template " + tmpl.name() + " failed to render: " + error.message, details);
+  } catch (const tmpl::ValuePool::Exhausted&) {
+    throw DomainError(errc::kTemplateRenderFailed,
+                      "Template " + tmpl.name() + " failed to render: its values exceed the " +
+                          std::to_string(options.max_memory_bytes) + "-byte memory budget",
+                      Json{{"reason", "memory_budget_exceeded"},
+                           {"template", tmpl.name()},
+                           {"max_memory_bytes", options.max_memory_bytes}});
   }
 }
 

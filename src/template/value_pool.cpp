@@ -9,14 +9,23 @@ thread_local ValuePool* current_pool = nullptr;
 
 }  // namespace
 
+void ValuePool::Charge(size_t bytes) {
+  if (max_bytes_ != 0 && footprint_ + bytes > max_bytes_) throw Exhausted();
+  footprint_ += bytes;
+}
+
 void* ValuePool::Allocate(size_t bytes) {
-  if (bytes > kBlockBytes) return ::operator new(bytes);
+  if (bytes > kBlockBytes) {
+    Charge(bytes);
+    return ::operator new(bytes);
+  }
   if (free_) {
     FreeBlock* block = free_;
     free_ = block->next;
     return block;
   }
   if (carved_ == kBlocksPerChunk) {
+    Charge(kBlockBytes * kBlocksPerChunk);
     // operator new[] aligns to __STDCPP_DEFAULT_NEW_ALIGNMENT__, and blocks are a multiple of it.
     chunks_.push_back(std::make_unique_for_overwrite<std::byte[]>(kBlockBytes * kBlocksPerChunk));
     carved_ = 0;
@@ -26,6 +35,7 @@ void* ValuePool::Allocate(size_t bytes) {
 
 void ValuePool::Deallocate(void* p, size_t bytes) {
   if (bytes > kBlockBytes) {
+    footprint_ -= bytes;
     ::operator delete(p);
     return;
   }

@@ -6,13 +6,20 @@
 // per render, used by the rendering thread only.
 #include <cstddef>
 #include <memory>
+#include <new>
 #include <vector>
 
 namespace dp::tmpl {
 
 class ValuePool {
  public:
-  ValuePool() = default;
+  // Thrown by Allocate when the render's values would exceed its memory budget (issue 9:
+  // every allocation a render makes is charged to it, the peak is bounded).
+  struct Exhausted : std::bad_alloc {
+    const char* what() const noexcept override { return "render memory budget exhausted"; }
+  };
+
+  explicit ValuePool(size_t max_bytes = 0) : max_bytes_(max_bytes) {}  // 0 = unbounded
   ValuePool(const ValuePool&) = delete;
   ValuePool& operator=(const ValuePool&) = delete;
 
@@ -41,6 +48,10 @@ class ValuePool {
     FreeBlock* next;
   };
 
+  void Charge(size_t bytes);
+
+  size_t max_bytes_ = 0;
+  size_t footprint_ = 0;  // chunks carved + large blocks alive
   FreeBlock* free_ = nullptr;
   std::vector<std::unique_ptr<std::byte[]>> chunks_;
   size_t carved_ = kBlocksPerChunk;  // blocks handed out from the newest chunk

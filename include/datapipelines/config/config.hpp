@@ -22,6 +22,11 @@ struct Config {
   int blocking_threads = 16;
   int64_t max_body_bytes = 1 << 20;
   int64_t max_header_bytes = 16 * 1024;
+  int max_json_depth = 64;
+  int max_connections = 4096;
+  int max_connections_per_client = 256;
+  int64_t max_body_bytes_in_flight = 64 << 20;
+  int64_t max_login_body_bytes = 8192;
   int idle_timeout_seconds = 60;
   int shutdown_grace_seconds = 20;
   std::vector<std::string> allowed_hosts;    // in addition to loopback names
@@ -34,10 +39,16 @@ struct Config {
   // datasources (datasources.md §7.1, §8A)
   std::string encryption_key;              // base64 of 32 bytes; "" = embedded key file
   std::string bootstrap_datasources_file;  // "" = none
+  int64_t datasources_max_cell_bytes = 64 * 1024;
+  int64_t datasources_max_payload_bytes = 4 * 1024 * 1024;
   // templates (configuration §3.9)
   int template_cache_size = 500;
   int template_max_body_chars = 262144;
   int template_render_timeout_ms = 5000;
+  int template_render_max_memory_mb = 256;
+  // per-user concurrency of expensive calls (probe, preview, render)
+  int max_expensive_per_user = 4;
+  int expensive_wait_ms = 2000;
   // pipelines (configuration §3.2, pipeline-contract §4.11, §12.9)
   int executor_node_timeout_max_seconds = 900;
   int pipelines_max_composition_depth = 5;
@@ -60,6 +71,9 @@ struct Config {
   // auth
   int api_key_cache_ttl_seconds = 60;
   int session_ttl_hours = 8;
+  int login_per_minute = 10;
+  int login_lockout_max_failures = 5;
+  int login_lockout_minutes = 15;
   // rate limiting
   int requests_per_second = 100;
   int requests_per_minute = 1000;

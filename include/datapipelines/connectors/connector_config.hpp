@@ -17,6 +17,9 @@ struct ConnectorConfig {
   std::string password;
   std::string sqlite_path;  // SQLITE only (":memory:" allowed)
   bool readonly = false;
+  // sql_probe's own sessions: read-only whatever `readonly` says (a SQLite handle opens
+  // SQLITE_OPEN_READONLY with the probe authorizer; PG/MySQL sessions are read-only).
+  bool probe = false;
   PoolSettings pool;
   int query_timeout_seconds = 0;  // 0 = none
   int connect_timeout_seconds = 10;

@@ -5,7 +5,9 @@
 #include <atomic>
 #include <chrono>
 #include <functional>
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "datapipelines/http/request_policy.hpp"
@@ -20,6 +22,19 @@ struct HttpServerOptions {
   int blocking_threads = 16;
   int64_t max_body_bytes = 1 << 20;
   int64_t max_header_bytes = 16 * 1024;
+  int max_json_depth = 64;  // stamped on every request (HttpRequest::max_json_depth)
+  // Resource bounds (issue 9). A connection over either cap is answered 503 and closed.
+  int max_connections = 4096;
+  int max_connections_per_client = 256;
+  // Body bytes buffered across all connections at once; a request that would pass it is
+  // answered 503 (Retry-After) before its body is read.
+  int64_t max_body_bytes_in_flight = 64 << 20;
+  // Smaller body limits for some exact paths (e.g. the login), checked on Content-Length.
+  std::map<std::string, int64_t> body_limit_by_path;
+  // Runs on the blocking pool after the headers of a request that has a body, before the body
+  // is read: a response here is sent instead (and the connection closed) — e.g. a missing or
+  // invalid credential, so an unauthenticated client cannot make the server buffer bodies.
+  std::function<std::optional<HttpResponse>(const HttpRequest& headers_only)> admit_headers;
   std::chrono::seconds idle_timeout{60};
   std::chrono::seconds shutdown_grace{20};
   // Called once when a graceful shutdown begins (on an I/O thread: must return promptly) —

@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "datapipelines/util/json_body.hpp"
+
 namespace dp {
 
 class EventStream;
@@ -35,6 +37,8 @@ struct HttpRequest {
   std::string body;
   std::string remote_ip;
   std::string correlation_id;  // set by the HTTP layer before routing
+  // Deepest JSON nesting a handler may parse from `body` (datapipelines.http.max-json-depth).
+  int max_json_depth = kDefaultMaxJsonDepth;
 };
 
 struct HttpResponse {
@@ -51,7 +55,8 @@ struct HttpResponse {
   std::shared_ptr<EventStream> stream;
 };
 
-// Query-string parameter, percent-decoded; nullopt when absent.
+// Query-string parameter, percent-decoded; nullopt when absent. A value that decodes to
+// invalid UTF-8 or holds U+0000 is request.validation.invalid (DomainError).
 std::optional<std::string> QueryParam(std::string_view query, std::string_view name);
 // A named cookie's value from the Cookie header(s); nullopt when absent.
 std::optional<std::string> CookieValue(const HttpHeaders& headers, std::string_view name);

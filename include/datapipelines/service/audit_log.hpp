@@ -1,6 +1,11 @@
 #pragma once
 // The audit sink (MCP spec §14, auth.md §10): one append per event. Auditing must never
 // break the request it describes, so a store failure is logged and swallowed.
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
 #include "datapipelines/store/metadata_store.hpp"
 
 namespace dp {
@@ -8,12 +13,40 @@ namespace dp {
 class AuditLog {
  public:
   explicit AuditLog(MetadataStore& store);
+  ~AuditLog();  // writes the pending aggregates
 
-  // Fills timestamp_ms when it is 0. Never throws.
+  // Fills timestamp_ms when it is 0. Never throws. Every string is capped at
+  // kMaxStringBytes (cut on a UTF-8 boundary, marked with a trailing "…"), details nest at
+  // most kMaxDetailDepth levels and carry at most kMaxDetailItems members per level, so no
+  // request can inflate a row.
   void Record(AuditEvent event) noexcept;
 
+  // A refusal an unauthenticated caller can repeat at will (a bad key, a throttled login):
+  // the first one per (event, source) in a minute is a row of its own; the rest of that
+  // minute are counted and written as ONE row when the next window opens (or at shutdown),
+  // its details.aggregated = {count, first_seen_ms, last_seen_ms}. Never throws.
+  void RecordRepeatable(AuditEvent event, std::string_view source) noexcept;
+
+  static constexpr std::size_t kMaxStringBytes = 256;
+  static constexpr int kMaxDetailDepth = 4;
+  static constexpr std::size_t kMaxDetailItems = 32;
+  // The bounded copy of one audited value (what Record stores).
+  static Json Bounded(const Json& value, int depth = 0);
+  static std::string Capped(std::string_view text);
+
  private:
+  struct Aggregate {
+    int64_t window_start_ms = 0;
+    int64_t count = 0;  // refusals since the window's own row
+    int64_t first_seen_ms = 0;
+    int64_t last_seen_ms = 0;
+    AuditEvent latest;
+  };
+  void FlushLocked(Aggregate& aggregate) noexcept;
+
   MetadataStore& store_;
+  std::mutex aggregates_mutex_;
+  std::unordered_map<std::string, Aggregate> aggregates_;
 };
 
 }  // namespace dp

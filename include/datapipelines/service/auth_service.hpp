@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "datapipelines/auth/login_throttle.hpp"
 #include "datapipelines/auth/principal.hpp"
 #include "datapipelines/auth/secret_hasher.hpp"
 #include "datapipelines/auth/ttl_cache.hpp"
@@ -26,6 +27,10 @@ struct AuthOptions {
   Argon2Params hasher;
   std::function<int64_t()> clock;  // epoch ms; empty = NowMs
   std::size_t cache_max_entries = 10000;
+  LoginThrottleOptions login_throttle;  // per-address rate and per-account lockout (§5A.3)
+  // Argon2 verifications of API keys, per key id and per client address, per minute.
+  int argon2_per_key_per_minute = 30;
+  int argon2_per_address_per_minute = 120;
 };
 
 struct LoginResult {
@@ -112,6 +117,14 @@ class AuthService {
   std::vector<ApiKeyRecord> ListAllKeys();  // key hashes cleared
   BootstrapResult Bootstrap(const BootstrapRequest& request);
 
+  // The CSRF token of a session (double submit bound to the session): base64url of
+  // HMAC-SHA256 keyed by the session token. A planted dp_csrf cookie cannot match it, and it
+  // needs no server-wide secret, so every instance derives the same token.
+  static std::string CsrfTokenFor(std::string_view session_token);
+  // The fast pre-check stored beside a key's Argon2 hash (hex of an HMAC-SHA256).
+  static std::string ApiKeyCheck(std::string_view full_token);
+  // Constant-time check of a presented DP-CSRF-Token against the session's own token.
+  static bool CsrfTokenMatches(std::string_view session_token, std::string_view presented);
   const SecretHasher& hasher() const { return hasher_; }
 
  private:
@@ -151,6 +164,9 @@ class AuthService {
   AuditLog& audit_;
   AuthOptions options_;
   SecretHasher hasher_;
+  LoginThrottle login_throttle_;
+  AttemptWindow argon_per_key_;
+  AttemptWindow argon_per_address_;
   TtlCache<KeyEntry> key_cache_;
   TtlCache<SessionEntry> session_cache_;
   std::once_flag dummy_once_;

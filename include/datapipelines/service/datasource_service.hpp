@@ -16,6 +16,7 @@
 #include "datapipelines/auth/principal.hpp"
 #include "datapipelines/connectors/bind_value.hpp"
 #include "datapipelines/connectors/introspection.hpp"
+#include "datapipelines/service/user_concurrency.hpp"
 #include "datapipelines/util/json.hpp"
 #include "datapipelines/util/secret_box.hpp"
 
@@ -58,6 +59,11 @@ struct DatasourceServiceOptions {
   int max_probe_rows = 500;
   int max_probe_timeout_seconds = 30;
   int max_preview_rows = 50;
+  // Byte bounds of a probe's and a preview's rows (datapipelines.datasources.max-*-bytes).
+  std::size_t max_cell_bytes = 64 * 1024;
+  std::size_t max_payload_bytes = 4 * 1024 * 1024;
+  // Per-user permits for probe and preview (shared with renders); nullptr = unbounded.
+  UserConcurrency* expensive = nullptr;
 };
 
 class DatasourceService {
@@ -147,6 +153,8 @@ class DatasourceService {
   DatasourceRecord RequireVisible(const Principal& principal, const std::string& name);
   DatasourceRecord RequireManageable(const Principal& principal, const std::string& name);
   std::shared_ptr<Connector> ConnectorFor(const DatasourceRecord& record);
+  // The datasource's sql_probe sessions: read-only whatever the datasource's mode.
+  std::shared_ptr<Connector> ProbeConnectorFor(const DatasourceRecord& record);
   void DropConnector(const std::string& name);
   Json View(const DatasourceRecord& record, bool granted);
   DatasourceRecord BuildRecord(const Json& body, const DatasourceRecord* existing);

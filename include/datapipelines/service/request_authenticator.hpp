@@ -31,6 +31,10 @@ class RequestAuthenticator {
   // details.retry_after_seconds).
   AuthenticatedRequest Authenticate(const HttpHeaders& headers, const std::string& remote_ip,
                                     CredentialPolicy policy);
+  // The credential check alone (no rate-limit charge): the HTTP layer admits a request on its
+  // headers with it before reading the body. Same refusals as Authenticate minus the 429s.
+  Principal Identify(const HttpHeaders& headers, const std::string& remote_ip,
+                     CredentialPolicy policy);
 
  private:
   Principal AuthenticateKey(const HttpHeaders& headers, const std::string& remote_ip,

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "datapipelines/auth/principal.hpp"
+#include "datapipelines/service/user_concurrency.hpp"
 #include "datapipelines/template/template_renderer.hpp"
 #include "datapipelines/util/json.hpp"
 
@@ -33,6 +34,8 @@ struct TemplateServiceOptions {
   size_t cache_size = 500;
   // render.timeout_ms: datapipelines.templates.render-timeout-ms.
   RenderOptions render;
+  // Per-user permits for renders (shared with probe and preview); nullptr = unbounded.
+  UserConcurrency* expensive = nullptr;
 };
 
 // The fields of a create or update. Optional fields are "absent" when nullopt.

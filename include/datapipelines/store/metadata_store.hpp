@@ -53,6 +53,7 @@ struct ApiKeyRecord {
   int64_t created_at_ms = 0;
   std::optional<int64_t> expires_at_ms;
   std::optional<int64_t> last_used_at_ms;
+  std::string key_check;  // fast pre-check of the full key (AuthService); "" = not yet set
 };
 
 struct Session {
@@ -151,6 +152,8 @@ class MetadataStore {
   virtual std::vector<ApiKeyRecord> ListApiKeys() = 0;
   virtual bool RevokeApiKey(const std::string& id) = 0;  // false when unknown
   virtual void TouchApiKey(const std::string& id, int64_t used_at_ms) = 0;
+  // Back-fills the pre-check of a key issued before it existed (no-op once set).
+  virtual void SetApiKeyCheck(const std::string& id, const std::string& key_check) = 0;
 
   // sessions (humans, dp_session cookie)
   virtual void InsertSession(const Session& session) = 0;

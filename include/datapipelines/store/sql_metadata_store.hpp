@@ -41,6 +41,7 @@ class SqlMetadataStore : public MetadataStore, public SqlExecutor {
   std::vector<ApiKeyRecord> ListApiKeys() override;
   bool RevokeApiKey(const std::string& id) override;
   void TouchApiKey(const std::string& id, int64_t used_at_ms) override;
+  void SetApiKeyCheck(const std::string& id, const std::string& key_check) override;
 
   void InsertSession(const Session& session) override;
   std::optional<Session> FindSession(const std::string& token_hash) override;

@@ -8,7 +8,9 @@
 // in-memory string, and a macro call depth cap. Any failure throws dp::DomainError
 // pipeline.node.template_render_failed with details {reason, line, column, template, ...};
 // reason is one of undefined_variable, step_budget_exceeded, output_limit_exceeded,
-// call_depth_exceeded, evaluation_error.
+// call_depth_exceeded, memory_budget_exceeded, number_too_large, render_timeout,
+// evaluation_error. Numbers are bounded to Decimal::kMaxDigits digits, and arithmetic is
+// charged steps by the size of its operands, so the deadline is checked inside long work.
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -23,6 +25,9 @@ struct RenderOptions {
   uint64_t max_steps = 5'000'000;
   size_t max_output_bytes = 16 * 1024 * 1024;
   int max_call_depth = 100;
+  // Peak bytes of the values one render holds (sequences, hashes, chunks, …): beyond it the
+  // render fails with reason memory_budget_exceeded (datapipelines.templates.render-max-memory-mb).
+  size_t max_memory_bytes = 256 * 1024 * 1024;
   // Wall-clock bound on one render (datapipelines.templates.render-timeout-ms); 0 = none.
   // The clock is read every few thousand steps, so the bound costs nothing per step.
   int64_t timeout_ms = 0;

@@ -64,6 +64,11 @@ std::string RunCase(const fs::path& dir, const Json& options) {
   if (options.contains("max_output_bytes")) {
     render_options.max_output_bytes = options["max_output_bytes"].get<size_t>();
   }
+  if (options.contains("max_memory_bytes")) {
+    render_options.max_memory_bytes = options["max_memory_bytes"].get<size_t>();
+  }
+  if (options.contains("timeout_ms"))
+    render_options.timeout_ms = options["timeout_ms"].get<int64_t>();
   return TemplateRenderer::Render(tmpl, data, render_options, bound);
 }
 

@@ -1,0 +1,1 @@
+<#assign big = 1><#list 1..3000 as i><#assign big = big * 10></#list>${(big * big * big * big)?c}

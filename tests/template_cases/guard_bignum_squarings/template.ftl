@@ -1,0 +1,1 @@
+<#assign x = 7><#list 1..21 as i><#assign x = x * x></#list>${x?c}

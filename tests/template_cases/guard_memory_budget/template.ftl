@@ -1,0 +1,1 @@
+<#assign s = (1..2000)?chunk(1)>${s?size}
