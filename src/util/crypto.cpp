@@ -103,16 +103,6 @@ std::string Base64Decode(std::string_view text) {
   return out;
 }
 
-std::string HmacSha256(std::string_view key, std::string_view data) {
-  unsigned char out[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  if (!HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
-            reinterpret_cast<const unsigned char*>(data.data()), data.size(), out, &length)) {
-    throw std::runtime_error("HMAC-SHA256 failed");
-  }
-  return std::string(reinterpret_cast<const char*>(out), length);
-}
-
 bool ConstantTimeEquals(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
   return CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;

@@ -20,8 +20,6 @@ std::string RandomBase32(std::size_t length);
 std::string Base64Encode(std::string_view data);
 // Throws std::invalid_argument on malformed input.
 std::string Base64Decode(std::string_view text);
-// Raw 32-byte HMAC-SHA256 of `data` under `key`.
-std::string HmacSha256(std::string_view key, std::string_view data);
 // Constant-time comparison (for secrets).
 bool ConstantTimeEquals(std::string_view a, std::string_view b);
 
