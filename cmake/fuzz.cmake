@@ -18,3 +18,16 @@ else()
   message(STATUS "clang++ not found: integration.template_fuzz disabled "
                  "(apt-get install clang libclang-rt-14-dev)")
 endif()
+
+# libFuzzer targets for the server's edge (issue 9): request bodies + tool input schemas +
+# REST path/query/cookie parsing, the SQL statement classifier, the connector URL parser and
+# the jdbc_url credential rules (tests/fuzz/edge_fuzz.cpp, tests/fuzz/run_edge_fuzz.sh).
+set(DP_EDGE_FUZZ_SECONDS 20 CACHE STRING "Bounded run time of each integration.edge_fuzz target")
+if(DP_CLANGXX)
+  add_test(NAME integration.edge_fuzz
+           COMMAND sh ${PROJECT_SOURCE_DIR}/tests/fuzz/run_edge_fuzz.sh
+                   ${PROJECT_SOURCE_DIR} ${CMAKE_BINARY_DIR}/edge_fuzz ${DP_EDGE_FUZZ_SECONDS})
+  set_tests_properties(integration.edge_fuzz PROPERTIES
+                       LABELS integration TIMEOUT 900
+                       ENVIRONMENT CLANGXX=${DP_CLANGXX})
+endif()
