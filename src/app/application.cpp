@@ -72,6 +72,9 @@ HttpServerOptions ServerOptions(const Config& config) {
   options.max_body_bytes_in_flight = config.max_body_bytes_in_flight;
   options.body_limit_by_path["/api/v1/auth/login"] = config.max_login_body_bytes;
   options.idle_timeout = std::chrono::seconds(config.idle_timeout_seconds);
+  options.write_timeout = std::chrono::seconds(config.write_timeout_seconds);
+  options.sse_keep_alive = std::chrono::seconds(config.sse_keep_alive_seconds);
+  options.refusal_drain = std::chrono::seconds(config.refusal_drain_seconds);
   options.shutdown_grace = std::chrono::seconds(config.shutdown_grace_seconds);
   return options;
 }

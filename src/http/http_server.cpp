@@ -2,12 +2,13 @@
 
 #include <spdlog/spdlog.h>
 #include <boost/asio/co_spawn.hpp>
-#include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/thread_pool.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -124,6 +125,45 @@ bhttp::response<bhttp::string_body> ToBeastResponse(HttpResponse&& response,
   return out;
 }
 
+// One connection: its stream (used only on the connection's strand) and the correlation id of
+// the request it is serving, for the log line when the session ends by an exception.
+struct Connection {
+  explicit Connection(tcp::socket socket) : stream(std::move(socket)) {}
+  beast::tcp_stream stream;
+  std::string correlation_id;
+};
+
+// The completion of a connection's coroutine: a session that ends by an exception is logged
+// with its correlation id instead of vanishing (asio::detached would swallow it).
+struct SessionCompletion {
+  std::shared_ptr<Connection> connection;
+  void operator()(const std::exception_ptr& error) const {
+    if (!error) return;
+    const std::string& correlation_id = connection ? connection->correlation_id : std::string();
+    try {
+      std::rethrow_exception(error);
+    } catch (const std::exception& e) {
+      spdlog::error("correlation_id={} connection ended by an unhandled error: {}", correlation_id,
+                    e.what());
+    } catch (...) {
+      spdlog::error("correlation_id={} connection ended by an unknown error", correlation_id);
+    }
+  }
+};
+
+// Counts a request as in flight for exactly as long as it is served, exceptions included, so
+// shutdown never waits out the grace period for a request that is gone.
+class InFlightGuard {
+ public:
+  explicit InFlightGuard(std::atomic<int>& count) : count_(count) { ++count_; }
+  ~InFlightGuard() { --count_; }
+  InFlightGuard(const InFlightGuard&) = delete;
+  InFlightGuard& operator=(const InFlightGuard&) = delete;
+
+ private:
+  std::atomic<int>& count_;
+};
+
 }  // namespace
 
 struct HttpServer::Impl {
@@ -133,7 +173,9 @@ struct HttpServer::Impl {
   AccessLogger access_logger;
   asio::io_context io{options.io_threads};
   asio::thread_pool blocking{static_cast<std::size_t>(options.blocking_threads)};
-  tcp::acceptor acceptor{io};
+  // The accept loop and the shutdown drain share one strand: both touch the acceptor.
+  asio::strand<asio::io_context::executor_type> control{asio::make_strand(io)};
+  tcp::acceptor acceptor{control};
   std::atomic<bool> stopping{false};
   std::atomic<int> in_flight{0};
   std::atomic<int64_t> body_bytes_in_flight{0};
@@ -141,7 +183,7 @@ struct HttpServer::Impl {
   int connections = 0;                              // guarded by clients_mutex
   std::unordered_map<std::string, int> per_client;  // open connections per client address
   std::mutex sessions_mutex;
-  std::set<std::shared_ptr<beast::tcp_stream>> idle_streams;  // waiting for a request
+  std::set<std::shared_ptr<Connection>> idle_connections;  // waiting for a request
 
   Impl(HttpServerOptions o, RequestPolicy p, Router r, AccessLogger l)
       : options(std::move(o)),
@@ -240,34 +282,35 @@ struct HttpServer::Impl {
   }
 
   // The polite refusal of a connection over a cap: a fixed 503, then close.
-  awaitable<void> RefuseConnection(tcp::socket socket) {
-    auto stream = std::make_shared<beast::tcp_stream>(std::move(socket));
+  awaitable<void> RefuseConnection(std::shared_ptr<Connection> connection) {
+    beast::tcp_stream* stream = &connection->stream;
     std::string correlation_id = RequestPolicy::CorrelationIdFor(HttpHeaders{});
     HttpResponse refusal = ErrorResponse(503, errc::kServiceUnavailable,
                                          "Too many connections; retry shortly.", correlation_id);
     refusal.SetHeader("Retry-After", "1");
     auto response = ToBeastResponse(std::move(refusal), correlation_id, 11, false);
     beast::error_code ec;
-    stream->expires_after(std::chrono::seconds(2));
+    stream->expires_after(options.write_timeout);
     co_await bhttp::async_write(*stream, response, asio::redirect_error(use_awaitable, ec));
     stream->socket().shutdown(tcp::socket::shutdown_both, ec);
     stream->socket().close(ec);
   }
 
-  awaitable<void> Session(tcp::socket socket, std::string remote_ip) {
+  // Runs on the connection's own strand (Accept), so its socket is never touched concurrently.
+  awaitable<void> Session(std::shared_ptr<Connection> connection, std::string remote_ip) {
     struct Release {
       Impl* impl;
       std::string ip;
       ~Release() { impl->ReleaseConnection(ip); }
     } release{this, remote_ip};
-    auto stream = std::make_shared<beast::tcp_stream>(std::move(socket));
+    beast::tcp_stream* stream = &connection->stream;
     beast::error_code ignored;
     beast::flat_buffer buffer;
     for (;;) {
       {
         std::lock_guard lock(sessions_mutex);
         if (stopping) break;
-        idle_streams.insert(stream);
+        idle_connections.insert(connection);
       }
       bhttp::request_parser<bhttp::string_body> parser;
       parser.header_limit(static_cast<std::uint32_t>(options.max_header_bytes));
@@ -278,7 +321,7 @@ struct HttpServer::Impl {
                                         asio::redirect_error(use_awaitable, ec));
       {
         std::lock_guard lock(sessions_mutex);
-        idle_streams.erase(stream);
+        idle_connections.erase(connection);
       }
       if (ec == bhttp::error::header_limit) {
         co_await RefuseAndClose(
@@ -331,18 +374,17 @@ struct HttpServer::Impl {
         }
         reservation.emplace(this, reserve);
       }
-      ++in_flight;
-      bool keep_going = co_await ServeOne(*stream, buffer, parser, remote_ip);
-      --in_flight;
-      if (!keep_going) break;
+      InFlightGuard serving(in_flight);
+      if (!co_await ServeOne(*connection, buffer, parser, remote_ip)) break;
     }
     stream->socket().shutdown(tcp::socket::shutdown_send, ignored);
   }
 
   // Reads the body, dispatches, writes; false when the connection must close.
-  awaitable<bool> ServeOne(beast::tcp_stream& stream, beast::flat_buffer& buffer,
+  awaitable<bool> ServeOne(Connection& connection, beast::flat_buffer& buffer,
                            bhttp::request_parser<bhttp::string_body>& parser,
                            const std::string& remote_ip) {
+    beast::tcp_stream& stream = connection.stream;
     auto started = std::chrono::steady_clock::now();
     beast::error_code ec;
     std::string correlation_id;
@@ -370,6 +412,7 @@ struct HttpServer::Impl {
       request = ToHttpRequest(parser.release(), remote_ip, options.max_json_depth);
       request.correlation_id = RequestPolicy::CorrelationIdFor(request.headers);
       correlation_id = request.correlation_id;
+      connection.correlation_id = correlation_id;
       try {
         response = co_await Dispatch(request);
       } catch (const std::exception& e) {
@@ -388,7 +431,7 @@ struct HttpServer::Impl {
     }
     auto beast_response = ToBeastResponse(std::move(response), correlation_id, version, keep_alive,
                                           request.method == "HEAD");
-    stream.expires_after(std::chrono::seconds(30));
+    stream.expires_after(options.write_timeout);
     co_await bhttp::async_write(stream, beast_response, asio::redirect_error(use_awaitable, ec));
     if (access_logger) {
       double millis =
@@ -399,8 +442,6 @@ struct HttpServer::Impl {
     }
     co_return !ec && keep_alive;
   }
-
-  static constexpr std::chrono::seconds kKeepAlive{15};
 
   static double Millis(std::chrono::steady_clock::time_point started) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
@@ -430,13 +471,14 @@ struct HttpServer::Impl {
     while (!ec) {
       bool closed = false;
       std::vector<std::string> chunks = events->Drain(closed);
-      // An idle stream gets a comment every 15 s, so proxies do not cut a long call.
-      if (chunks.empty() && std::chrono::steady_clock::now() - last_write > kKeepAlive) {
+      // An idle stream gets a comment now and then, so proxies do not cut a long call.
+      if (chunks.empty() &&
+          std::chrono::steady_clock::now() - last_write > options.sse_keep_alive) {
         chunks.push_back(": keep-alive\n\n");
       }
       if (!chunks.empty()) last_write = std::chrono::steady_clock::now();
       for (const std::string& chunk : chunks) {
-        stream.expires_after(std::chrono::seconds(30));
+        stream.expires_after(options.write_timeout);
         co_await asio::async_write(stream, bhttp::make_chunk(asio::buffer(chunk)),
                                    asio::redirect_error(use_awaitable, ec));
         if (ec) break;
@@ -474,11 +516,11 @@ struct HttpServer::Impl {
                                   const std::string& correlation_id) {
     auto response = ToBeastResponse(std::move(refusal), correlation_id, 11, false);
     beast::error_code ec;
-    stream.expires_after(std::chrono::seconds(5));
+    stream.expires_after(options.write_timeout);
     co_await bhttp::async_write(stream, response, asio::redirect_error(use_awaitable, ec));
     stream.socket().shutdown(tcp::socket::shutdown_send, ec);
     std::array<char, 16384> sink;
-    stream.expires_after(std::chrono::seconds(2));
+    stream.expires_after(options.refusal_drain);
     for (std::size_t drained = 0; !ec && drained < (8u << 20);) {
       drained += co_await stream.async_read_some(asio::buffer(sink),
                                                  asio::redirect_error(use_awaitable, ec));
@@ -494,11 +536,14 @@ struct HttpServer::Impl {
   }
 
   awaitable<void> Accept() {
-    asio::steady_timer timer(io);
+    asio::steady_timer timer(control);
     std::chrono::milliseconds backoff{0};
     for (;;) {
       beast::error_code ec;
-      tcp::socket socket = co_await acceptor.async_accept(asio::redirect_error(use_awaitable, ec));
+      // Each connection gets its own strand (Beast's examples): its coroutine and the
+      // shutdown's close of an idle socket are serialized there.
+      tcp::socket socket = co_await acceptor.async_accept(asio::make_strand(io),
+                                                          asio::redirect_error(use_awaitable, ec));
       if (ec) {
         if (stopping || ec == asio::error::operation_aborted) co_return;
         // EMFILE / ENFILE (or any accept failure): keep serving the connections we have and
@@ -518,11 +563,14 @@ struct HttpServer::Impl {
       std::string remote_ip;
       auto endpoint = socket.remote_endpoint(ec);
       if (!ec) remote_ip = endpoint.address().to_string();
+      auto connection = std::make_shared<Connection>(std::move(socket));
+      auto strand = connection->stream.get_executor();
       if (!AdmitConnection(remote_ip)) {
-        asio::co_spawn(io, RefuseConnection(std::move(socket)), asio::detached);
+        asio::co_spawn(strand, RefuseConnection(connection), SessionCompletion{connection});
         continue;
       }
-      asio::co_spawn(io, Session(std::move(socket), std::move(remote_ip)), asio::detached);
+      asio::co_spawn(strand, Session(connection, std::move(remote_ip)),
+                     SessionCompletion{connection});
     }
   }
 
@@ -532,7 +580,7 @@ struct HttpServer::Impl {
     acceptor.close(ignored);
     CloseIdle();
     auto deadline = std::chrono::steady_clock::now() + options.shutdown_grace;
-    asio::steady_timer timer(io);
+    asio::steady_timer timer(control);
     while (in_flight > 0 && std::chrono::steady_clock::now() < deadline) {
       timer.expires_after(std::chrono::milliseconds(20));
       co_await timer.async_wait(asio::redirect_error(use_awaitable, ignored));
@@ -543,14 +591,21 @@ struct HttpServer::Impl {
     io.stop();
   }
 
+  // Closes the connections waiting for a request. The close itself is posted onto each
+  // connection's strand and skipped there when the connection has meanwhile started one.
   void CloseIdle() {
     std::lock_guard lock(sessions_mutex);
-    for (const auto& stream : idle_streams) {
-      beast::error_code ignored;
-      stream->socket().cancel(ignored);
-      stream->socket().close(ignored);
+    for (const auto& connection : idle_connections) {
+      asio::post(connection->stream.get_executor(), [this, connection] {
+        {
+          std::lock_guard still_idle(sessions_mutex);
+          if (idle_connections.erase(connection) == 0) return;
+        }
+        beast::error_code ignored;
+        connection->stream.socket().cancel(ignored);
+        connection->stream.socket().close(ignored);
+      });
     }
-    idle_streams.clear();
   }
 
   void BeginShutdown() {
@@ -558,7 +613,7 @@ struct HttpServer::Impl {
     if (!stopping.compare_exchange_strong(expected, true)) return;
     spdlog::info("shutdown: no longer accepting; grace {} s", options.shutdown_grace.count());
     if (options.on_shutdown) options.on_shutdown();
-    asio::co_spawn(io, DrainAndStop(), asio::detached);
+    asio::co_spawn(control, DrainAndStop(), SessionCompletion{});
   }
 };
 
@@ -596,7 +651,7 @@ void HttpServer::Run(bool handle_signals) {
       if (!ec) impl_->BeginShutdown();
     });
   }
-  asio::co_spawn(io, impl_->Accept(), asio::detached);
+  asio::co_spawn(impl_->control, impl_->Accept(), SessionCompletion{});
   std::vector<std::thread> threads;
   for (int i = 1; i < impl_->options.io_threads; ++i) threads.emplace_back([&io] { io.run(); });
   io.run();

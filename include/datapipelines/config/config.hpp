@@ -28,6 +28,9 @@ struct Config {
   int64_t max_body_bytes_in_flight = 64 << 20;
   int64_t max_login_body_bytes = 8192;
   int idle_timeout_seconds = 60;
+  int write_timeout_seconds = 30;
+  int sse_keep_alive_seconds = 15;
+  int refusal_drain_seconds = 2;
   int shutdown_grace_seconds = 20;
   std::vector<std::string> allowed_hosts;    // in addition to loopback names
   std::vector<std::string> allowed_origins;  // exact origins, e.g. https://app.example.com

@@ -36,6 +36,13 @@ struct HttpServerOptions {
   // invalid credential, so an unauthenticated client cannot make the server buffer bodies.
   std::function<std::optional<HttpResponse>(const HttpRequest& headers_only)> admit_headers;
   std::chrono::seconds idle_timeout{60};
+  // A response write (or one SSE chunk) that cannot complete this long closes the connection.
+  std::chrono::seconds write_timeout{30};
+  // An idle SSE response gets a comment this often, so proxies do not cut a long call.
+  std::chrono::seconds sse_keep_alive{15};
+  // After a refusal (413, 431, 400, 503) the unread upload is drained this long before close,
+  // so the client reads the status instead of a reset.
+  std::chrono::seconds refusal_drain{2};
   std::chrono::seconds shutdown_grace{20};
   // Called once when a graceful shutdown begins (on an I/O thread: must return promptly) —
   // the application aborts running executions here so in-flight calls end within the grace.
