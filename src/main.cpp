@@ -14,6 +14,8 @@
 int main(int argc, char** argv) {
   CLI::App app{"datapipelines — declarative SQL pipelines, MCP-native"};
   app.require_subcommand(1);
+  // `serve --config FILE` (the systemd unit's form) as well as `--config FILE serve`.
+  app.fallthrough();
   std::string config_path;
   app.add_option("-c,--config", config_path, "YAML configuration file")
       ->envname("DATAPIPELINES_CONFIG");

@@ -4,8 +4,12 @@
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <unistd.h>
+
+#include <cstdlib>
 #include <filesystem>
 
+#include "datapipelines/app/systemd_notifier.hpp"
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/http/http_server.hpp"
 #include "datapipelines/mcp/mcp_http_endpoint.hpp"
@@ -139,6 +143,13 @@ void LogAccess(const HttpRequest& request, int status, double millis) {
 
 struct Application::Impl {
   Config config;
+  // Readiness, stopping and watchdog for a Type=notify unit; inert outside systemd.
+  SystemdNotifier systemd = SystemdNotifier::FromEnvironment(
+      [](const std::string& name) -> std::optional<std::string> {
+        const char* value = std::getenv(name.c_str());
+        return value ? std::optional<std::string>(value) : std::nullopt;
+      },
+      static_cast<long>(::getpid()));
   // Per-user permits of the expensive calls (probe, preview, render), declared before the
   // services that hold a pointer to it.
   UserConcurrency expensive{config.max_expensive_per_user, config.expensive_wait_ms};
@@ -263,7 +274,15 @@ struct Application::Impl {
     mcp_endpoint = std::make_unique<McpHttpEndpoint>(*mcp, *authenticator);
     HttpServerOptions server_options = ServerOptions(config);
     // Running executions end ABORTED with a recorded reason instead of outliving the grace.
-    server_options.on_shutdown = [this] { executions->Stop(); };
+    server_options.on_shutdown = [this] {
+      systemd.Notify("STOPPING=1");
+      executions->Stop();
+    };
+    server_options.on_serving = [this] { systemd.Notify("READY=1"); };
+    if (auto interval = systemd.WatchdogPingInterval()) {
+      server_options.heartbeat_interval = *interval;
+      server_options.heartbeat = [this] { systemd.Notify("WATCHDOG=1"); };
+    }
     // Authenticate on the headers before a body is read (issue 9): a request with no valid
     // credential never makes the server buffer its body. Login is the one unauthenticated
     // body (capped by max-login-body-bytes).

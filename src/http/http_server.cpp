@@ -608,6 +608,16 @@ struct HttpServer::Impl {
     }
   }
 
+  awaitable<void> Heartbeat() {
+    asio::steady_timer timer(control);
+    beast::error_code ec;
+    while (!stopping) {
+      options.heartbeat();
+      timer.expires_after(options.heartbeat_interval);
+      co_await timer.async_wait(asio::redirect_error(use_awaitable, ec));
+    }
+  }
+
   void BeginShutdown() {
     bool expected = false;
     if (!stopping.compare_exchange_strong(expected, true)) return;
@@ -652,6 +662,10 @@ void HttpServer::Run(bool handle_signals) {
     });
   }
   asio::co_spawn(impl_->control, impl_->Accept(), SessionCompletion{});
+  if (impl_->options.on_serving) asio::post(impl_->control, impl_->options.on_serving);
+  if (impl_->options.heartbeat && impl_->options.heartbeat_interval.count() > 0) {
+    asio::co_spawn(impl_->control, impl_->Heartbeat(), SessionCompletion{});
+  }
   std::vector<std::thread> threads;
   for (int i = 1; i < impl_->options.io_threads; ++i) threads.emplace_back([&io] { io.run(); });
   io.run();

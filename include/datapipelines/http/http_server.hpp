@@ -47,6 +47,12 @@ struct HttpServerOptions {
   // Called once when a graceful shutdown begins (on an I/O thread: must return promptly) —
   // the application aborts running executions here so in-flight calls end within the grace.
   std::function<void()> on_shutdown;
+  // Called once from the event loop when Run starts serving (readiness, e.g. sd_notify).
+  std::function<void()> on_serving;
+  // Called from the event loop every heartbeat_interval while it serves (a watchdog ping: it
+  // proves the loop itself is not stuck). Zero = never.
+  std::chrono::milliseconds heartbeat_interval{0};
+  std::function<void()> heartbeat;
 };
 
 // Called once per finished request (access logging); must not block.
