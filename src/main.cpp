@@ -7,6 +7,7 @@
 #include "datapipelines/app/application.hpp"
 #include "datapipelines/cli/datasource_commands.hpp"
 #include "datapipelines/cli/demo_data_command.hpp"
+#include "datapipelines/cli/mcp_bridge_command.hpp"
 #include "datapipelines/cli/operator_commands.hpp"
 #include "datapipelines/config/config.hpp"
 #include "datapipelines/mcp/tool_reference.hpp"
@@ -27,6 +28,7 @@ int main(int argc, char** argv) {
       "tool-reference", "Print skill/references/tools.md as rendered from the served catalog");
   dp::cli::OperatorCommands operators(app);
   dp::cli::DemoDataCommand demo_data(app);
+  dp::cli::McpBridgeCommand mcp_bridge(app);
   dp::cli::DatasourceCommands datasource_commands(app);
 
   CLI11_PARSE(app, argc, argv);
@@ -35,7 +37,8 @@ int main(int argc, char** argv) {
     std::cout << "datapipelines " << dp::ServerVersion() << "\n";
     return 0;
   }
-  if (demo_data.parsed()) return demo_data.Run();  // needs no server configuration
+  if (demo_data.parsed()) return demo_data.Run();    // needs no server configuration
+  if (mcp_bridge.parsed()) return mcp_bridge.Run();  // nor does the stdio bridge
   dp::Config config;
   try {
     config = dp::LoadConfig(config_path, dp::ProcessEnvironment());

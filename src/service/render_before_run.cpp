@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
@@ -22,6 +23,7 @@ void RequireRenderedTemplates(MetadataStore& metadata, AuditReader& audit_reader
     last_render[id] = std::max(last_render[id], call.timestamp_ms);
   }
   Json stale = Json::array();
+  std::set<std::pair<std::string, int64_t>> listed;  // a template pinned by two nodes: once
   for (const Json& node : body.value("nodes", Json::array())) {
     if (only_node && node.value("id", "") != *only_node) continue;
     const Json tmpl = node.value("template", Json());
@@ -31,6 +33,7 @@ void RequireRenderedTemplates(MetadataStore& metadata, AuditReader& audit_reader
     if (!v || v->status != "DRAFT") continue;
     auto rendered = last_render.find(v->template_id);
     if (rendered != last_render.end() && rendered->second >= v->updated_at_ms) continue;
+    if (!listed.emplace(v->template_id, v->version).second) continue;
     stale.push_back({{"id", v->template_id},
                      {"version", v->version},
                      {"updated_at", FormatIso8601Ms(v->updated_at_ms)},

@@ -26,7 +26,7 @@ def main():
         sock.settimeout(30)
         env = dict(os.environ, NOTIFY_SOCKET=path, WATCHDOG_USEC="400000",
                    DATAPIPELINES_DATA_DIR=os.path.join(work, "data"),
-                   DATAPIPELINES_SERVER_PORT="0")
+                   SERVER_PORT="0")
         env.pop("WATCHDOG_PID", None)
         log = open(os.path.join(work, "server.log"), "w+")
         server = subprocess.Popen([binary, "serve"], env=env, stdout=log, stderr=log)

@@ -1,0 +1,56 @@
+#pragma once
+// A small blocking HTTP/1.1 client for the CLI's stdio bridge: one connection per request and
+// the response body handed over piece by piece as it arrives, so an SSE answer streams. Beast
+// stays inside src/http: this header exposes none of it.
+#include <chrono>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "datapipelines/net/http_message.hpp"
+
+namespace dp {
+
+// An http:// or https:// URL split for connecting: host, port (default 80 / 443) and the
+// path ("/" if none).
+struct HttpUrl {
+  bool tls = false;
+  std::string host;
+  std::string port;
+  std::string path;
+  // Throws std::invalid_argument naming what is wrong (scheme, host, port).
+  static HttpUrl Parse(std::string_view url);
+};
+
+struct HttpClientRequest {
+  std::string method = "POST";
+  std::string target;
+  std::vector<std::pair<std::string, std::string>> headers;
+  std::string body;
+};
+
+class HttpClient {
+ public:
+  // https:// verifies the server's certificate chain and host name against the system's CA
+  // store, or against ca_file (PEM) when one is given (a private CA, a throwaway certificate).
+  explicit HttpClient(HttpUrl origin, std::string ca_file = "",
+                      std::chrono::seconds connect_timeout = std::chrono::seconds(10));
+
+  // Blocking: connects, sends, calls on_head once with the status and headers, then on_body
+  // for each piece of the body as it arrives. Throws std::runtime_error on a transport failure
+  // (the message names the host and the failure, never a header value).
+  void Send(const HttpClientRequest& request,
+            const std::function<void(int status, const HttpHeaders& headers)>& on_head,
+            const std::function<void(std::string_view piece)>& on_body) const;
+
+  const HttpUrl& Origin() const { return origin_; }
+
+ private:
+  HttpUrl origin_;
+  std::string ca_file_;
+  std::chrono::seconds connect_timeout_;
+};
+
+}  // namespace dp
