@@ -76,6 +76,8 @@ HttpServerOptions ServerOptions(const Config& config) {
   options.max_body_bytes_in_flight = config.max_body_bytes_in_flight;
   options.body_limit_by_path["/api/v1/auth/login"] = config.max_login_body_bytes;
   options.idle_timeout = std::chrono::seconds(config.idle_timeout_seconds);
+  options.tls_certificate_file = config.tls_certificate_file;
+  options.tls_private_key_file = config.tls_private_key_file;
   options.write_timeout = std::chrono::seconds(config.write_timeout_seconds);
   options.sse_keep_alive = std::chrono::seconds(config.sse_keep_alive_seconds);
   options.refusal_drain = std::chrono::seconds(config.refusal_drain_seconds);
@@ -196,8 +198,10 @@ struct Application::Impl {
     auth = std::make_unique<AuthService>(*store, *audit, auth_options);
     authenticator = std::make_unique<RequestAuthenticator>(*auth, *limiter, *store);
     const SkillDocs& docs = BuiltInSkillDocs();
-    rest = std::make_unique<RestApi>(*auth, *authenticator, docs,
-                                     RestApiOptions{config.session_ttl_hours, false});
+    rest = std::make_unique<RestApi>(
+        *auth, *authenticator, docs,
+        RestApiOptions{config.session_ttl_hours,
+                       /*secure_cookies=*/config.ServesTls() || config.tls_terminated_upstream});
     BindDocsTools(catalog, docs);
     // Domain services: each binds its MCP tools and mounts its REST resource here.
     // [templates]

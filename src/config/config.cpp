@@ -30,6 +30,12 @@ int ParseInt(const ConfigKey& key, const std::string& value, int64_t min, int64_
   return static_cast<int>(parsed);
 }
 
+bool ParseBool(const ConfigKey& key, const std::string& value) {
+  if (value == "true") return true;
+  if (value == "false") return false;
+  throw ConfigError("invalid value for '" + std::string(key.path) + "': expected true or false");
+}
+
 std::vector<std::string> SplitList(const std::string& text) {
   std::vector<std::string> out;
   std::string item;
@@ -56,6 +62,12 @@ std::vector<std::string> SplitList(const std::string& text) {
   KeyBinding {                                                                                     \
     ConfigKey{path, "string", desc}, nullptr, [](Config& c, const std::string& v) { c.field = v; } \
   }
+#define DP_BOOL_KEY(path, field, desc)                                            \
+  KeyBinding {                                                                    \
+    ConfigKey{path, "bool", desc}, nullptr, [](Config& c, const std::string& v) { \
+      c.field = ParseBool(ConfigKey{path, "bool", ""}, v);                        \
+    }                                                                             \
+  }
 #define DP_LIST_KEY(path, field, desc)                                             \
   KeyBinding {                                                                     \
     ConfigKey{path, "list", desc},                                                 \
@@ -76,6 +88,12 @@ const std::vector<KeyBinding>& Bindings() {
                     "IANA zone id current_date is evaluated in. Context key org_timezone."),
       DP_STRING_KEY("server.address", server_address, "Listen address (loopback by default)."),
       DP_INT_KEY("server.port", server_port, 0, 65535, "HTTP port."),
+      DP_STRING_KEY("server.tls.certificate-file", tls_certificate_file,
+                    "PEM certificate chain; with private-key-file, the port serves TLS only."),
+      DP_STRING_KEY("server.tls.private-key-file", tls_private_key_file,
+                    "PEM private key of the certificate (reloaded with it on SIGHUP)."),
+      DP_BOOL_KEY("server.tls.terminated-upstream", tls_terminated_upstream,
+                  "A reverse proxy terminates TLS: allows a non-loopback bind without TLS."),
       DP_INT_KEY("datapipelines.http.io-threads", io_threads, 1, 64,
                  "Threads running the HTTP I/O event loop."),
       DP_INT_KEY("datapipelines.http.blocking-threads", blocking_threads, 1, 512,
@@ -267,6 +285,21 @@ void Validate(const Config& config) {
   if (std::find(kLevels.begin(), kLevels.end(), config.log_level) == kLevels.end()) {
     throw ConfigError("invalid value for 'datapipelines.observability.logging.level'");
   }
+  if (config.tls_certificate_file.empty() != config.tls_private_key_file.empty()) {
+    throw ConfigError(std::string("'") +
+                      (config.tls_certificate_file.empty() ? "server.tls.certificate-file"
+                                                           : "server.tls.private-key-file") +
+                      "' is missing: TLS needs both the certificate and its private key");
+  }
+  // All MCP traffic over TLS (spec §13): a server reachable beyond this host serves TLS itself
+  // or says that a proxy in front of it does.
+  if (!IsLoopbackAddress(config.server_address) && !config.ServesTls() &&
+      !config.tls_terminated_upstream) {
+    throw ConfigError("'server.address' " + config.server_address +
+                      " is not loopback and TLS is off: set server.tls.certificate-file and "
+                      "server.tls.private-key-file, or server.tls.terminated-upstream: true when "
+                      "a reverse proxy terminates TLS");
+  }
   if (config.data_dir.empty()) {
     throw ConfigError("invalid value for 'datapipelines.data-dir': must not be empty");
   }
@@ -285,6 +318,12 @@ void Validate(const Config& config) {
 
 std::string Config::EffectiveMetadataUrl() const {
   return metadata_url.empty() ? "sqlite:" + data_dir + "/metadata.db" : metadata_url;
+}
+
+bool Config::ServesTls() const { return !tls_certificate_file.empty(); }
+
+bool IsLoopbackAddress(std::string_view address) {
+  return address == "localhost" || address == "::1" || address.starts_with("127.");
 }
 
 bool Config::IsProductionMode() const { return EffectiveMetadataUrl().rfind("postgres", 0) == 0; }

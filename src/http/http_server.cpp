@@ -15,6 +15,7 @@
 #include <boost/asio/write.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
 
 #include <array>
 #include <mutex>
@@ -27,12 +28,14 @@
 #include "datapipelines/net/event_stream.hpp"
 #include "datapipelines/util/json.hpp"
 #include "datapipelines/util/utf8.hpp"
+#include "tls_context.hpp"
 
 namespace dp {
 
 namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace bhttp = beast::http;
+namespace ssl = asio::ssl;
 using asio::awaitable;
 using asio::use_awaitable;
 using tcp = asio::ip::tcp;
@@ -125,12 +128,18 @@ bhttp::response<bhttp::string_body> ToBeastResponse(HttpResponse&& response,
   return out;
 }
 
-// One connection: its stream (used only on the connection's strand) and the correlation id of
-// the request it is serving, for the log line when the session ends by an exception.
+// One connection: its stream (used only on the connection's strand, `executor`) and the
+// correlation id of the request it is serving, for the log line when the session ends by an
+// exception. On a TLS port the plain stream moves into `tls` once the handshake starts.
 struct Connection {
-  explicit Connection(tcp::socket socket) : stream(std::move(socket)) {}
+  explicit Connection(tcp::socket socket)
+      : executor(socket.get_executor()), stream(std::move(socket)) {}
+  asio::any_io_executor executor;
   beast::tcp_stream stream;
+  std::shared_ptr<ssl::context> tls_context;  // outlives `tls`, whatever a reload does
+  std::optional<beast::ssl_stream<beast::tcp_stream>> tls;
   std::string correlation_id;
+  beast::tcp_stream& Transport() { return tls ? beast::get_lowest_layer(*tls) : stream; }
 };
 
 // The completion of a connection's coroutine: a session that ends by an exception is logged
@@ -184,12 +193,49 @@ struct HttpServer::Impl {
   std::unordered_map<std::string, int> per_client;  // open connections per client address
   std::mutex sessions_mutex;
   std::set<std::shared_ptr<Connection>> idle_connections;  // waiting for a request
+  // The TLS context new connections use (null: plain HTTP); SIGHUP swaps in a reloaded one.
+  std::mutex tls_mutex;
+  std::shared_ptr<ssl::context> tls_context;
 
   Impl(HttpServerOptions o, RequestPolicy p, Router r, AccessLogger l)
       : options(std::move(o)),
         policy(std::move(p)),
         router(std::move(r)),
-        access_logger(std::move(l)) {}
+        access_logger(std::move(l)) {
+    if (ServesTls()) {
+      tls_context =
+          LoadServerTlsContext(options.tls_certificate_file, options.tls_private_key_file);
+    }
+  }
+
+  bool ServesTls() const { return !options.tls_certificate_file.empty(); }
+
+  // Each SIGHUP re-reads the certificate on the pool, then waits for the next one.
+  void ArmTlsReload(asio::signal_set& reload) {
+    reload.async_wait([this, &reload](const beast::error_code& ec, int) {
+      if (ec) return;
+      asio::post(blocking, [this] { ReloadTls(); });
+      ArmTlsReload(reload);
+    });
+  }
+
+  std::shared_ptr<ssl::context> CurrentTlsContext() {
+    std::lock_guard lock(tls_mutex);
+    return tls_context;
+  }
+
+  // SIGHUP: re-read the certificate and key (on the pool: file I/O). Open connections keep
+  // the context they shook hands with; a pair that does not load leaves the old one serving.
+  void ReloadTls() {
+    try {
+      auto fresh = LoadServerTlsContext(options.tls_certificate_file, options.tls_private_key_file);
+      std::lock_guard lock(tls_mutex);
+      tls_context = std::move(fresh);
+      spdlog::info("tls: certificate reloaded from {}", options.tls_certificate_file);
+    } catch (const std::exception& e) {
+      spdlog::error("tls: reload failed, still serving the previous certificate: {}", e.what());
+    }
+  }
 
   bool PassesEdgePolicy(const HttpRequest& head) const {
     auto host = head.headers.Get("Host");
@@ -303,9 +349,42 @@ struct HttpServer::Impl {
       std::string ip;
       ~Release() { impl->ReleaseConnection(ip); }
     } release{this, remote_ip};
-    beast::tcp_stream* stream = &connection->stream;
-    beast::error_code ignored;
     beast::flat_buffer buffer;
+    beast::error_code ec;
+    std::shared_ptr<ssl::context> tls = CurrentTlsContext();
+    if (!tls) {
+      co_await Serve(connection->stream, connection, buffer, remote_ip);
+      connection->stream.socket().shutdown(tcp::socket::shutdown_send, ec);
+      co_return;
+    }
+    // A TLS port: a client speaking plain HTTP gets a readable 400 instead of a reset.
+    connection->stream.expires_after(options.idle_timeout);
+    bool handshake = co_await beast::async_detect_ssl(connection->stream, buffer,
+                                                      asio::redirect_error(use_awaitable, ec));
+    if (ec) co_return;
+    if (!handshake) {
+      co_await RefuseAndClose(connection->stream, 400, errc::kRequestInvalid,
+                              "This port serves HTTPS only: use https://.");
+      co_return;
+    }
+    connection->tls_context = tls;
+    connection->tls.emplace(std::move(connection->stream), *tls);
+    auto& stream = *connection->tls;
+    beast::get_lowest_layer(stream).expires_after(options.write_timeout);
+    std::size_t used = co_await stream.async_handshake(ssl::stream_base::server, buffer.data(),
+                                                       asio::redirect_error(use_awaitable, ec));
+    if (ec) co_return;  // not a TLS client we can serve; nothing was read as a request
+    buffer.consume(used);
+    co_await Serve(stream, connection, buffer, remote_ip);
+    beast::get_lowest_layer(stream).expires_after(options.refusal_drain);
+    co_await stream.async_shutdown(asio::redirect_error(use_awaitable, ec));
+  }
+
+  // The request loop of one connection, over a plain or a TLS stream.
+  template <typename Stream>
+  awaitable<void> Serve(Stream& wire, const std::shared_ptr<Connection>& connection,
+                        beast::flat_buffer& buffer, const std::string& remote_ip) {
+    Stream* stream = &wire;
     for (;;) {
       {
         std::lock_guard lock(sessions_mutex);
@@ -315,7 +394,7 @@ struct HttpServer::Impl {
       bhttp::request_parser<bhttp::string_body> parser;
       parser.header_limit(static_cast<std::uint32_t>(options.max_header_bytes));
       parser.body_limit(static_cast<std::uint64_t>(options.max_body_bytes));
-      stream->expires_after(options.idle_timeout);
+      beast::get_lowest_layer(*stream).expires_after(options.idle_timeout);
       beast::error_code ec;
       co_await bhttp::async_read_header(*stream, buffer, parser,
                                         asio::redirect_error(use_awaitable, ec));
@@ -375,16 +454,15 @@ struct HttpServer::Impl {
         reservation.emplace(this, reserve);
       }
       InFlightGuard serving(in_flight);
-      if (!co_await ServeOne(*connection, buffer, parser, remote_ip)) break;
+      if (!co_await ServeOne(*stream, *connection, buffer, parser, remote_ip)) break;
     }
-    stream->socket().shutdown(tcp::socket::shutdown_send, ignored);
   }
 
   // Reads the body, dispatches, writes; false when the connection must close.
-  awaitable<bool> ServeOne(Connection& connection, beast::flat_buffer& buffer,
+  template <typename Stream>
+  awaitable<bool> ServeOne(Stream& stream, Connection& connection, beast::flat_buffer& buffer,
                            bhttp::request_parser<bhttp::string_body>& parser,
                            const std::string& remote_ip) {
-    beast::tcp_stream& stream = connection.stream;
     auto started = std::chrono::steady_clock::now();
     beast::error_code ec;
     std::string correlation_id;
@@ -421,6 +499,7 @@ struct HttpServer::Impl {
       }
     }
     int status = response.status;
+    if (ServesTls()) response.SetHeader("Strict-Transport-Security", "max-age=31536000");
     if (response.stream) {
       co_await WriteStream(stream, std::move(response), correlation_id, version);
       if (access_logger) {
@@ -431,7 +510,7 @@ struct HttpServer::Impl {
     }
     auto beast_response = ToBeastResponse(std::move(response), correlation_id, version, keep_alive,
                                           request.method == "HEAD");
-    stream.expires_after(options.write_timeout);
+    beast::get_lowest_layer(stream).expires_after(options.write_timeout);
     co_await bhttp::async_write(stream, beast_response, asio::redirect_error(use_awaitable, ec));
     if (access_logger) {
       double millis =
@@ -450,7 +529,8 @@ struct HttpServer::Impl {
 
   // A text/event-stream body, chunk by chunk as the producer writes it. The pickup interval
   // grows from 1 ms to 50 ms while nothing arrives and resets on each write.
-  awaitable<void> WriteStream(beast::tcp_stream& stream, HttpResponse response,
+  template <typename Stream>
+  awaitable<void> WriteStream(Stream& stream, HttpResponse response,
                               const std::string& correlation_id, unsigned version) {
     auto events = response.stream;
     bhttp::response<bhttp::empty_body> head{static_cast<bhttp::status>(response.status), version};
@@ -463,7 +543,7 @@ struct HttpServer::Impl {
     head.keep_alive(false);
     beast::error_code ec;
     bhttp::response_serializer<bhttp::empty_body> serializer{head};
-    stream.expires_never();
+    beast::get_lowest_layer(stream).expires_never();
     co_await bhttp::async_write_header(stream, serializer, asio::redirect_error(use_awaitable, ec));
     asio::steady_timer timer(co_await asio::this_coro::executor);
     auto pause = std::chrono::milliseconds(1);
@@ -478,7 +558,7 @@ struct HttpServer::Impl {
       }
       if (!chunks.empty()) last_write = std::chrono::steady_clock::now();
       for (const std::string& chunk : chunks) {
-        stream.expires_after(options.write_timeout);
+        beast::get_lowest_layer(stream).expires_after(options.write_timeout);
         co_await asio::async_write(stream, bhttp::make_chunk(asio::buffer(chunk)),
                                    asio::redirect_error(use_awaitable, ec));
         if (ec) break;
@@ -504,7 +584,8 @@ struct HttpServer::Impl {
 
   // Answers a request that cannot be read, then closes: half-close first and drain briefly,
   // so the client reads the status instead of a reset caused by its unread upload.
-  awaitable<void> RefuseAndClose(beast::tcp_stream& stream, int status, const ErrorCode& code,
+  template <typename Stream>
+  awaitable<void> RefuseAndClose(Stream& stream, int status, const ErrorCode& code,
                                  const std::string& message) {
     std::string correlation_id = RequestPolicy::CorrelationIdFor(HttpHeaders{});
     HttpResponse refusal = ErrorResponse(status, code, message, correlation_id);
@@ -512,15 +593,17 @@ struct HttpServer::Impl {
     co_await RespondAndClose(stream, std::move(refusal), correlation_id);
   }
 
-  awaitable<void> RespondAndClose(beast::tcp_stream& stream, HttpResponse refusal,
+  template <typename Stream>
+  awaitable<void> RespondAndClose(Stream& stream, HttpResponse refusal,
                                   const std::string& correlation_id) {
     auto response = ToBeastResponse(std::move(refusal), correlation_id, 11, false);
     beast::error_code ec;
-    stream.expires_after(options.write_timeout);
+    auto& transport = beast::get_lowest_layer(stream);
+    transport.expires_after(options.write_timeout);
     co_await bhttp::async_write(stream, response, asio::redirect_error(use_awaitable, ec));
-    stream.socket().shutdown(tcp::socket::shutdown_send, ec);
+    transport.socket().shutdown(tcp::socket::shutdown_send, ec);
     std::array<char, 16384> sink;
-    stream.expires_after(options.refusal_drain);
+    transport.expires_after(options.refusal_drain);
     for (std::size_t drained = 0; !ec && drained < (8u << 20);) {
       drained += co_await stream.async_read_some(asio::buffer(sink),
                                                  asio::redirect_error(use_awaitable, ec));
@@ -564,7 +647,7 @@ struct HttpServer::Impl {
       auto endpoint = socket.remote_endpoint(ec);
       if (!ec) remote_ip = endpoint.address().to_string();
       auto connection = std::make_shared<Connection>(std::move(socket));
-      auto strand = connection->stream.get_executor();
+      auto strand = connection->executor;
       if (!AdmitConnection(remote_ip)) {
         asio::co_spawn(strand, RefuseConnection(connection), SessionCompletion{connection});
         continue;
@@ -596,14 +679,14 @@ struct HttpServer::Impl {
   void CloseIdle() {
     std::lock_guard lock(sessions_mutex);
     for (const auto& connection : idle_connections) {
-      asio::post(connection->stream.get_executor(), [this, connection] {
+      asio::post(connection->executor, [this, connection] {
         {
           std::lock_guard still_idle(sessions_mutex);
           if (idle_connections.erase(connection) == 0) return;
         }
         beast::error_code ignored;
-        connection->stream.socket().cancel(ignored);
-        connection->stream.socket().close(ignored);
+        connection->Transport().socket().cancel(ignored);
+        connection->Transport().socket().close(ignored);
       });
     }
   }
@@ -660,6 +743,11 @@ void HttpServer::Run(bool handle_signals) {
     signals.async_wait([this](const beast::error_code& ec, int) {
       if (!ec) impl_->BeginShutdown();
     });
+  }
+  asio::signal_set reload(io);
+  if (handle_signals && impl_->ServesTls()) {
+    reload.add(SIGHUP);
+    impl_->ArmTlsReload(reload);
   }
   asio::co_spawn(impl_->control, impl_->Accept(), SessionCompletion{});
   if (impl_->options.on_serving) asio::post(impl_->control, impl_->options.on_serving);

@@ -18,6 +18,9 @@ struct Config {
   // server / http
   std::string server_address = "127.0.0.1";
   int server_port = 8080;
+  std::string tls_certificate_file;  // both set = the port serves TLS only
+  std::string tls_private_key_file;
+  bool tls_terminated_upstream = false;  // a proxy terminates TLS (non-loopback bind allowed)
   int io_threads = 2;
   int blocking_threads = 16;
   int64_t max_body_bytes = 1 << 20;
@@ -91,6 +94,7 @@ struct Config {
   // Production mode = a PostgreSQL metadata store (several instances, real secrets): no
   // generated key files, every secret must be configured.
   bool IsProductionMode() const;
+  bool ServesTls() const;
 };
 
 // One declared configuration key.
@@ -114,5 +118,8 @@ class ConfigError : public std::runtime_error {
 Config LoadConfig(const std::string& yaml_path, const std::map<std::string, std::string>& env);
 // The process environment as a map (for LoadConfig).
 std::map<std::string, std::string> ProcessEnvironment();
+
+// 127.0.0.0/8, ::1 or localhost: an address only this host can reach.
+bool IsLoopbackAddress(std::string_view address);
 
 }  // namespace dp

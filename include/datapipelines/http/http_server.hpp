@@ -36,6 +36,9 @@ struct HttpServerOptions {
   // invalid credential, so an unauthenticated client cannot make the server buffer bodies.
   std::function<std::optional<HttpResponse>(const HttpRequest& headers_only)> admit_headers;
   std::chrono::seconds idle_timeout{60};
+  // Both set: the port serves TLS only (re-read on SIGHUP); a plain request gets 400.
+  std::string tls_certificate_file;
+  std::string tls_private_key_file;
   // A response write (or one SSE chunk) that cannot complete this long closes the connection.
   std::chrono::seconds write_timeout{30};
   // An idle SSE response gets a comment this often, so proxies do not cut a long call.

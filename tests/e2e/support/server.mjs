@@ -7,6 +7,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tlsFetch } from './tls_fetch.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const BINARY =
@@ -101,7 +102,7 @@ export class DpServer {
         throw new Error(`server exited early (${this.proc.exitCode}):\n${this.log}`);
       }
       try {
-        const res = await fetch(`${this.baseUrl}/healthz`);
+        const res = await (this.fetch ?? fetch)(`${this.baseUrl}/healthz`);
         if (res.status === 200) return;
       } catch {
         /* not listening yet */
@@ -132,7 +133,7 @@ export class DpServer {
  * Starts `datapipelines serve` with a fresh data dir. Rate limits default high so that tests
  * measure behaviour, not the limiter; pass env to override anything.
  */
-export async function startServer(env = {}, { bootstrap = true } = {}) {
+export async function startServer(env = {}, { bootstrap = true, tls } = {}) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'dp-e2e-'));
   const port = await freePort();
   const fullEnv = {
@@ -147,6 +148,11 @@ export async function startServer(env = {}, { bootstrap = true } = {}) {
     ...env,
   };
   const server = new DpServer(fullEnv, dataDir, port);
+  if (tls) { // {ca}: the server serves TLS with a certificate for localhost signed by ca
+    server.baseUrl = `https://localhost:${port}`;
+    server.mcpUrl = `${server.baseUrl}/mcp`;
+    server.fetch = tlsFetch(tls.ca);
+  }
   try {
     if (bootstrap) server.bootstrap();
   } catch (err) {
