@@ -27,6 +27,8 @@
 #include "datapipelines/mcp/tools/pipeline_tools.hpp"
 #include "datapipelines/mcp/tools/semantics_tools.hpp"
 #include "datapipelines/mcp/tools/template_tools.hpp"
+#include "datapipelines/metrics/metrics_endpoint.hpp"
+#include "datapipelines/metrics/server_metrics.hpp"
 #include "datapipelines/net/envelope.hpp"
 #include "datapipelines/rest/datasource_routes.hpp"
 #include "datapipelines/rest/execution_routes.hpp"
@@ -145,6 +147,8 @@ void LogAccess(const HttpRequest& request, int status, double millis) {
 
 struct Application::Impl {
   Config config;
+  // Declared first: the services' callbacks record into it until they are gone.
+  ServerMetrics metrics{ServerVersion()};
   // Readiness, stopping and watchdog for a Type=notify unit; inert outside systemd.
   SystemdNotifier systemd = SystemdNotifier::FromEnvironment(
       [](const std::string& name) -> std::optional<std::string> {
@@ -176,6 +180,7 @@ struct Application::Impl {
   std::string cursor_signing_key;
   std::unique_ptr<McpServer> mcp;
   std::unique_ptr<McpHttpEndpoint> mcp_endpoint;
+  std::unique_ptr<MetricsEndpoint> metrics_endpoint;
   std::unique_ptr<RestApi> rest;
   std::unique_ptr<HttpServer> server;
 
@@ -251,9 +256,14 @@ struct Application::Impl {
     BindSemanticsTools(catalog, *semantics);
     // [executions] run pipeline versions through the executor and serve their results
     execution_store = OpenExecutionStore(*store);
+    ExecutionServiceOptions execution_options = ExecutionOptions(config);
+    execution_options.on_finished = [this](const ExecutionRecord& record,
+                                           const PipelineBody& body) {
+      RecordExecution(record, body);
+    };
     executions = std::make_unique<ExecutionService>(*store, *execution_store, *results, *auth,
                                                     *audit, *audit_reader, *pipelines, *templates,
-                                                    *datasources, ExecutionOptions(config));
+                                                    *datasources, std::move(execution_options));
     executions->Start();
     BindExecutionTools(catalog, *executions);
     // [node runs and release checks] one node for real; the server-run checks gating release
@@ -275,7 +285,13 @@ struct Application::Impl {
     mcp->AddResourceProvider(std::make_unique<TemplateResources>(*templates));
     mcp->AddResourceProvider(std::make_unique<ExecutionResources>(*executions));
     mcp->AddResourceProvider(std::make_unique<DatasourceResources>(*datasources));
+    mcp->SetToolCallObserver(
+        [this](std::string_view tool, std::string_view outcome, double elapsed_ms) {
+          metrics.OnToolCall(tool, outcome, elapsed_ms / 1000);
+        });
     mcp_endpoint = std::make_unique<McpHttpEndpoint>(*mcp, *authenticator);
+    metrics_endpoint = std::make_unique<MetricsEndpoint>(metrics, config.metrics_token);
+    AddGaugeCollectors();
     HttpServerOptions server_options = ServerOptions(config);
     // Running executions end ABORTED with a recorded reason instead of outliving the grace.
     server_options.on_shutdown = [this] {
@@ -314,19 +330,90 @@ struct Application::Impl {
     };
     server = std::make_unique<HttpServer>(
         std::move(server_options), RequestPolicy(config.allowed_hosts, config.allowed_origins),
-        BuildRouter(), LogAccess);
+        BuildRouter(), [this](const HttpRequest& request, int status, double millis) {
+          LogAccess(request, status, millis);
+          metrics.OnHttpRequest(request.method, request.path, status, millis / 1000);
+        });
   }
 
   Router BuildRouter() {
     Router router;
     router.Add("GET", "/healthz", Health, RouteExecution::kInline);
     router.Add("GET", "/readyz", [this](const HttpRequest& request) { return Ready(request); });
+    if (config.metrics_enabled) {
+      router.Add("GET", "/metrics",
+                 [this](const HttpRequest& r) { return metrics_endpoint->Handle(r); });
+    }
     router.Add("POST", "/mcp", [this](const HttpRequest& r) { return mcp_endpoint->Handle(r); });
     router.Add("*", "/api/v1/*", [this](const HttpRequest& r) { return rest->HandleApi(r); });
     auto skill = [this](const HttpRequest& r) { return rest->HandleSkill(r); };
     router.Add("GET", "/skill.md", skill, RouteExecution::kInline);
     router.Add("GET", "/skill/*", skill, RouteExecution::kInline);
     return router;
+  }
+
+  // Node and execution counters from a finished execution's record (its node_stats).
+  void RecordExecution(const ExecutionRecord& record, const PipelineBody& body) {
+    std::map<std::string, bool> staged;
+    for (const auto& node : body.nodes) staged[node.id] = node.EffectiveTarget() == "tempdb";
+    for (const Json& node : record.node_stats) {
+      if (!node.is_object()) continue;
+      const std::string id = node.value("node_id", "");
+      metrics.OnNodeFinished(node.value("type", "unknown"), node.value("status", "unknown"),
+                             node.value("rows_out", int64_t{0}), staged[id]);
+    }
+    const double seconds = static_cast<double>(record.finished_at_ms - record.started_at_ms) / 1000;
+    const int64_t rows =
+        record.result.is_object() ? record.result.value("total_rows", int64_t{0}) : 0;
+    metrics.OnExecutionFinished(record.status, seconds, rows);
+  }
+
+  // Gauges read at scrape time: pools, running executions, the result store, audit failures.
+  void AddGaugeCollectors() {
+    metrics.Registry().AddGaugeCollector([this](std::vector<GaugeSample>& out) {
+      auto pools = datasources->PoolUsages();
+      const std::pair<const char*, const char*> kPoolGauges[] = {
+          {"datapipelines_datasource_pool_open", "Open pooled connections (idle + leased)."},
+          {"datapipelines_datasource_pool_idle", "Idle pooled connections."},
+          {"datapipelines_datasource_pool_pending", "Callers waiting for a pooled connection."},
+          {"datapipelines_datasource_pool_max", "The pool's maximum size."}};
+      for (const auto& [name, help] : kPoolGauges) {
+        for (const PoolUsage& pool : pools) {
+          const std::string_view metric(name);
+          double value = metric.ends_with("open")      ? pool.open
+                         : metric.ends_with("idle")    ? pool.idle
+                         : metric.ends_with("pending") ? pool.waiting
+                                                       : pool.max;
+          out.push_back({name, help, {{"datasource_name", pool.datasource}}, value});
+        }
+      }
+      for (const PoolUsage& pool : pools) {
+        out.push_back({"datapipelines_datasource_pool_timeout_total",
+                       "Pool acquisitions that gave up (pool exhausted).",
+                       {{"datasource_name", pool.datasource}},
+                       static_cast<double>(pool.timeouts),
+                       "counter"});
+      }
+      out.push_back({"datapipelines_executions_concurrent",
+                     "Executions running on this instance.",
+                     {},
+                     static_cast<double>(executions->RunningCount())});
+      if (auto usage = results->CurrentUsage()) {
+        out.push_back({"datapipelines_result_store_bytes",
+                       "Bytes held by the result store.",
+                       {{"backend", results->BackendName()}},
+                       static_cast<double>(usage->bytes)});
+        out.push_back({"datapipelines_result_store_results",
+                       "Results held by the result store.",
+                       {{"backend", results->BackendName()}},
+                       static_cast<double>(usage->results)});
+      }
+      out.push_back({"datapipelines_audit_write_failures_total",
+                     "Audit rows the metadata store refused (each also logged).",
+                     {},
+                     static_cast<double>(audit->WriteFailures()),
+                     "counter"});
+    });
   }
 
   HttpResponse Ready(const HttpRequest& request) {

@@ -1,5 +1,7 @@
 #include "datapipelines/config/config.hpp"
 
+#include "datapipelines/net/loopback_address.hpp"
+
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -126,6 +128,10 @@ const std::vector<KeyBinding>& Bindings() {
                   "Host header values accepted besides loopback (DNS-rebinding protection)."),
       DP_LIST_KEY("datapipelines.http.allowed-origins", allowed_origins,
                   "Origin header values accepted; a present Origin not listed gets 403."),
+      DP_BOOL_KEY("datapipelines.metrics.enabled", metrics_enabled,
+                  "Serve GET /metrics (Prometheus text format)."),
+      DP_STRING_KEY("datapipelines.metrics.token", metrics_token,
+                    "Bearer token /metrics requires; empty = loopback clients only."),
       DP_STRING_KEY("datapipelines.data-dir", data_dir,
                     "Directory for embedded state (the SQLite metadata file)."),
       DP_STRING_KEY(
@@ -321,10 +327,6 @@ std::string Config::EffectiveMetadataUrl() const {
 }
 
 bool Config::ServesTls() const { return !tls_certificate_file.empty(); }
-
-bool IsLoopbackAddress(std::string_view address) {
-  return address == "localhost" || address == "::1" || address.starts_with("127.");
-}
 
 bool Config::IsProductionMode() const { return EffectiveMetadataUrl().rfind("postgres", 0) == 0; }
 

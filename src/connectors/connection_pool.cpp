@@ -98,8 +98,11 @@ ConnectionPool::Lease ConnectionPool::Acquire() {
         throw;
       }
     }
-    if (available_.wait_until(lock, deadline) == std::cv_status::timeout && idle_.empty() &&
-        total_ >= settings_.max_size) {
+    ++waiting_;
+    const bool timed_out = available_.wait_until(lock, deadline) == std::cv_status::timeout;
+    --waiting_;
+    if (timed_out && idle_.empty() && total_ >= settings_.max_size) {
+      ++timeouts_;
       throw DomainError(errc::kNodeConnectionFailed,
                         "could not acquire a connection within " +
                             std::to_string(settings_.acquire_timeout_ms) + " ms: all " +
@@ -175,6 +178,16 @@ int ConnectionPool::total() const {
 int ConnectionPool::idle() const {
   std::lock_guard lock(mutex_);
   return static_cast<int>(idle_.size());
+}
+
+int ConnectionPool::waiting() const {
+  std::lock_guard lock(mutex_);
+  return waiting_;
+}
+
+int64_t ConnectionPool::timeouts() const {
+  std::lock_guard lock(mutex_);
+  return timeouts_;
 }
 
 }  // namespace dp

@@ -275,6 +275,10 @@ void McpServer::AuditToolCall(const CatalogEntry* entry, std::string_view tool,
                               const Json& arguments, const McpRequestContext& context,
                               std::string_view outcome, std::string_view code, double elapsed_ms,
                               bool tool_ran) {
+  if (tool_call_observer_) {
+    tool_call_observer_(entry ? std::string_view(tool) : std::string_view("unknown"), outcome,
+                        elapsed_ms);
+  }
   AuditEvent event;
   event.user_id = context.principal.user_id;
   event.key_id = context.principal.key_id;

@@ -38,6 +38,11 @@ std::size_t MemoryResultStore::used_bytes() const {
   return used_bytes_;
 }
 
+std::optional<ResultStore::Usage> MemoryResultStore::CurrentUsage() const {
+  std::lock_guard lock(mutex_);
+  return Usage{static_cast<int64_t>(used_bytes_), static_cast<int64_t>(entries_.size())};
+}
+
 std::size_t MemoryResultStore::RowBytes(const std::string& row) {
   return row.size() + kRowOverhead;
 }

@@ -100,12 +100,14 @@ void AuditLog::Record(AuditEvent event) noexcept {
     event.details = Bounded(event.details);
     store_.AppendAudit(event);
   } catch (const std::exception& e) {
+    write_failures_.fetch_add(1, std::memory_order_relaxed);
     // Only the event name: the details are not needed to diagnose a store failure.
     try {
       spdlog::error("audit write failed for event '{}': {}", event.event, e.what());
     } catch (...) {
     }
   } catch (...) {
+    write_failures_.fetch_add(1, std::memory_order_relaxed);
     try {
       spdlog::error("audit write failed for event '{}'", event.event);
     } catch (...) {

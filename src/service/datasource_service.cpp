@@ -71,6 +71,23 @@ DatasourceService::ExecutionTarget DatasourceService::ResolveForExecution(
   return ExecutionTarget{record->name, record->dialect, record->readonly, ConnectorFor(*record)};
 }
 
+std::vector<PoolUsage> DatasourceService::PoolUsages() {
+  std::vector<std::pair<std::string, std::shared_ptr<Connector>>> built;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& [name, cached] : connectors_) {
+      if (cached->connector) built.emplace_back(name, cached->connector);
+    }
+  }
+  std::vector<PoolUsage> usages;
+  for (const auto& [name, connector] : built) {
+    ConnectionPool& pool = connector->pool();
+    usages.push_back({name, pool.total(), pool.idle(), pool.waiting(), pool.settings().max_size,
+                      pool.timeouts()});
+  }
+  return usages;
+}
+
 std::shared_ptr<Connector> DatasourceService::ProbeConnectorFor(const DatasourceRecord& record) {
   std::shared_ptr<Connector> base = ConnectorFor(record);  // builds or refreshes the entry
   ConnectorConfig config = base->config();

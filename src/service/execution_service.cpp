@@ -5,9 +5,9 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <map>
 #include <condition_variable>
 #include <limits>
+#include <map>
 #include <optional>
 #include <thread>
 
@@ -468,7 +468,13 @@ ExecutionOutcome ExecutionService::RunRecorded(
     // Swept as orphaned meanwhile (a stalled heartbeat): the stored terminal state stands.
     if (auto stored = executions_.Find(record.id)) record = *stored;
   }
+  if (options_.on_finished) options_.on_finished(record, body);
   return outcome;
+}
+
+int ExecutionService::RunningCount() {
+  std::lock_guard lock(running_mutex_);
+  return static_cast<int>(running_.size());
 }
 
 // ---- reads
@@ -557,7 +563,8 @@ Json ExecutionService::ListForResources(const Principal& principal) {
   auth_.CheckAccess(principal, Scope::kRead, Role::kViewer);
   ExecutionQuery q;
   q.workspace_id = principal.workspace_id;
-  if (!principal.super_admin && principal.role != Role::kWsAdmin) q.triggered_by = principal.user_id;
+  if (!principal.super_admin && principal.role != Role::kWsAdmin)
+    q.triggered_by = principal.user_id;
   q.started_after_ms = NowMs() - int64_t{kResourceWindowHours} * 3600 * 1000;
   q.limit = 200;
   std::map<std::string, Json> by_id;  // pages may overlap when runs start meanwhile

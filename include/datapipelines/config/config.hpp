@@ -20,7 +20,10 @@ struct Config {
   int server_port = 8080;
   std::string tls_certificate_file;  // both set = the port serves TLS only
   std::string tls_private_key_file;
-  bool tls_terminated_upstream = false;  // a proxy terminates TLS (non-loopback bind allowed)
+  bool tls_terminated_upstream = false;
+  bool metrics_enabled = true;
+  std::string metrics_token;  // empty: /metrics answers loopback clients only  // a proxy
+                              // terminates TLS (non-loopback bind allowed)
   int io_threads = 2;
   int blocking_threads = 16;
   int64_t max_body_bytes = 1 << 20;
@@ -118,8 +121,5 @@ class ConfigError : public std::runtime_error {
 Config LoadConfig(const std::string& yaml_path, const std::map<std::string, std::string>& env);
 // The process environment as a map (for LoadConfig).
 std::map<std::string, std::string> ProcessEnvironment();
-
-// 127.0.0.0/8, ::1 or localhost: an address only this host can reach.
-bool IsLoopbackAddress(std::string_view address);
 
 }  // namespace dp

@@ -52,6 +52,8 @@ class ConnectionPool : public std::enable_shared_from_this<ConnectionPool> {
 
   int total() const;
   int idle() const;
+  int waiting() const;       // callers blocked in Acquire right now
+  int64_t timeouts() const;  // Acquire calls that gave up (pool exhausted), ever
   const PoolSettings& settings() const { return settings_; }
 
  private:
@@ -71,6 +73,8 @@ class ConnectionPool : public std::enable_shared_from_this<ConnectionPool> {
   std::condition_variable available_;
   std::deque<Idle> idle_;
   int total_ = 0;  // idle + leased + being opened
+  int waiting_ = 0;
+  int64_t timeouts_ = 0;
   bool closed_ = false;
 };
 

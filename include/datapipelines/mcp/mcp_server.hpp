@@ -60,6 +60,11 @@ class McpServer {
   void AddResourceProvider(std::unique_ptr<ResourceProvider> provider);
   // resources/templates/list: the docs reference template, then each provider's (§7.3 order).
   Json ResourceTemplates() const;
+  // Startup only: told of every tool call as it is audited — the catalog's tool name (or
+  // "unknown"), the outcome, the elapsed milliseconds (metrics). Must not block.
+  using ToolCallObserver =
+      std::function<void(std::string_view tool, std::string_view outcome, double elapsed_ms)>;
+  void SetToolCallObserver(ToolCallObserver observer) { tool_call_observer_ = std::move(observer); }
 
   // A JSON-RPC request object (already known to carry jsonrpc/method/id) → response object.
   Json HandleRequest(const Json& request, const McpRequestContext& context);
@@ -88,6 +93,7 @@ class McpServer {
   std::string server_version_;
   ResourceCursor cursors_;
   std::vector<std::unique_ptr<ResourceProvider>> providers_;  // in §7.3 kind order
+  ToolCallObserver tool_call_observer_;
 };
 
 // Thrown inside McpServer for protocol faults; HandleRequest turns it into a JSON-RPC error.

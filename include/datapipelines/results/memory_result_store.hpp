@@ -33,6 +33,7 @@ class MemoryResultStore : public ResultStore {
 
   std::size_t max_bytes() const { return options_.max_bytes; }
   std::size_t used_bytes() const;
+  std::optional<Usage> CurrentUsage() const override;
   // Bytes a result is charged for (key, schema text, rows and per-row overhead).
   static std::size_t EstimateBytes(const std::string& key, const std::string& schema_text,
                                    const StoredResult& result);

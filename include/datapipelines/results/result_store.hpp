@@ -57,6 +57,13 @@ class ResultStore {
   virtual bool Remove(const std::string& key) = 0;
   virtual bool Ping() = 0;
   virtual std::string BackendName() const = 0;  // "memory" | "redis"
+  // Bytes and results held, where the store can tell cheaply (the in-process one); nullopt
+  // for a shared store whose size is the server's business (Redis: its own INFO).
+  struct Usage {
+    int64_t bytes = 0;
+    int64_t results = 0;
+  };
+  virtual std::optional<Usage> CurrentUsage() const { return std::nullopt; }
 };
 
 // "memory" (or empty) | "memory:<max-bytes>" | "redis://[:password@]host:port[/db]".

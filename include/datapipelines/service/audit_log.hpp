@@ -1,6 +1,7 @@
 #pragma once
 // The audit sink (MCP spec §14, auth.md §10): one append per event. Auditing must never
 // break the request it describes, so a store failure is logged and swallowed.
+#include <atomic>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -27,6 +28,9 @@ class AuditLog {
   // its details.aggregated = {count, first_seen_ms, last_seen_ms}. Never throws.
   void RecordRepeatable(AuditEvent event, std::string_view source) noexcept;
 
+  // Rows the store refused, since start (the metrics endpoint reports it).
+  int64_t WriteFailures() const { return write_failures_.load(std::memory_order_relaxed); }
+
   static constexpr std::size_t kMaxStringBytes = 256;
   static constexpr int kMaxDetailDepth = 4;
   static constexpr std::size_t kMaxDetailItems = 32;
@@ -47,6 +51,7 @@ class AuditLog {
   MetadataStore& store_;
   std::mutex aggregates_mutex_;
   std::unordered_map<std::string, Aggregate> aggregates_;
+  std::atomic<int64_t> write_failures_{0};
 };
 
 }  // namespace dp

@@ -66,9 +66,22 @@ struct DatasourceServiceOptions {
   UserConcurrency* expensive = nullptr;
 };
 
+// One built connection pool, as the metrics endpoint reports it.
+struct PoolUsage {
+  std::string datasource;
+  int open = 0;  // idle + leased + being opened
+  int idle = 0;
+  int waiting = 0;
+  int max = 0;
+  int64_t timeouts = 0;
+};
+
 class DatasourceService {
  public:
   static constexpr std::string_view kTempdb = "tempdb";
+
+  // The pools built so far (a datasource nobody used has none); never blocks on a query.
+  std::vector<PoolUsage> PoolUsages();
 
   DatasourceService(MetadataStore& store, AuditLog& audit, SecretBox secrets,
                     DatasourceServiceOptions options = {});

@@ -52,6 +52,9 @@ struct ExecutionServiceOptions {
   int idempotency_ttl_seconds = 86400;     // datapipelines.idempotency.ttl-seconds
   int disconnect_grace_seconds = 30;       // datapipelines.sse.disconnect-grace-seconds
   int64_t inline_cap_bytes = 1024 * 1024;  // executions_get_result's inline payload cap
+  // Told of every execution that reached a terminal state, with the body it ran (metrics).
+  // Runs on the execution's thread; must not block.
+  std::function<void(const ExecutionRecord& record, const PipelineBody& body)> on_finished;
 };
 
 enum class ExecutionSurface { kAgent, kHuman };
@@ -81,6 +84,8 @@ struct ExecutionListQuery {
 
 class ExecutionService {
  public:
+  // Executions this instance is running now (metrics).
+  int RunningCount();
   ExecutionService(MetadataStore& metadata, ExecutionStore& executions, ResultStore& results,
                    AuthService& auth, AuditLog& audit, AuditReader& audit_reader,
                    PipelineService& pipelines, TemplateService& templates,
