@@ -2,6 +2,7 @@
 #include <spdlog/spdlog.h>
 #include <CLI/CLI.hpp>
 
+#include <filesystem>
 #include <iostream>
 
 #include "datapipelines/app/application.hpp"
@@ -11,6 +12,8 @@
 #include "datapipelines/cli/operator_commands.hpp"
 #include "datapipelines/config/config.hpp"
 #include "datapipelines/mcp/tool_reference.hpp"
+#include "datapipelines/store/redact_url.hpp"
+#include "datapipelines/util/json.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"datapipelines — declarative SQL pipelines, MCP-native"};
@@ -20,10 +23,15 @@ int main(int argc, char** argv) {
   std::string config_path;
   app.add_option("-c,--config", config_path, "YAML configuration file")
       ->envname("DATAPIPELINES_CONFIG");
+  app.set_version_flag("--version",
+                       std::string("datapipelines ") + std::string(dp::ServerVersion()));
 
   auto* serve = app.add_subcommand("serve", "Run the HTTP server (MCP at /mcp, REST at /api/v1)");
   auto* migrate = app.add_subcommand("migrate", "Apply pending metadata-store migrations and exit");
   auto* version = app.add_subcommand("version", "Print the version");
+  bool json = false;
+  version->add_flag("--json", json, "Machine-readable JSON output");
+  migrate->add_flag("--json", json, "Machine-readable JSON output");
   auto* tool_reference = app.add_subcommand(
       "tool-reference", "Print skill/references/tools.md as rendered from the served catalog");
   dp::cli::OperatorCommands operators(app);
@@ -34,7 +42,11 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
 
   if (version->parsed()) {
-    std::cout << "datapipelines " << dp::ServerVersion() << "\n";
+    if (json) {
+      std::cout << dp::Json{{"version", std::string(dp::ServerVersion())}}.dump(2) << "\n";
+    } else {
+      std::cout << "datapipelines " << dp::ServerVersion() << "\n";
+    }
     return 0;
   }
   if (demo_data.parsed()) return demo_data.Run();    // needs no server configuration
@@ -56,6 +68,26 @@ int main(int argc, char** argv) {
     return 0;
   }
   dp::ConfigureLogging(config);
+  // Operator verbs act on an existing store: from another directory the relative default
+  // data dir would silently be a new, empty one, so it is refused with the path it would use
+  // (serve, migrate and bootstrap create it). The store in use goes to stderr.
+  if (!serve->parsed()) {
+    const bool embedded = config.metadata_url.empty();
+    const std::filesystem::path dir = std::filesystem::absolute(config.data_dir);
+    const bool creates = migrate->parsed() || operators.creates_store();
+    if (embedded && !creates && !std::filesystem::exists(dir / "metadata.db")) {
+      std::cerr << "error: no datapipelines store at " << (dir / "metadata.db").string()
+                << "\n  the data dir is " << dir.string()
+                << " (datapipelines.data-dir / DATAPIPELINES_DATA_DIR, relative to the current "
+                   "directory);\n  run from the directory that holds .data, set "
+                   "DATAPIPELINES_DATA_DIR, or pass --config\n";
+      return 2;
+    }
+    std::cerr << "store: "
+              << (embedded ? "sqlite " + (dir / "metadata.db").string()
+                           : dp::RedactUrl(config.metadata_url))
+              << "\n";
+  }
   try {
     if (serve->parsed()) {
       dp::Application application(config);
@@ -68,7 +100,11 @@ int main(int argc, char** argv) {
     }
     if (migrate->parsed()) {
       int schema_version = dp::cli::Migrate(config);
-      std::cout << "metadata schema at version " << schema_version << "\n";
+      if (json) {
+        std::cout << dp::Json{{"schema_version", schema_version}}.dump(2) << "\n";
+      } else {
+        std::cout << "metadata schema at version " << schema_version << "\n";
+      }
       return 0;
     }
     if (datasource_commands.parsed()) return datasource_commands.Run(config);

@@ -60,8 +60,11 @@ std::string_view ServerVersion() { return "0.1.0"; }
 
 namespace {
 
-HttpResponse Health(const HttpRequest& request) {
-  return SuccessEnvelope(Json{{"status", "UP"}}, request.correlation_id);
+// The bare body probes read (rest-api.md §11.1, docs/rest.md): no envelope, no dependency.
+HttpResponse Health(const HttpRequest&) {
+  HttpResponse response;
+  response.body = Json{{"status", "UP"}, {"version", std::string(ServerVersion())}}.dump();
+  return response;
 }
 
 HttpServerOptions ServerOptions(const Config& config) {

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <iostream>
+#include <map>
 
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/service/api_key_view.hpp"
@@ -125,6 +126,13 @@ OperatorCommands::OperatorCommands(CLI::App& app) {
   users_activate_ = users->add_subcommand("activate", "Reactivate a user");
   users_activate_->add_option("--email", o.email)->required();
   json_flag(users_activate_);
+  users_set_password_ = users->add_subcommand(
+      "set-password", "Set a user's password (generated and printed once when none is given)");
+  users_set_password_->add_option("--email", o.email)->required();
+  users_set_password_->add_option("--password", o.password, "Password (prefer --password-stdin)");
+  users_set_password_->add_flag("--password-stdin", o.password_stdin,
+                                "Read the password from stdin");
+  json_flag(users_set_password_);
 
   auto* workspaces = app.add_subcommand("workspaces", "Manage workspaces");
   workspaces->require_subcommand(1);
@@ -199,6 +207,12 @@ int OperatorCommands::Run(const Config& config) {
       bool active = users_activate_->parsed();
       auth.SetUserActive(o.email, active);
       Print(Json{{"email", o.email}, {"active", active}}, o.json);
+    } else if (users_set_password_->parsed()) {
+      if (o.password_stdin) std::getline(std::cin, o.password);
+      std::string generated = auth.SetPassword(o.email, o.password);
+      Json out{{"email", o.email}, {"password_set", true}};
+      if (!generated.empty()) out["password"] = generated;  // shown once, never stored
+      Print(out, o.json);
     } else if (workspaces_create_->parsed()) {
       Print(WorkspaceJson(auth.CreateWorkspace(
                 o.workspace, o.display_name.empty() ? o.workspace : o.display_name, o.email)),
@@ -231,7 +245,15 @@ int OperatorCommands::Run(const Config& config) {
             o.json);
     } else if (keys_list_->parsed()) {
       Json out = Json::array();
-      for (const auto& key : auth.ListAllKeys()) out.push_back(ApiKeyView(key));
+      std::map<std::string, std::string> emails, workspaces;
+      for (const auto& user : auth.ListUsers()) emails[user.id] = user.email;
+      for (const auto& ws : auth.ListWorkspaces()) workspaces[ws.id] = ws.name;
+      for (const auto& key : auth.ListAllKeys()) {
+        Json view = ApiKeyView(key);
+        view["user_email"] = emails.count(key.user_id) ? emails[key.user_id] : "";
+        view["workspace"] = workspaces.count(key.workspace_id) ? workspaces[key.workspace_id] : "";
+        out.push_back(std::move(view));
+      }
       Print(out, o.json);
     } else if (keys_revoke_->parsed()) {
       auth.RevokeApiKeyById(o.key_id);

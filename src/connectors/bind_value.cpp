@@ -93,8 +93,16 @@ std::optional<std::string> BindValue::DriverText(const std::string& name) const 
   if (value.is_null() || type == CanonicalType::kNull) return std::nullopt;
   switch (type) {
     case CanonicalType::kBoolean:
+      // A JSON boolean or the wire strings the type system defines (type-system.md §3).
       if (value.is_boolean()) return value.get<bool>() ? "true" : "false";
-      Mistyped(name, type);
+      if (value == "true" || value == "false") return value.get<std::string>();
+      throw DomainError(errc::kRequestInvalid,
+                        "parameter '" + name +
+                            "' is not a valid BOOLEAN: give true or false (a JSON boolean or "
+                            "the string \"true\"/\"false\")",
+                        Json{{"parameter", name},
+                             {"type", "BOOLEAN"},
+                             {"accepted", Json::array({true, false, "true", "false"})}});
     case CanonicalType::kInteger:
     case CanonicalType::kBigInteger:
       return IntegerText(name, *this);

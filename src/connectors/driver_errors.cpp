@@ -20,9 +20,41 @@ bool IsConnectionLoss(std::string_view sqlstate, int vendor_code) {
 
 }  // namespace
 
+// Credentials are removed by structure — a URL's userinfo, a `password=` pair — never by
+// searching the text for the secret's characters: a one-letter password would otherwise
+// mangle every word that contains it ("***ort 1 failed"). Only a secret long enough that a
+// match cannot be an accident (≥ 8 characters) is also replaced verbatim, as a last guard.
 std::string Scrub(std::string_view message, const std::string& secret) {
   std::string out(message);
-  if (!secret.empty()) {
+  // scheme://user:secret@host → scheme://***@host
+  for (std::size_t scheme = out.find("://"); scheme != std::string::npos;
+       scheme = out.find("://", scheme + 3)) {
+    std::size_t start = scheme + 3;
+    std::size_t end = out.find_first_of("@/ \t\n\"'", start);
+    if (end != std::string::npos && out[end] == '@' && end > start) {
+      out.replace(start, end - start, "***");
+    }
+  }
+  // password=secret, password='sec ret', password: secret (libpq conninfo, MySQL options)
+  for (std::string_view key : {"password=", "password:", "PASSWORD=", "pwd="}) {
+    for (std::size_t pos = out.find(key); pos != std::string::npos;
+         pos = out.find(key, pos + key.size())) {
+      std::size_t start = pos + key.size();
+      while (start < out.size() && out[start] == ' ') ++start;
+      std::size_t end = start;
+      if (start < out.size() && (out[start] == '\'' || out[start] == '"')) {
+        end = out.find(out[start], start + 1);
+        end = end == std::string::npos ? out.size() : end + 1;
+      } else {
+        while (end < out.size() && out[end] != ' ' && out[end] != '\n' && out[end] != ';' &&
+               out[end] != '&' && out[end] != ',') {
+          ++end;
+        }
+      }
+      out.replace(start, end - start, "***");
+    }
+  }
+  if (secret.size() >= 8) {
     for (std::size_t pos = out.find(secret); pos != std::string::npos;
          pos = out.find(secret, pos + 3)) {
       out.replace(pos, secret.size(), "***");

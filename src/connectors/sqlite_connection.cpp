@@ -1,11 +1,16 @@
 #include "sqlite_connection.hpp"
 
+#include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <cstdlib>
 
 #include "bind_support.hpp"
 #include "datapipelines/connectors/named_parameters.hpp"
 #include "datapipelines/connectors/sqlite_hardening.hpp"
+#include "datapipelines/connectors/sqlite_type_mapper.hpp"
 #include "datapipelines/connectors/type_mapper.hpp"
+#include "datapipelines/connectors/wire_encoder.hpp"
 #include "datapipelines/domain/error_codes.hpp"
 #include "driver_errors.hpp"
 #include "statement_guard.hpp"
@@ -72,6 +77,28 @@ TypeMapping MapByStorageClass(int storage) {
   }
 }
 
+// A TIME/TIMESTAMP bind in the form the column stores, so `=` matches and `>=` keeps the
+// boundary row. tempdb stages the wire form ("2026-08-05T19:30:00.000000Z",
+// "19:30:00.000000"); a SQLite file holds what SQLite's date functions write
+// ("2026-08-05 19:30:00", "19:30:00", a fraction only when non-zero: ".500").
+std::string SqliteTemporalText(const BindValue& bind, const std::string& name, bool staged) {
+  const bool timestamp = bind.type == CanonicalType::kTimestamp;
+  if (!bind.value.is_string()) return *bind.DriverText(name);  // refused there, typed
+  const auto& raw = bind.value.get_ref<const std::string&>();
+  auto wire = timestamp ? WireEncoder::NormalizeTimestamp(raw) : WireEncoder::NormalizeTime(raw);
+  if (!wire) return *bind.DriverText(name);  // the typed refusal
+  if (staged) return *wire;
+  std::string text = *wire;
+  if (timestamp) {
+    text[10] = ' ';
+    text.pop_back();  // the Z: SQLite text is UTC by convention
+  }
+  std::size_t dot = text.rfind('.');
+  while (text.size() > dot + 4 && text.back() == '0') text.pop_back();
+  if (text.compare(dot, std::string::npos, ".000") == 0) text.erase(dot);
+  return text;
+}
+
 }  // namespace
 
 SqliteConnection::SqliteConnection(const ConnectorConfig& config) : config_(config) {
@@ -108,6 +135,7 @@ std::unique_ptr<SqliteConnection> SqliteConnection::Borrow(sqlite3* db) {
   session->config_.dialect = Dialect::kSqlite;
   session->db_ = db;
   session->owns_handle_ = false;
+  session->staged_temporals_ = true;
   return session;
 }
 
@@ -158,6 +186,13 @@ void SqliteConnection::BindAll(sqlite3_stmt* stmt, const std::vector<std::string
       case CanonicalType::kBinary:
         sqlite3_bind_blob64(stmt, index, text->data(), text->size(), SQLITE_TRANSIENT);
         break;
+      case CanonicalType::kTime:
+      case CanonicalType::kTimestamp: {
+        std::string stored = SqliteTemporalText(bind, names[i], staged_temporals_);
+        sqlite3_bind_text64(stmt, index, stored.data(), stored.size(), SQLITE_TRANSIENT,
+                            SQLITE_UTF8);
+        break;
+      }
       default:
         sqlite3_bind_text64(stmt, index, text->data(), text->size(), SQLITE_TRANSIENT, SQLITE_UTF8);
     }
@@ -172,7 +207,7 @@ std::vector<ColumnSchema> SqliteConnection::Columns(sqlite3_stmt* stmt, bool has
     ColumnSchema column;
     column.name = sqlite3_column_name(stmt, i);
     const char* declared = sqlite3_column_decltype(stmt, i);
-    column.source_type = declared ? declared : "";
+    column.source_type = SqliteTypeMapper::ShownDeclaredType(declared ? declared : "");
     if (declared) {
       column.mapping = mapper.Map(Declared(declared), column.name);
     } else if (has_row) {
@@ -335,8 +370,9 @@ std::vector<ColumnSchema> SqliteConnection::ListColumns(const std::optional<std:
   for (auto& row : rows) {
     ColumnSchema column;
     column.name = row[0].value_or("");
-    column.source_type = row[1].value_or("");
-    column.mapping = mapper.Map(Declared(column.source_type), column.name);
+    std::string declared = row[1].value_or("");
+    column.mapping = mapper.Map(Declared(declared), column.name);
+    column.source_type = SqliteTypeMapper::ShownDeclaredType(declared);
     column.nullable = row[2].value_or("0") == "0";
     columns.push_back(std::move(column));
   }
@@ -347,13 +383,21 @@ TableStats SqliteConnection::GetTableStats(const std::optional<std::string>& sch
                                            const std::string& table) {
   TableStats stats;
   if (!SchemaMatches(schema)) return stats;
-  auto has_stat1 = Rows("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_stat1'", {});
-  if (!has_stat1.empty()) {
-    auto rows = Rows("SELECT stat FROM sqlite_stat1 WHERE tbl = ?1 LIMIT 1", {table});
-    if (!rows.empty() && rows[0][0]) {
-      stats.row_estimate = std::stoll(*rows[0][0]);
-      stats.stats_source = "sqlite_stat1";
-    }
+  // The catalog holds no per-column stats (datasources.md §7C): every column is listed with
+  // its stat fields absent; sqlite_stat1 (post-ANALYZE) adds the row estimate and, for a
+  // column that leads an index, the distinct count the index's average implies.
+  for (auto& row : Rows("SELECT name FROM pragma_table_info(?1) ORDER BY cid", {table})) {
+    stats.columns.push_back(ColumnStats{row[0].value_or("")});
+  }
+  std::vector<std::vector<std::optional<std::string>>> stat1;
+  if (!Rows("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_stat1'", {}).empty()) {
+    stat1 = Rows("SELECT idx, stat FROM sqlite_stat1 WHERE tbl = ?1", {table});
+  }
+  for (auto& row : stat1) {
+    if (!row[1]) continue;
+    long long rows = std::strtoll(row[1]->c_str(), nullptr, 10);
+    if (!stats.row_estimate || rows > *stats.row_estimate) stats.row_estimate = rows;
+    stats.stats_source = "sqlite_stat1";
   }
   for (auto& index : Rows("SELECT name, \"unique\", origin FROM pragma_index_list(?1)", {table})) {
     IndexInfo info{index[0].value_or(""),
@@ -363,6 +407,19 @@ TableStats SqliteConnection::GetTableStats(const std::optional<std::string>& sch
                    "btree"};
     for (auto& col : Rows("SELECT name FROM pragma_index_info(?1) ORDER BY seqno", {info.name})) {
       info.columns.push_back(col[0].value_or(""));
+    }
+    for (auto& row : stat1) {
+      if (!row[0] || !row[1] || *row[0] != info.name || info.columns.empty()) continue;
+      // "nrow avg1 avg2 …": avg1 rows share each value of the leading column.
+      char* end = nullptr;
+      double nrow = std::strtod(row[1]->c_str(), &end);
+      double per_value = std::strtod(end, nullptr);
+      if (nrow <= 0 || per_value <= 0) continue;
+      for (auto& column : stats.columns) {
+        if (column.name == info.columns[0] && !column.n_distinct) {
+          column.n_distinct = std::max(1.0, std::round(nrow / per_value));
+        }
+      }
     }
     stats.indexes.push_back(std::move(info));
   }

@@ -48,6 +48,9 @@ class SqliteConnection : public Connection {
 
   ConnectorConfig config_;
   sqlite3* db_ = nullptr;
+  // tempdb stores TIME/TIMESTAMP in the wire's ISO form; a user's SQLite file in SQLite's
+  // own date-function form. Binds take the form the column stores (SqliteTemporalText).
+  bool staged_temporals_ = false;
   bool owns_handle_ = true;
 };
 

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <set>
 
+#include "datapipelines/connectors/sqlite_type_mapper.hpp"
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
 
@@ -51,6 +52,9 @@ std::string DecimalArgs(const TypeMapping& mapping) {
 
 }  // namespace
 
+// The staged type of a canonical mapping, before any carried warning.
+std::string BaseType(const TypeMapping& mapping);
+
 void ValidateNames(const std::string& table, const std::vector<ColumnSchema>& columns) {
   std::set<std::string> seen;
   for (std::size_t i = 0; i < columns.size(); ++i) {
@@ -79,6 +83,17 @@ void ValidatePrecision(const std::string& table, const std::vector<ColumnSchema>
 }
 
 std::string DeclaredType(const TypeMapping& mapping) {
+  std::string type = BaseType(mapping);
+  if (!mapping.warning) return type;
+  // The source column's mapping warning travels with the staged column (the word goes
+  // before any "(p,s)", where SQLite's type-name grammar puts the arguments).
+  std::size_t paren = type.find('(');
+  std::string word = SqliteTypeMapper::StagedWarningWord(*mapping.warning);
+  if (paren == std::string::npos) return type + word;
+  return type.substr(0, paren) + word + type.substr(paren);
+}
+
+std::string BaseType(const TypeMapping& mapping) {
   switch (mapping.type) {
     case CanonicalType::kNull:
       return "DP_NULL_TEXT";

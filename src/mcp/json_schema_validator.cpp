@@ -36,6 +36,22 @@ const std::set<std::string, std::less<>> kIgnoredKeywords = {
     "title",   "description", "default",  "examples", "$comment",
     "$schema", "$id",         "readOnly", "writeOnly"};
 
+// Levenshtein distance, for the "did you mean" of an undeclared member.
+std::size_t Distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1] ? 1 : 0)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
 [[noreturn]] void SchemaFault(const std::string& message) {
   throw DomainError(errc::kInternal, "invalid JSON schema: " + message);
 }
@@ -382,6 +398,25 @@ Node::Ptr Compile(const Json& schema) {
 }
 
 // Walks one compiled schema over one instance, appending failures.
+// "unknown field 'prefx' (declared: prefix, limit); did you mean 'prefix'?"
+std::string UnknownField(const Node& node, const std::string& key, const std::string& path) {
+  std::string message = "unknown field '" + path + "'";
+  if (node.properties.empty()) return message + " (this takes no arguments)";
+  const std::string* nearest = nullptr;
+  std::size_t best = 0;
+  std::string declared;
+  for (const auto& [name, sub] : node.properties) {
+    declared += (declared.empty() ? "" : ", ") + name;
+    std::size_t distance = Distance(key, name);
+    if (!nearest || distance < best) nearest = &name, best = distance;
+  }
+  message += " (declared: " + declared + ")";
+  if (nearest && best <= std::max<std::size_t>(2, nearest->size() / 3)) {
+    message += "; did you mean '" + *nearest + "'?";
+  }
+  return message;
+}
+
 class Checker {
  public:
   explicit Checker(std::vector<ValidationError>* errors) : errors_(errors) {}
@@ -457,7 +492,7 @@ class Checker {
       if (declared) {
         Check(*declared, member, child);
       } else if (node.forbid_additional) {
-        Fail(child, "additionalProperties", "unknown field '" + child + "'");
+        Fail(child, "additionalProperties", UnknownField(node, key, child));
       } else if (node.additional_properties) {
         Check(*node.additional_properties, member, child);
       }
@@ -576,7 +611,11 @@ class Checker {
 
 }  // namespace
 
-JsonSchemaValidator::JsonSchemaValidator(const Json& schema) : root_(Compile(schema)) {}
+JsonSchemaValidator::JsonSchemaValidator(const Json& schema, bool close_root) {
+  Node::Ptr root = Compile(schema);
+  if (close_root && !root->additional_properties) root->forbid_additional = true;
+  root_ = std::move(root);
+}
 JsonSchemaValidator::~JsonSchemaValidator() = default;
 JsonSchemaValidator::JsonSchemaValidator(JsonSchemaValidator&&) noexcept = default;
 JsonSchemaValidator& JsonSchemaValidator::operator=(JsonSchemaValidator&&) noexcept = default;

@@ -10,7 +10,8 @@ ToolCatalog::ToolCatalog() {
     CatalogEntry entry;
     entry.definition = &definition;
     entry.input_schema = Json::parse(definition.input_schema_json);
-    entry.validator = std::make_unique<JsonSchemaValidator>(entry.input_schema);
+    // Closed: an argument the tool does not declare is refused, never silently ignored.
+    entry.validator = std::make_unique<JsonSchemaValidator>(entry.input_schema, true);
     entries_.push_back(std::move(entry));
   }
 }

@@ -1412,6 +1412,18 @@ constexpr std::array<ToolDefinition, 41> kTools{{
 
 std::span<const ToolDefinition> AllToolDefinitions() { return kTools; }
 
+bool IsDomainCheckedArgument(std::string_view tool, std::string_view argument) {
+  static constexpr std::pair<std::string_view, std::string_view> kChecked[] = {
+      {"pipelines_create", "name"},
+      {"pipelines_update", "name"},
+      {"templates_create", "id"},
+  };
+  for (const auto& [t, a] : kChecked) {
+    if (t == tool && a == argument) return true;
+  }
+  return false;
+}
+
 const ToolDefinition* FindToolDefinition(std::string_view name) {
   for (const ToolDefinition& tool : kTools) {
     if (tool.name == name) return &tool;

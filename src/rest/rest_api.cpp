@@ -62,6 +62,12 @@ HttpResponse RestApi::HandleApi(const HttpRequest& request) {
       response = Logout(request);
     } else if (path == "/api/v1/auth/me" && request.method == "GET") {
       response = Me(request, principal);
+    } else if (path == "/api/v1/auth/password" && request.method == "POST") {
+      Json body = ParseBody(request);
+      auth_.ChangeOwnPassword(principal, RequiredString(body, "current_password"),
+                              RequiredString(body, "new_password"));
+      response.status = 204;
+      response.content_type.clear();
     } else if (path == kKeysPath && request.method == "POST") {
       response = CreateKey(request, principal);
     } else if (path == kKeysPath && request.method == "GET") {

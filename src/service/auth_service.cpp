@@ -475,6 +475,40 @@ void AuthService::SetUserActive(const std::string& email, bool active) {
         {{"email", user.email}});
 }
 
+std::string AuthService::SetPassword(const std::string& email, const std::string& password) {
+  User user = RequireUser(email);
+  std::string chosen = password.empty() ? Base64Url(RandomBytes(18)) : password;
+  if (Utf8Length(chosen) < kMinPasswordChars) {
+    throw DomainError(errc::kUserPasswordWeak, "the password must be at least 12 characters",
+                      {{"min_length", kMinPasswordChars}});
+  }
+  store_.SetUserPasswordHash(user.id, hasher_.HashSecret(chosen));
+  InvalidateUser(user.id);
+  Audit("auth.user.password_reset", user.id, "", "", "", {{"email", user.email}});
+  return password.empty() ? chosen : "";
+}
+
+void AuthService::ChangeOwnPassword(const Principal& principal, const std::string& current_password,
+                                    const std::string& new_password) {
+  if (!principal.via_session) {
+    throw DomainError(errc::kSessionRequired,
+                      "Changing a password mints an interactive credential: sign in; an API key "
+                      "cannot do it (auth.md 5A.7).");
+  }
+  auto user = store_.FindUserById(principal.user_id);
+  if (!user || !hasher_.VerifySecret(user->password_hash, current_password)) {
+    throw DomainError(errc::kLoginInvalid, "The current password is not correct.",
+                      {{"field", "current_password"}});
+  }
+  if (Utf8Length(new_password) < kMinPasswordChars) {
+    throw DomainError(errc::kUserPasswordWeak, "the password must be at least 12 characters",
+                      {{"min_length", kMinPasswordChars}});
+  }
+  store_.SetUserPasswordHash(user->id, hasher_.HashSecret(new_password));
+  InvalidateUser(user->id);
+  Audit("auth.user.password_changed", user->id, principal.key_id, "", "", Json::object());
+}
+
 Workspace AuthService::CreateWorkspace(const std::string& name, const std::string& display_name,
                                        const std::string& created_by_email) {
   if (!IsValidWorkspaceName(name)) {
@@ -496,6 +530,8 @@ Workspace AuthService::CreateWorkspace(const std::string& name, const std::strin
     throw duplicate();
   }
   Audit("workspace.created", created_by, "", workspace.id, "", {{"name", name}});
+  // The creator owns it: a member with ws_admin, as `workspaces create --owner-email` says.
+  if (!created_by_email.empty()) SetMembership(workspace.name, created_by_email, Role::kWsAdmin);
   return workspace;
 }
 
@@ -585,6 +621,7 @@ BootstrapResult AuthService::Bootstrap(const BootstrapRequest& given) {
   if (!workspace) {
     workspace = CreateWorkspace(request.workspace_name, request.workspace_name, email);
     result.created_workspace = true;
+    result.created_membership = true;  // the creator is its ws_admin
   }
   result.workspace_id = workspace->id;
   if (!store_.FindMembership(workspace->id, user->id)) {

@@ -69,8 +69,9 @@ std::optional<std::string> StringField(const Json& body, const char* field,
   for (const auto& f : failures) {
     errors.push_back({{"code", f.code.code}, {"field", f.field}, {"message", f.message}});
   }
-  std::string message = failures.front().message;
-  if (failures.size() > 1) message += " (and " + std::to_string(failures.size() - 1) + " more)";
+  // Every problem, plainly: "a; b; c" (details.errors carries each with its code and field).
+  std::string message;
+  for (const auto& f : failures) message += (message.empty() ? "" : "; ") + f.message;
   throw DomainError(failures.front().code, message, Json{{"errors", errors}});
 }
 

@@ -163,6 +163,8 @@ PipelineListing BuildPipelineListing(const std::vector<PipelineWithVersions>& pi
   }
   out.browse = true;
   out.prefix = *query.prefix;
+  // "test/" names the same folder as "test": normalised (and echoed normalised).
+  while (!out.prefix.empty() && out.prefix.back() == '/') out.prefix.pop_back();
   // owner, datasource and q are ignored while browsing: a different presentation (§6.2.1).
   std::vector<std::string_view> paths;
   std::vector<const PipelineWithVersions*> live;

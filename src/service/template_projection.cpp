@@ -50,6 +50,8 @@ TemplateListing Browse(const std::vector<TemplateVersionRecord>& working,
   TemplateListing out;
   out.browse = true;
   out.prefix = *query.prefix;
+  // "test/" names the same folder as "test": normalised (and echoed normalised), never empty.
+  while (!out.prefix.empty() && out.prefix.back() == '/') out.prefix.pop_back();
   // An illegal folder path is an empty level, not an error (spec §6.2.1/§6.2.6).
   if (!out.prefix.empty() && !IsTemplateFolderPath(out.prefix)) return out;
   const std::string lead = out.prefix.empty() ? "" : out.prefix + "/";

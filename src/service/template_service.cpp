@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <set>
 
+#include "datapipelines/connectors/dialect.hpp"
+#include "datapipelines/connectors/named_parameters.hpp"
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/domain/request_fields.hpp"
@@ -318,11 +320,17 @@ Json TemplateService::Render(const Principal& principal, const std::string& id,
   std::map<std::string, const ParsedTemplate*> bound;
   for (const auto& [alias, library] : libraries) bound[alias] = library.get();
   std::string rendered = TemplateRenderer::Render(parsed, context, options_.render, bound);
-  return Json{{"id", id},
-              {"version", v.version},
-              {"status", v.status},
-              {"type", v.type},
-              {"rendered", std::move(rendered)}};
+  Json out{{"id", id},
+           {"version", v.version},
+           {"status", v.status},
+           {"type", v.type},
+           {"rendered", rendered}};
+  if (v.type == "sql") {
+    // The :name binds the rendered SQL needs, in order of first use (additive field).
+    Dialect dialect = ParseDialect(v.dialect).value_or(Dialect::kPostgres);
+    out["binds"] = NamedParameters::Parse(rendered, dialect).DistinctNames();
+  }
+  return out;
 }
 
 std::string TemplateService::RenderPinned(const std::string& workspace_id, const std::string& id,

@@ -303,10 +303,11 @@ describe('save-time refusals over MCP', () => {
     });
   });
 
-  it('name_invalid: a bare name is folder_required (REST) and an over-long path is refused', async () => {
-    // The MCP input schema already demands a folder, so the bare name fails there as -32602.
-    await assert.rejects(client.callTool({ name: 'pipelines_create', arguments: body({ name: 'busiest' }) }),
-      (err) => err instanceof McpError && err.code === -32602);
+  it('name_invalid: a bare name is folder_required (MCP and REST) and an over-long path is refused', async () => {
+    // The spec names a domain code for the bare name: an isError result, not the schema's -32602.
+    const mcp = await refused('pipelines_create', body({ name: 'busiest' }),
+      'pipeline.validation.name_invalid');
+    assert.equal(mcp.details.reason, 'folder_required');
     const res = await rest('POST', '/api/v1/pipelines', { json: body({ name: 'busiest' }) });
     assert.equal(res.status, 400, res.text);
     assert.equal(res.json.error.code, 'pipeline.validation.name_invalid');

@@ -109,6 +109,12 @@ describe('templates over MCP and REST', () => {
     const rendered = await ok('templates_render', { id: ORDERS, context: { region: 'EU' } });
     assert.equal(rendered.rendered,
       "SELECT * FROM orders WHERE day BETWEEN :start AND :end AND region = 'EU' ORDER BY day");
+    assert.deepEqual(rendered.binds, ['start', 'end'], 'the binds the SQL needs, in order');
+    // A trailing slash names the same folder.
+    const folder = ORDERS.split('/').slice(0, -1).join('/');
+    const browse = await ok('templates_list', { prefix: `${folder}/` });
+    assert.equal(browse.prefix, folder);
+    assert.ok(browse.templates.some((t) => t.id === ORDERS), JSON.stringify(browse));
     const missing = await refused('templates_render', { id: ORDERS, context: {} },
       'pipeline.node.template_render_failed');
     assert.equal(missing.details.reason, 'undefined_variable');
@@ -161,12 +167,14 @@ describe('templates over MCP and REST', () => {
     assert.equal((await ok('templates_get', { id: LIB })).dialect, 'POSTGRES');
   });
 
-  it('refuses a bare id at the schema and dangerous bodies at save', async () => {
-    await assert.rejects(
-      client.callTool({ name: 'templates_create', arguments: {
-        id: 'orders.sql', dialect: 'POSTGRES', display_name: 'x', description: 'x', body: 'x' } }),
-      (err) => err instanceof McpError && err.code === -32602,
-    );
+  it('refuses a bare id with its domain code and dangerous bodies at save', async () => {
+    const bare = await refused('templates_create', {
+      id: 'orders.sql', dialect: 'POSTGRES', display_name: 'x', description: 'x', body: 'x',
+    }, 'template.validation.id_invalid');
+    assert.equal(bare.details.reason, 'folder_required');
+    // An undeclared argument is refused naming the nearest declared one.
+    await assert.rejects(client.callTool({ name: 'templates_list', arguments: { prefx: '' } }),
+      (err) => err instanceof McpError && err.code === -32602 && /did you mean 'prefix'/.test(err.message));
     const danger = await refused('templates_create', {
       id: 'test/x/eval.sql', dialect: 'POSTGRES', display_name: 'x', description: 'x',
       body: 'SELECT ${x?eval}',

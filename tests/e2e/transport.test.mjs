@@ -33,6 +33,11 @@ describe('plain routes', () => {
       assert.equal(res.status, 200, `${path}: ${res.text}`);
       assert.match(res.headers['dp-correlation-id'], UUID_RE);
     }
+    // /healthz is the bare body docs/rest.md shows, not an envelope.
+    const health = await request(ctx.server, { path: '/healthz' });
+    assert.equal(health.json.status, 'UP', health.text);
+    assert.equal(typeof health.json.version, 'string');
+    assert.equal(health.json.data, undefined);
   });
 
   it('GET /skill.md is anonymous text/markdown', async () => {

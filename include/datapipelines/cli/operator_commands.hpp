@@ -15,6 +15,8 @@ int Migrate(const Config& config);
 class OperatorCommands {
  public:
   explicit OperatorCommands(CLI::App& app);
+  // True for `bootstrap`, the one operator verb that may create a new, empty store.
+  bool creates_store() const { return bootstrap_->parsed(); }
   // Runs whichever operator subcommand was parsed; returns the process exit code.
   int Run(const Config& config);
 
@@ -32,6 +34,7 @@ class OperatorCommands {
   CLI::App* users_list_ = nullptr;
   CLI::App* users_deactivate_ = nullptr;
   CLI::App* users_activate_ = nullptr;
+  CLI::App* users_set_password_ = nullptr;
   CLI::App* workspaces_create_ = nullptr;
   CLI::App* workspaces_list_ = nullptr;
   CLI::App* members_set_ = nullptr;

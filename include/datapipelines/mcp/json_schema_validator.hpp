@@ -28,7 +28,10 @@ struct ValidationError {
 class JsonSchemaValidator {
  public:
   // Throws DomainError(internal.error) on a malformed or unsupported schema.
-  explicit JsonSchemaValidator(const Json& schema);
+  // close_root: a root object schema that does not say otherwise refuses members it does
+  // not declare (tool arguments: an undeclared argument is a typo, never ignored); the
+  // refusal names the nearest declared member.
+  explicit JsonSchemaValidator(const Json& schema, bool close_root = false);
   ~JsonSchemaValidator();
   JsonSchemaValidator(JsonSchemaValidator&&) noexcept;
   JsonSchemaValidator& operator=(JsonSchemaValidator&&) noexcept;

@@ -20,6 +20,12 @@ struct ToolDefinition {
 // All 41 tools, in §6.1 order. The storage is static; the span never dangles.
 std::span<const ToolDefinition> AllToolDefinitions();
 
+// True for an argument whose malformed shape the spec answers with a domain code rather
+// than the schema refusal (a bare template id or pipeline name → template.validation.
+// id_invalid / pipeline.validation.name_invalid with details.reason "folder_required"):
+// the dispatcher lets its `pattern` failure through to the service, which refuses it.
+bool IsDomainCheckedArgument(std::string_view tool, std::string_view argument);
+
 // nullptr when no tool has that name.
 const ToolDefinition* FindToolDefinition(std::string_view name);
 

@@ -95,6 +95,12 @@ class AuthService {
   std::vector<ApiKeyRecord> ListApiKeys(const Principal& principal);  // own keys, no hashes
   void RevokeApiKey(const Principal& principal, const std::string& key_id);
 
+  // A signed-in person changes their own password (auth.md §5A.7: session-only, so a leaked
+  // key cannot rotate its owner's password). The current password must verify. Sessions
+  // already open stay valid until they expire (there is no per-user session revocation yet).
+  void ChangeOwnPassword(const Principal& principal, const std::string& current_password,
+                         const std::string& new_password);
+
   // The two-axis check (see access_policy.hpp).
   void CheckAccess(const Principal& principal, Scope min_scope, Role min_role) const;
 
@@ -102,6 +108,9 @@ class AuthService {
   User CreateUser(const std::string& email, const std::string& display_name,
                   const std::string& password, bool super_admin);
   void SetUserActive(const std::string& email, bool active);
+  // Operator reset (the shell is the operator). An empty password generates one, returned
+  // once; the user's open sessions stay valid until they expire.
+  std::string SetPassword(const std::string& email, const std::string& password);
   Workspace CreateWorkspace(const std::string& name, const std::string& display_name,
                             const std::string& created_by_email);
   void SetMembership(const std::string& workspace_name, const std::string& email, Role role);

@@ -119,5 +119,41 @@ TEST_F(Operator, BootstrapWithAGivenPasswordReturnsNoPassword) {
             "user.validation.email_invalid");
 }
 
+// `workspaces create --owner-email` makes the owner a ws_admin member (its help says so).
+TEST_F(Operator, WorkspaceCreatorBecomesWsAdmin) {
+  User owner = service_->CreateUser("owner@example.com", "Owner", kPassword, false);
+  Workspace ws = service_->CreateWorkspace("owned", "Owned", "owner@example.com");
+  auto membership = store_->FindMembership(ws.id, owner.id);
+  ASSERT_TRUE(membership);
+  EXPECT_EQ(membership->role, Role::kWsAdmin);
+}
+
+// users set-password: a given password signs in; an empty one is generated and returned once;
+// a short one is refused and changes nothing. The self-service change is session-only.
+TEST_F(Operator, SetPasswordAndChangeOwnPassword) {
+  service_->CreateUser("pat@example.com", "Pat", kPassword, false);
+  EXPECT_EQ(service_->SetPassword("pat@example.com", "another-long-password"), "");
+  EXPECT_EQ(CodeOf([&] { service_->Login("pat@example.com", kPassword, "10.0.0.9"); }),
+            "auth.login.invalid_credentials");
+  LoginResult login = service_->Login("pat@example.com", "another-long-password", "10.0.0.9");
+  EXPECT_EQ(CodeOf([&] { service_->SetPassword("pat@example.com", "short"); }),
+            "user.validation.password_too_short");
+  std::string generated = service_->SetPassword("pat@example.com", "");
+  EXPECT_GE(generated.size(), 12u);
+  login = service_->Login("pat@example.com", generated, "10.0.0.9");
+  Principal key = login.principal;
+  key.via_session = false;
+  key.key_id = "dpk_TESTTESTTEST";
+  EXPECT_EQ(CodeOf([&] { service_->ChangeOwnPassword(key, generated, "a-third-long-password"); }),
+            "auth.session.required");
+  EXPECT_EQ(CodeOf([&] {
+              service_->ChangeOwnPassword(login.principal, "wrong", "a-third-long-password");
+            }),
+            "auth.login.invalid_credentials");
+  service_->ChangeOwnPassword(login.principal, generated, "a-third-long-password");
+  service_->Login("pat@example.com", "a-third-long-password", "10.0.0.9");
+  EXPECT_EQ(store_->ListAudit("auth.user.password_reset", 5).size(), 2u);
+}
+
 }  // namespace
 }  // namespace dp::test

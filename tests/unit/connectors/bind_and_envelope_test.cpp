@@ -38,7 +38,11 @@ TEST(BindValueTest, MistypedValuesAreRefusedWithoutEchoingThem) {
   expect_refused({CanonicalType::kInteger, "1; DROP TABLE x secret-ish"});
   expect_refused({CanonicalType::kDecimal, "1e5 secret-ish"});
   expect_refused({CanonicalType::kDate, "secret-ish"});
-  expect_refused({CanonicalType::kBoolean, "true"});
+  expect_refused({CanonicalType::kBoolean, "yes secret-ish"});
+  expect_refused({CanonicalType::kBoolean, 1});
+  // The wire strings the type system defines are BOOLEAN values (sql_probe sends strings).
+  EXPECT_EQ((BindValue{CanonicalType::kBoolean, "true"}.DriverText("b")), "true");
+  EXPECT_EQ((BindValue{CanonicalType::kBoolean, "false"}.DriverText("b")), "false");
   expect_refused({CanonicalType::kInteger, 3000000000LL});  // INTEGER is int32
   expect_refused({CanonicalType::kBigInteger, 18446744073709551615ULL});
   expect_refused({CanonicalType::kBinary, "not base64 secret-ish"});

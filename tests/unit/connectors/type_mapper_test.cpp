@@ -1,4 +1,5 @@
 #include "datapipelines/connectors/type_mapper.hpp"
+#include "datapipelines/connectors/sqlite_type_mapper.hpp"
 
 #include <gtest/gtest.h>
 
@@ -108,7 +109,13 @@ TEST(TypeMapperTest, MysqlIntegersBooleansAndBinary) {
 
 TEST(TypeMapperTest, SqliteAffinities) {
   const TypeMapper& lite = TypeMapperFor(Dialect::kSqlite);
-  EXPECT_EQ(lite.Map(Named("BIGINT"), "x").type, CanonicalType::kInteger);
+  // A 64-bit declaration takes BIGINTEGER, with the warning saying why (docs/types.md).
+  TypeMapping big = lite.Map(Named("BIGINT"), "x");
+  EXPECT_EQ(big.type, CanonicalType::kBigInteger);
+  ASSERT_TRUE(big.warning);
+  EXPECT_EQ(big.warning->code, SqliteTypeMapper::kDeclaredTypeWarning);
+  EXPECT_EQ(lite.Map(Named("INTEGER"), "x").type, CanonicalType::kInteger);
+  EXPECT_FALSE(lite.Map(Named("INTEGER"), "x").warning);
   EXPECT_EQ(lite.Map(Named("VARCHAR(10)"), "x").type, CanonicalType::kString);
   EXPECT_EQ(lite.Map(Named("BLOB"), "x").type, CanonicalType::kBinary);
   EXPECT_EQ(lite.Map(Named(""), "x").type, CanonicalType::kString);
@@ -117,9 +124,33 @@ TEST(TypeMapperTest, SqliteAffinities) {
   EXPECT_EQ(real.precision, 15);
   EXPECT_FALSE(real.scale);
   EXPECT_EQ(lite.Map(Named("DECIMAL(10,2)"), "x").precision, 15);
+  EXPECT_TRUE(lite.Map(Named("DECIMAL(10,2)"), "x").warning);
+  EXPECT_FALSE(lite.Map(Named("NUMERIC"), "x").warning);
   EXPECT_EQ(lite.Map(Named("DATETIME"), "x").type, CanonicalType::kString);
+  EXPECT_TRUE(lite.Map(Named("DATETIME"), "x").warning);
   // "POINT" contains INT: SQLite's own rule gives INTEGER affinity.
   EXPECT_EQ(lite.Map(Named("POINT"), "x").type, CanonicalType::kInteger);
+}
+
+TEST(TypeMapperTest, SqliteStagedColumnsKeepTheirSourceWarning) {
+  const TypeMapper& lite = TypeMapperFor(Dialect::kSqlite);
+  TypeMapping source = lite.Map(Named("DECIMAL(10,2)"), "fare");
+  ASSERT_TRUE(source.warning);
+  // tempdb writes "DP_DECIMAL_REAL DP_WARN_<hex>(15)": reading it back gives the mapping
+  // and the warning, renamed to the column it is read as.
+  std::string staged =
+      "DP_DECIMAL_REAL" + SqliteTypeMapper::StagedWarningWord(*source.warning) + "(15)";
+  TypeMapping back = lite.Map(Named(staged), "total_fare");
+  EXPECT_EQ(back.type, CanonicalType::kDecimal);
+  EXPECT_EQ(back.precision, 15);
+  ASSERT_TRUE(back.warning);
+  EXPECT_EQ(back.warning->message, source.warning->message);
+  EXPECT_EQ(back.warning->column, "total_fare");
+  EXPECT_EQ(SqliteTypeMapper::ShownDeclaredType(staged), "DP_DECIMAL_REAL(15)");
+  TypeMapping text =
+      lite.Map(Named("TEXT" + SqliteTypeMapper::StagedWarningWord(*source.warning)), "d");
+  EXPECT_EQ(text.type, CanonicalType::kString);
+  EXPECT_TRUE(text.warning);
 }
 
 }  // namespace

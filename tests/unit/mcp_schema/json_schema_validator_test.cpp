@@ -57,7 +57,7 @@ TEST(JsonSchemaValidator, ReportsEveryErrorRequiredFirst) {
   EXPECT_EQ(errors[0].message, "missing required field 'id'");
   EXPECT_EQ(errors[0].path, "id");
   EXPECT_EQ(errors[1].message, "'limit' must be <= 5");
-  EXPECT_EQ(errors[2].message, "unknown field 'extra'");
+  EXPECT_EQ(errors[2].message, "unknown field 'extra' (declared: id, limit)");
   EXPECT_EQ(errors[2].keyword, "additionalProperties");
 }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "datapipelines/mcp/json_schema_validator.hpp"
+#include "datapipelines/mcp/tool_catalog.hpp"
 #include "datapipelines/mcp/tool_definition.hpp"
 
 namespace dp {
@@ -182,10 +183,12 @@ TEST(ToolDefinitions, EverySchemaParsesAndCompiles) {
 // departures from the spec text, each one phrase, applied to the spec before comparing.
 const std::vector<std::pair<std::string, std::string>> kEngineWording = {
     {"against an EMPTY scratch H2 in the staging mode (no staged tables, no data)",
-     "against an EMPTY scratch tempdb \u2014 a private in-memory SQLite database, the engine executions stage into (no staged tables, no data)"},
+     "against an EMPTY scratch tempdb \u2014 a private in-memory SQLite database, the engine "
+     "executions stage into (no staged tables, no data)"},
     {"means H2 stopped at the first staged table it could not find",
      "means SQLite stopped at the first staged table it could not find"},
-    {"an error is a real H2 error (a syntax slip, a `VALUES` column named column1 where H2 says C1)",
+    {"an error is a real H2 error (a syntax slip, a `VALUES` column named column1 where H2 says "
+     "C1)",
      "an error is a real SQLite error (a syntax slip, a misspelled column or function)"},
     {"to prepare a staging (H2) statement against an empty scratch engine",
      "to prepare a staging statement against an empty scratch tempdb (SQLite)"},
@@ -310,7 +313,8 @@ TEST(ToolDefinitions, CatalogSchemasRejectBadArgumentsNamingTheField) {
             "Invalid params: 'limit' must be <= 500");
   EXPECT_EQ(FirstError("templates_get", Json::object()),
             "Invalid params: missing required field 'id'");
-  EXPECT_EQ(FirstError("endpoints_list", {{"foo", 1}}), "Invalid params: unknown field 'foo'");
+  EXPECT_EQ(FirstError("endpoints_list", {{"foo", 1}}),
+            "Invalid params: unknown field 'foo' (this takes no arguments)");
   EXPECT_EQ(FirstError("pipelines_get", {{"id", "not-a-uuid"}}),
             "Invalid params: 'id' must be a valid uuid");
   EXPECT_EQ(FirstError("semantics_retire",
@@ -358,6 +362,32 @@ TEST(ToolDefinitions, CatalogSchemasAcceptGoodArguments) {
   EXPECT_EQ(FirstError("semantics_list", {{"datasource", "pg"}, {"since", "2026-09-11T10:15:00Z"}}),
             "");
   EXPECT_EQ(FirstError("calculators_list", Json::object()), "");
+}
+
+// Every tool refuses an argument its schema does not declare — also the ten whose spec schema
+// leaves additionalProperties open — naming the nearest declared one (errors reference).
+TEST(ToolDefinitions, EveryServedToolRefusesAnUndeclaredArgumentNamingTheNearest) {
+  ToolCatalog catalog;
+  for (const ToolDefinition& definition : AllToolDefinitions()) {
+    catalog.Bind(definition.name, [](const ToolCall&) { return Json::object(); });
+  }
+  for (const CatalogEntry* entry : catalog.Served()) {
+    std::string tool(entry->definition->name);
+    Json arguments = Json::object();
+    arguments["__undeclared__"] = 1;
+    auto errors = entry->validator->Validate(arguments);
+    bool named = false;
+    for (const auto& error : errors) {
+      named |= error.keyword == "additionalProperties" && error.path == "__undeclared__";
+    }
+    EXPECT_TRUE(named) << tool << " ignored an undeclared argument";
+  }
+  ToolCatalog typo;
+  typo.Bind("templates_list", [](const ToolCall&) { return Json::object(); });
+  auto errors = typo.FindServed("templates_list")->validator->Validate(Json{{"prefx", ""}});
+  ASSERT_FALSE(errors.empty());
+  EXPECT_NE(FormatInvalidParams(errors).find("unknown field 'prefx'"), std::string::npos);
+  EXPECT_NE(FormatInvalidParams(errors).find("did you mean 'prefix'?"), std::string::npos);
 }
 
 }  // namespace

@@ -9,6 +9,8 @@
 
 #include "datapipelines/app/application.hpp"
 #include "datapipelines/domain/domain_error.hpp"
+#include "datapipelines/mcp/tool_catalog.hpp"
+#include "datapipelines/mcp/tool_definition.hpp"
 #include "datapipelines/mcp/tool_reference.hpp"
 #include "datapipelines/service/demo_dataset.hpp"
 #include "datapipelines/util/json.hpp"
@@ -196,6 +198,32 @@ TEST(SkillDocsTest, SkillHasNoDemoContent) {
     }
     std::regex demo_source(R"("demo"|`demo`|demo datasource)");
     EXPECT_FALSE(std::regex_search(text, demo_source)) << file << " names the demo datasource";
+  }
+}
+
+// The initialize instructions and the manual's core name only tools this build serves: a
+// catalogued tool that is not served may be mentioned only as "not yet served" capability
+// (by area, never by tool name), so an agent never reaches for a tool that is absent.
+TEST(SkillDocsTest, InstructionsAndSkillNameOnlyServedTools) {
+  Config config;
+  config.metadata_url = ":memory:";
+  config.data_dir = (fs::temp_directory_path() / "dp_skill_test_served").string();
+  config.blocking_threads = 1;
+  config.io_threads = 1;
+  Application application(config);
+  std::set<std::string> served;
+  for (const CatalogEntry* entry : application.Catalog().Served()) {
+    served.insert(std::string(entry->definition->name));
+  }
+  for (const char* file : {"INSTRUCTIONS.md", "SKILL.md"}) {
+    std::string text = ReadFile(kSkillDir / file);
+    for (const ToolDefinition& definition : AllToolDefinitions()) {
+      std::string name(definition.name);
+      std::regex word("(^|[^a-z_])" + name + "([^a-z_]|$)");
+      if (std::regex_search(text, word)) {
+        EXPECT_TRUE(served.count(name)) << file << " names " << name << ", which is not served";
+      }
+    }
   }
 }
 
