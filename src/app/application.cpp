@@ -47,6 +47,7 @@
 #include "datapipelines/store/learned_fact_store.hpp"
 #include "datapipelines/store/metadata_store.hpp"
 #include "datapipelines/store/pipeline_store.hpp"
+#include "datapipelines/ui/ui_app.hpp"
 
 namespace dp {
 
@@ -71,6 +72,7 @@ HttpServerOptions ServerOptions(const Config& config) {
   options.max_connections_per_client = config.max_connections_per_client;
   options.max_body_bytes_in_flight = config.max_body_bytes_in_flight;
   options.body_limit_by_path["/api/v1/auth/login"] = config.max_login_body_bytes;
+  options.body_limit_by_path["/ui/login"] = config.max_login_body_bytes;
   options.idle_timeout = std::chrono::seconds(config.idle_timeout_seconds);
   options.shutdown_grace = std::chrono::seconds(config.shutdown_grace_seconds);
   return options;
@@ -161,6 +163,7 @@ struct Application::Impl {
   std::unique_ptr<McpServer> mcp;
   std::unique_ptr<McpHttpEndpoint> mcp_endpoint;
   std::unique_ptr<RestApi> rest;
+  std::unique_ptr<UiApp> ui;
   std::unique_ptr<HttpServer> server;
 
   explicit Impl(Config c) : config(std::move(c)) {
@@ -258,6 +261,10 @@ struct Application::Impl {
     mcp->AddResourceProvider(std::make_unique<ExecutionResources>(*executions));
     mcp->AddResourceProvider(std::make_unique<DatasourceResources>(*datasources));
     mcp_endpoint = std::make_unique<McpHttpEndpoint>(*mcp, *authenticator);
+    // [ui] the pages for the human verbs, over the same services (issue 17)
+    ui = std::make_unique<UiApp>(UiServices{*auth, *authenticator, *pipelines, *templates,
+                                            *datasources, *executions, *check_runs},
+                                 UiOptions{config.session_ttl_hours, false});
     HttpServerOptions server_options = ServerOptions(config);
     // Running executions end ABORTED with a recorded reason instead of outliving the grace.
     server_options.on_shutdown = [this] { executions->Stop(); };
@@ -300,6 +307,14 @@ struct Application::Impl {
     auto skill = [this](const HttpRequest& r) { return rest->HandleSkill(r); };
     router.Add("GET", "/skill.md", skill, RouteExecution::kInline);
     router.Add("GET", "/skill/*", skill, RouteExecution::kInline);
+    auto page = [this](const HttpRequest& r) { return ui->Handle(r); };
+    router.Add(
+        "GET", "/ui/static/*", [this](const HttpRequest& r) { return ui->HandleStatic(r); },
+        RouteExecution::kInline);
+    router.Add("GET", "/", page);
+    router.Add("GET", "/ui", page);
+    router.Add("GET", "/ui/*", page);
+    router.Add("POST", "/ui/*", page);
     return router;
   }
 
