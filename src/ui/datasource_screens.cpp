@@ -24,6 +24,10 @@ Json BodyFromForm(const UiContext& ctx, bool create) {
   }
   body["readonly"] = ctx.Form("readonly").has_value();
   if (create) {
+    // The form registers into the active workspace (its hidden `workspace` field).
+    if (auto workspace = ctx.Form("workspace"); workspace && !workspace->empty()) {
+      body["workspace"] = *workspace;
+    }
     if (auto description = ctx.Form("description"); description && description->empty()) {
       body.erase("description");
     }

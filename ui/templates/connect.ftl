@@ -24,7 +24,7 @@
   </section>
   <div>
     <@layout.key_form action="/ui/connect"/>
-    <@layout.key_list/>
   </div>
 </div>
+<@layout.key_list/>
 </@layout.page>

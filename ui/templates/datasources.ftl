@@ -16,7 +16,8 @@
   <section class="card" id="register">
     <h2>Register a datasource</h2>
     <form method="post" action="/ui/datasources" autocomplete="off">
-      <input type="hidden" name="_csrf" value="${csrf}">
+      <input type="hidden" name="_csrf" value="${csrf}"><input type="hidden" name="workspace" value="${me.workspace}">
+      <p class="small muted">Registered into ${me.workspace} and usable there at once.</p>
       <div class="field"><label for="ds-name">Name</label><input id="ds-name" type="text" name="name" value="${(form.name)!''}" required placeholder="warehouse"></div>
       <div class="field"><label for="ds-display">Display name</label><input id="ds-display" type="text" name="display_name" value="${(form.display_name)!''}" required></div>
       <div class="field"><label for="ds-dialect">Dialect</label><select id="ds-dialect" name="dialect"><#list ["POSTGRES", "MYSQL", "SQLITE"] as d><option<#if ((form.dialect)!'') == d> selected</#if>>${d}</option></#list></select></div>

@@ -36,7 +36,7 @@
     <@navlink href="/ui/keys" key="keys" label="API keys"/>
     <div class="rail-foot">
       <@navlink href="/ui/settings" key="settings" label="Settings"/>
-      <form method="post" action="/ui/logout"><input type="hidden" name="_csrf" value="${csrf}"><button type="submit" class="ghost" data-verb="logout">Sign out</button></form>
+      <form method="post" action="/ui/logout" hx-boost="false"><input type="hidden" name="_csrf" value="${csrf}"><button type="submit" class="ghost" data-verb="logout">Sign out</button></form>
     </div>
   </nav>
   <div class="main">
