@@ -20,9 +20,21 @@ std::string Cell(const Json& value) {
   return value.dump();
 }
 
+// Epoch ms of the records' "2026-01-01T00:00:00.123Z" (milliseconds optional); 0 when absent.
 int64_t Ms(const Json& iso) {
   if (!iso.is_string()) return 0;
-  return ParseIso8601Utc(iso.get<std::string>()).value_or(0);
+  std::string text = iso.get<std::string>();
+  int64_t millis = 0;
+  if (size_t dot = text.find('.'); dot != std::string::npos && text.size() == dot + 5 &&
+                                   text.back() == 'Z') {
+    for (size_t i = dot + 1; i < dot + 4; ++i) {
+      if (text[i] < '0' || text[i] > '9') return 0;
+      millis = millis * 10 + (text[i] - '0');
+    }
+    text = text.substr(0, dot) + "Z";
+  }
+  auto seconds = ParseIso8601Utc(text);
+  return seconds ? *seconds + millis : 0;
 }
 
 // Each node's bar on one time axis, from the execution's start to its last node's end.

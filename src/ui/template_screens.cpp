@@ -36,7 +36,7 @@ HttpResponse Detail(UiContext& ctx, const std::string& id) {
   for (int n = 1; std::getline(in, line); ++n) lines.push_back({{"n", n}, {"text", line}});
   Json model{{"template", shown},
              {"lines", lines},
-             {"versions", ctx.s.templates.ListVersions(ctx.principal, id)},
+             {"versions", ctx.s.templates.ListVersions(ctx.principal, id)["items"]},
              {"self", UiPath({"templates", id})}};
   if (shown["version"].is_number_integer()) {
     model["used_by"] = ctx.s.templates.UsedBy(ctx.principal, id, shown["version"].get<int>());

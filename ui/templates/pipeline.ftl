@@ -76,7 +76,7 @@
     <#if can.author>
     <section class="card">
       <h2>Danger zone</h2>
-      <#if pipeline.draft?? && pipeline.current_version??>
+      <#if pipeline.draft?? && checks?has_content>
       <form method="post" action="${self}/release" class="stack">
         <input type="hidden" name="_csrf" value="${csrf}"><input type="hidden" name="body_hash" value="${pipeline.draft.body_hash}">
         <label for="override">Release past failing checks — the reason is recorded on the audit event</label>

@@ -19,7 +19,7 @@
   <section class="card"><h2>Body</h2><div class="lines" id="template-body"><#list lines as l><div><span>${l.n}</span><span>${l.text}</span></div></#list></div></section>
   <div>
     <section class="card flush"><div class="card-head"><h2>Versions</h2></div>
-      <table><tbody><#list (versions.items)![] as v><tr><td><a href="${self}?version=${v.version}">v${v.version}</a></td><td><@layout.status v.status/></td><td class="small muted">${v.updated_at!v.created_at!''}</td></tr></#list></tbody></table></section>
+      <table><tbody><#list versions as v><tr><td><a href="${self}?version=${v.version}">v${v.version}</a></td><td><@layout.status v.status/></td><td class="small muted">${v.updated_at!v.created_at!''}</td></tr></#list></tbody></table></section>
     <section class="card flush" id="used-by"><div class="card-head"><h2>Pinned by</h2></div>
       <#assign pins = (used_by.references)![]>
       <#if pins?has_content><table><tbody><#list pins as p><tr><td>${p.pipeline}</td><td class="small muted">v${p.pipeline_version} · node ${p.node_id}</td><td><@layout.status p.pipeline_version_status/></td></tr></#list></tbody></table>
