@@ -69,20 +69,24 @@ if (login.status !== 303) throw new Error(`login: ${login.status}`);
 const cookie = login.headers['set-cookie'].map((c) => c.split(';')[0]).join('; ');
 
 const kinds = [
-  ['dashboard', '/ui/'],
-  ['browse', '/ui/pipelines?prefix=test%2Fbench%2F'],
-  ['search', '/ui/pipelines?q=bench'],
-  ['detail', `/ui/pipelines/${firstId}`],
+  ['dashboard', '/ui/', 'test/bench/p_0000'],
+  ['browse', '/ui/pipelines?prefix=test%2Fbench', 'test/bench/p_0000'],
+  ['search', '/ui/pipelines?q=bench', 'test/bench/p_0000'],
+  ['detail', `/ui/pipelines/${firstId}`, 'svg class="dag"'],
 ];
 const out = { pipelines: count, requests, kinds: {} };
-for (const [kind, path] of kinds) {
+for (const [kind, path, expected] of kinds) {
   const ms = [];
   for (let i = 0; i < requests; i += 1) {
     const t0 = performance.now();
     const res = await call('GET', path, { headers: { Cookie: cookie } });
     ms.push(performance.now() - t0);
     if (res.status !== 200) throw new Error(`${kind}: ${res.status}`);
-    if (i === 0) out.kinds[kind] = { path, bytes: res.text.length };
+    if (i === 0) {
+      // A fast wrong page is not a render: each page must show what it lists.
+      if (!res.text.includes(expected)) throw new Error(`${kind}: the page lacks ${expected}`);
+      out.kinds[kind] = { path, bytes: res.text.length };
+    }
   }
   out.kinds[kind].client = summary(ms);
   console.error(`   ${kind}: client p50 ${out.kinds[kind].client.p50.toFixed(2)} ms`);

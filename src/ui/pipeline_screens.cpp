@@ -46,13 +46,15 @@ HttpResponse List(UiContext& ctx) {
              {"has_more", listing.has_more},
              {"offset", query.offset},
              {"next_offset", query.offset + query.limit}};
-  // Breadcrumbs of the browsed prefix: "a/b/" → [{label a, prefix a/}, {label b, prefix a/b/}].
+  // Breadcrumbs of the browsed prefix: "a/b" → [{label a, prefix a}, {label b, prefix a/b}].
   Json crumbs = Json::array();
   std::string prefix = query.prefix.value_or("");
-  for (size_t at = 0, slash; (slash = prefix.find('/', at)) != std::string::npos; at = slash + 1) {
-    crumbs.push_back(
-        {{"label", prefix.substr(at, slash - at)},
-         {"href", "/ui/pipelines?prefix=" + EncodeSegment(prefix.substr(0, slash + 1))}});
+  for (size_t at = 0; at < prefix.size();) {
+    size_t slash = prefix.find('/', at);
+    size_t end = slash == std::string::npos ? prefix.size() : slash;
+    crumbs.push_back({{"label", prefix.substr(at, end - at)},
+                      {"href", "/ui/pipelines?prefix=" + EncodeSegment(prefix.substr(0, end))}});
+    at = end + 1;
   }
   model["crumbs"] = crumbs;
   return ctx.Page("pipelines", std::move(model), "pipelines");

@@ -185,6 +185,8 @@ describe('the web UI in headless chromium', () => {
     const row = await page.$(`tr[data-pipeline="${PIPELINE_NAME}"]`);
     assert.ok(row, 'the pipeline is listed in its folder');
     assert.match(await text(page, `tr[data-pipeline="${PIPELINE_NAME}"]`), /DRAFT/);
+    assert.deepEqual(await page.$$eval('.tree-crumbs a', (a) => a.map((e) => e.textContent)),
+      ['All folders', 'test', 'ui'], 'breadcrumbs name every level');
     await shot(page, '04-pipelines-folder');
     await clickAndWait(page, `tr[data-pipeline="${PIPELINE_NAME}"] a`);
     assert.equal(new URL(page.url()).pathname, `/ui/pipelines/${pipeline.id}`);
