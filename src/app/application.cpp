@@ -42,6 +42,7 @@
 #include "datapipelines/service/semantics_service.hpp"
 #include "datapipelines/service/skill_docs.hpp"
 #include "datapipelines/service/template_service.hpp"
+#include "datapipelines/service/workspace_admin_service.hpp"
 #include "datapipelines/store/audit_reader.hpp"
 #include "datapipelines/store/execution_store.hpp"
 #include "datapipelines/store/learned_fact_store.hpp"
@@ -163,6 +164,7 @@ struct Application::Impl {
   std::unique_ptr<McpServer> mcp;
   std::unique_ptr<McpHttpEndpoint> mcp_endpoint;
   std::unique_ptr<RestApi> rest;
+  std::unique_ptr<WorkspaceAdminService> workspace_admin;
   std::unique_ptr<UiApp> ui;
   std::unique_ptr<HttpServer> server;
 
@@ -262,9 +264,11 @@ struct Application::Impl {
     mcp->AddResourceProvider(std::make_unique<DatasourceResources>(*datasources));
     mcp_endpoint = std::make_unique<McpHttpEndpoint>(*mcp, *authenticator);
     // [ui] the pages for the human verbs, over the same services (issue 17)
-    ui = std::make_unique<UiApp>(UiServices{*auth, *authenticator, *pipelines, *templates,
-                                            *datasources, *executions, *check_runs},
-                                 UiOptions{config.session_ttl_hours, false});
+    workspace_admin = std::make_unique<WorkspaceAdminService>(*auth);
+    ui = std::make_unique<UiApp>(
+        UiServices{*auth, *authenticator, *pipelines, *templates, *datasources, *executions,
+                   *check_runs, *workspace_admin},
+        UiOptions{config.session_ttl_hours, false});
     HttpServerOptions server_options = ServerOptions(config);
     // Running executions end ABORTED with a recorded reason instead of outliving the grace.
     server_options.on_shutdown = [this] { executions->Stop(); };

@@ -1,6 +1,5 @@
 // User settings (ui-screens §4.11): who you are, your workspace and role, what you may do here.
-// Admin screens (users, workspaces, members) and the password change are not in this build:
-// the service has no principal-checked functions for them yet (the CLI is the operator path).
+// The password change is not in this build (the operator CLI sets passwords).
 #include "ui/ui_context.hpp"
 
 namespace dp::ui {

@@ -25,8 +25,8 @@ int64_t Ms(const Json& iso) {
   if (!iso.is_string()) return 0;
   std::string text = iso.get<std::string>();
   int64_t millis = 0;
-  if (size_t dot = text.find('.'); dot != std::string::npos && text.size() == dot + 5 &&
-                                   text.back() == 'Z') {
+  if (size_t dot = text.find('.');
+      dot != std::string::npos && text.size() == dot + 5 && text.back() == 'Z') {
     for (size_t i = dot + 1; i < dot + 4; ++i) {
       if (text[i] < '0' || text[i] > '9') return 0;
       millis = millis * 10 + (text[i] - '0');

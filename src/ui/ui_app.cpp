@@ -58,6 +58,19 @@ bool CsrfPresented(const HttpRequest& request, const std::string& session) {
   return presented && AuthService::CsrfTokenMatches(session, *presented);
 }
 
+// Origin (sent by browsers on every POST) must name this server's own Host; absent (a non-browser
+// client) is left to the CSRF token.
+bool SameOrigin(const HttpRequest& request) {
+  auto origin = request.headers.Get("Origin");
+  if (!origin) return true;
+  auto host = request.headers.Get("Host");
+  if (!host) return false;
+  std::string_view o = *origin;
+  size_t scheme = o.find("://");
+  if (scheme == std::string_view::npos) return false;
+  return o.substr(scheme + 3) == *host;
+}
+
 }  // namespace
 
 void AddUiSecurityHeaders(HttpResponse& response) {
@@ -119,6 +132,12 @@ HttpResponse UiApp::Handle(const HttpRequest& request) {
 HttpResponse UiApp::Route(const HttpRequest& request) {
   const std::string& path = request.path;
   if (path == "/" || path == kUiPrefix) return ui::UiContext::Redirect("/ui/");
+  // A browser names the page a POST came from: another origin's form is refused before anything
+  // runs — the sign-in form included, which has no session to bind a token to yet.
+  if (request.method == "POST" && !SameOrigin(request)) {
+    throw DomainError(errc::kCsrfInvalid, "Cross-origin form posts are refused.",
+                      Json{{"reason", "cross_origin"}});
+  }
   if (path == "/ui/login") return Login(request);
   auto session = CookieValue(request.headers, "dp_session");
   std::optional<Principal> principal;
@@ -150,7 +169,7 @@ HttpResponse UiApp::Route(const HttpRequest& request) {
   if (!segments->empty() && segments->back().empty()) segments->pop_back();  // "/ui/"
   static const ui::Screen kScreens[] = {
       ui::DashboardScreen,  ui::PipelineScreens, ui::TemplateScreens, ui::DatasourceScreens,
-      ui::ExecutionScreens, ui::KeyScreens,      ui::AccountScreens};
+      ui::ExecutionScreens, ui::KeyScreens,      ui::AccountScreens,  ui::AdminScreens};
   for (const auto& screen : kScreens) {
     if (auto answer = screen(ctx, *segments)) return std::move(*answer);
   }

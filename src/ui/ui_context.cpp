@@ -105,6 +105,9 @@ HttpResponse UiContext::Page(const std::string& page, Json model, const std::str
   response.status = status;
   response.content_type = "text/html; charset=utf-8";
   response.body = pages.Render(page, model);
+  // A page answering a POST (a refusal, a test result) keeps the address bar on the page the
+  // form sits on: a boosted POST's URL is not a page to reload.
+  if (IsPost()) response.SetHeader("HX-Push-Url", "false");
   return response;
 }
 

@@ -73,6 +73,7 @@ std::optional<HttpResponse> DatasourceScreens(UiContext& ctx, const std::vector<
 std::optional<HttpResponse> ExecutionScreens(UiContext& ctx, const std::vector<std::string>& s);
 std::optional<HttpResponse> KeyScreens(UiContext& ctx, const std::vector<std::string>& s);
 std::optional<HttpResponse> AccountScreens(UiContext& ctx, const std::vector<std::string>& s);
+std::optional<HttpResponse> AdminScreens(UiContext& ctx, const std::vector<std::string>& s);
 
 // `text` as a whole decimal int; request.validation.invalid naming `field` otherwise.
 int ParseInt(const std::string& text, const std::string& field);

@@ -20,6 +20,7 @@ const CACHE_TTL_SECONDS = 2;
 const XSS = '<script>alert(1)</script>';
 const ARTIFACTS = process.env.DP_UI_ARTIFACTS ?? path.resolve('artifacts');
 const VIEWER = 'viewer@ui.test';
+const NEWCOMER = 'newcomer@ui.test';
 const TEMPLATE_ID = 'test/ui/zones';
 const PIPELINE_NAME = 'test/ui/zones';
 
@@ -104,6 +105,7 @@ describe('the web UI in headless chromium', () => {
       env: { DATAPIPELINES_AUTH_API_KEYS_CACHE_TTL_SECONDS: String(CACHE_TTL_SECONDS) },
     }));
     server.createUser(VIEWER, 'viewer');
+    server.createUser(NEWCOMER, null);
     scratch = mkdtempSync(path.join(os.tmpdir(), 'dp-ui-ds-'));
     const gen = spawnSync(BINARY, ['demo-data', '--sqlite', path.join(scratch, 'extra.sqlite'),
       '--trips', '100'], { encoding: 'utf8', timeout: 60_000 });
@@ -348,6 +350,13 @@ describe('the web UI in headless chromium', () => {
     });
     assert.equal(forged.status, 403);
     assert.match(forged.text, /auth\.csrf\.invalid/);
+    const crossSite = await request(server, {
+      method: 'POST', path: '/ui/login',
+      headers: { Origin: 'https://evil.example', 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: `email=${encodeURIComponent(ADMIN_EMAIL)}&password=${encodeURIComponent(ADMIN_PASSWORD)}`,
+    });
+    assert.equal(crossSite.status, 403, 'another origin cannot sign a browser in (login CSRF)');
+    assert.equal(crossSite.headers['set-cookie'], undefined);
     const still = await ok('pipelines_get', { id: pipeline.id });
     assert.equal(still.status, 'RELEASED', 'nothing was deleted');
   });
@@ -375,7 +384,36 @@ describe('the web UI in headless chromium', () => {
     assert.equal(got.status, 'DRAFT', 'the draft stays a draft');
     await viewer.goto(`${server.baseUrl}/ui/datasources`);
     await shot(viewer, '22-viewer-datasources');
+    await viewer.goto(`${server.baseUrl}/ui/admin`);
+    assert.equal(await viewer.$('button[data-verb=set-role]'), null, 'a viewer changes no role');
+    const promote = await viewer.evaluate(async (args) => {
+      const r = await fetch('/ui/admin/members', {
+        method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: `_csrf=${args.csrf}&email=${encodeURIComponent(args.email)}&role=ws_admin`,
+      });
+      return { status: r.status, text: await r.text() };
+    }, { csrf, email: VIEWER });
+    assert.equal(promote.status, 403, 'a viewer cannot promote themselves');
+    assert.match(promote.text, /auth\.role_required/);
     await context.close();
+  });
+
+  it('admin: a workspace admin adds a member, changes the role, removes them', async () => {
+    await page.goto(`${server.baseUrl}/ui/admin`);
+    assert.ok(await page.$(`tr[data-member="${VIEWER}"]`));
+    await page.type('#m-email', NEWCOMER);
+    await page.select('#m-role', 'operator');
+    await clickAndWait(page, 'button[data-verb=add-member]');
+    assert.match(await text(page, '.alert.ok'), /Saved/);
+    const role = (sel) => page.$eval(`tr[data-member="${NEWCOMER}"] select`, (e) => e.value);
+    assert.equal(await role(), 'operator');
+    await page.select(`tr[data-member="${NEWCOMER}"] select`, 'author');
+    await clickAndWait(page, `tr[data-member="${NEWCOMER}"] button[data-verb=set-role]`);
+    assert.equal(await role(), 'author');
+    assert.ok(await page.$('#users'), 'an instance admin sees the users');
+    await shot(page, '23-admin');
+    await clickAndWait(page, `tr[data-member="${NEWCOMER}"] button[data-verb=remove-member]`);
+    assert.equal(await page.$(`tr[data-member="${NEWCOMER}"]`), null);
   });
 
   it('signs out; the old session no longer opens a page', async () => {

@@ -34,6 +34,8 @@
     <div class="rail-group">API</div>
     <@navlink href="/ui/connect" key="connect" label="Connect an agent"/>
     <@navlink href="/ui/keys" key="keys" label="API keys"/>
+    <div class="rail-group">Organisation</div>
+    <@navlink href="/ui/admin" key="admin" label="Admin"/>
     <div class="rail-foot">
       <@navlink href="/ui/settings" key="settings" label="Settings"/>
       <form method="post" action="/ui/logout" hx-boost="false"><input type="hidden" name="_csrf" value="${csrf}"><button type="submit" class="ghost" data-verb="logout">Sign out</button></form>
@@ -75,7 +77,7 @@
   "draft_discarded": "The draft was discarded.", "deleted": "Deleted.", "checks_ran": "The release checks ran.",
   "revoked": "Revoked. Agents using it are refused within the key cache TTL.", "registered": "Datasource registered.",
   "saved": "Saved.", "granted": "Granted.", "discarded": "Version discarded.", "cancel_requested": "Cancellation requested.",
-  "signed_out": "You are signed out."}>
+  "signed_out": "You are signed out.", "removed": "Removed from the workspace."}>
 <#if flash_ok?? && copy[flash_ok]??><div class="alert ok" role="status" data-flash="${flash_ok}">${copy[flash_ok]}</div></#if>
 <#if refusal??><@error_state error=refusal/></#if>
 </#macro>

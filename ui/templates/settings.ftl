@@ -15,6 +15,6 @@
       <li>Register, edit and test datasources: <b>${can.admin_workspace?then('yes', 'no')}</b></li>
       <li>Grant datasources to workspaces: <b>${can.super_admin?then('yes', 'no')}</b></li>
     </ul>
-    <p class="small muted">Password changes and user, workspace and member administration use the operator CLI in this build (<code>datapipelines users | workspaces | members</code>).</p></section>
+    <p class="small muted">Members and roles: <a href="/ui/admin">Admin</a>. Password changes use the operator CLI in this build (<code>datapipelines users</code>).</p></section>
 </div>
 </@layout.page>

@@ -19,6 +19,7 @@ class PageRenderer;
 class PipelineService;
 class RequestAuthenticator;
 class TemplateService;
+class WorkspaceAdminService;
 
 struct UiServices {
   AuthService& auth;
@@ -28,6 +29,7 @@ struct UiServices {
   DatasourceService& datasources;
   ExecutionService& executions;
   CheckRunService& checks;
+  WorkspaceAdminService& admin;
 };
 
 struct UiOptions {

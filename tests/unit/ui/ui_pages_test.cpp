@@ -177,6 +177,12 @@ Json HostileModel() {
            {"node_id", kHostile},
            {"pipeline_version_status", "DRAFT"}}}}}},
       {"keys", {key}},
+      {"members", {{{"email", kHostile}, {"display_name", kHostile}, {"role", "author"},
+                    {"joined_at", "t"}, {"href", "/ui/admin/members/x"}}}},
+      {"roles", {"viewer", "operator", "author", "ws_admin"}},
+      {"users", {{{"email", kHostile}, {"display_name", kHostile}, {"active", true},
+                  {"super_admin", false}, {"created_at", "t"}}}},
+      {"workspaces", {{{"name", kHostile}, {"display_name", kHostile}, {"created_at", "t"}}}},
       {"mcp_url", kHostile},
       {"max_scope", "author"},
       {"issued", {{"name", kHostile}, {"scope", "read"}, {"api_key", "dpk_x"}}},
@@ -192,7 +198,7 @@ TEST(UiPages, EveryPageRendersAndEscapesEveryUserString) {
   const Json model = HostileModel();
   for (const char* page :
        {"login", "error", "dashboard", "pipelines", "pipeline", "executions", "execution",
-        "datasources", "datasource", "templates", "template", "keys", "connect", "settings"}) {
+        "datasources", "datasource", "templates", "template", "keys", "connect", "settings", "admin"}) {
     SCOPED_TRACE(page);
     ASSERT_TRUE(pages.Has(page));
     std::string html;
