@@ -31,6 +31,7 @@
 #include "datapipelines/rest/template_routes.hpp"
 #include "datapipelines/results/rate_limiter.hpp"
 #include "datapipelines/results/result_store.hpp"
+#include "datapipelines/service/account_service.hpp"
 #include "datapipelines/service/audit_log.hpp"
 #include "datapipelines/service/auth_service.hpp"
 #include "datapipelines/service/check_run_service.hpp"
@@ -165,6 +166,7 @@ struct Application::Impl {
   std::unique_ptr<McpHttpEndpoint> mcp_endpoint;
   std::unique_ptr<RestApi> rest;
   std::unique_ptr<WorkspaceAdminService> workspace_admin;
+  std::unique_ptr<AccountService> account;
   std::unique_ptr<UiApp> ui;
   std::unique_ptr<HttpServer> server;
 
@@ -265,9 +267,10 @@ struct Application::Impl {
     mcp_endpoint = std::make_unique<McpHttpEndpoint>(*mcp, *authenticator);
     // [ui] the pages for the human verbs, over the same services (issue 17)
     workspace_admin = std::make_unique<WorkspaceAdminService>(*auth);
+    account = std::make_unique<AccountService>(*store, *auth, *audit);
     ui = std::make_unique<UiApp>(
         UiServices{*auth, *authenticator, *pipelines, *templates, *datasources, *executions,
-                   *check_runs, *workspace_admin},
+                   *check_runs, *workspace_admin, *account},
         UiOptions{config.session_ttl_hours, false});
     HttpServerOptions server_options = ServerOptions(config);
     // Running executions end ABORTED with a recorded reason instead of outliving the grace.

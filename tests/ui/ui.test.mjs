@@ -395,6 +395,25 @@ describe('the web UI in headless chromium', () => {
     }, { csrf, email: VIEWER });
     assert.equal(promote.status, 403, 'a viewer cannot promote themselves');
     assert.match(promote.text, /auth\.role_required/);
+    // Change password (§4.14): the current one is checked first, then the new one replaces it.
+    await viewer.goto(`${server.baseUrl}/ui/settings`);
+    await viewer.type('#current_password', 'not-my-password');
+    await viewer.type('#new_password', 'a-brand-new-password-42');
+    await viewer.type('#confirm_password', 'a-brand-new-password-42');
+    await clickAndWait(viewer, 'button[data-verb=change-password]');
+    assert.match(await text(viewer, '.alert.error'), /auth\.login\.invalid_credentials/);
+    await viewer.type('#current_password', USER_PASSWORD);
+    await viewer.type('#new_password', 'a-brand-new-password-42');
+    await viewer.type('#confirm_password', 'a-brand-new-password-42');
+    await clickAndWait(viewer, 'button[data-verb=change-password]');
+    assert.match(await text(viewer, '.alert.ok'), /Password changed/);
+    await shot(viewer, '24-settings-password-changed');
+    const relogin = await request(server, {
+      method: 'POST', path: '/ui/login',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: `email=${encodeURIComponent(VIEWER)}&password=a-brand-new-password-42`,
+    });
+    assert.equal(relogin.status, 303, 'the new password signs in');
     await context.close();
   });
 

@@ -77,7 +77,7 @@
   "draft_discarded": "The draft was discarded.", "deleted": "Deleted.", "checks_ran": "The release checks ran.",
   "revoked": "Revoked. Agents using it are refused within the key cache TTL.", "registered": "Datasource registered.",
   "saved": "Saved.", "granted": "Granted.", "discarded": "Version discarded.", "cancel_requested": "Cancellation requested.",
-  "signed_out": "You are signed out.", "removed": "Removed from the workspace."}>
+  "signed_out": "You are signed out.", "removed": "Removed from the workspace.", "password_changed": "Password changed."}>
 <#if flash_ok?? && copy[flash_ok]??><div class="alert ok" role="status" data-flash="${flash_ok}">${copy[flash_ok]}</div></#if>
 <#if refusal??><@error_state error=refusal/></#if>
 </#macro>

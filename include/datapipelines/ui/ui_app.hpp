@@ -11,6 +11,7 @@
 
 namespace dp {
 
+class AccountService;
 class AuthService;
 class CheckRunService;
 class DatasourceService;
@@ -30,6 +31,7 @@ struct UiServices {
   ExecutionService& executions;
   CheckRunService& checks;
   WorkspaceAdminService& admin;
+  AccountService& account;
 };
 
 struct UiOptions {
