@@ -118,9 +118,11 @@ HttpResponse Detail(UiContext& ctx, const std::string& id) {
     if (error.contains("failed_node_id") && error["failed_node_id"].is_string()) {
       node = error["failed_node_id"].get<std::string>();
     }
+    // A driver's SQLSTATE names the cause best; without one (SQLite), the catalogued code.
+    std::string sqlstate =
+        root.is_object() && root.contains("sqlstate") ? Cell(root["sqlstate"]) : "";
     model["root_cause"] = {
-        {"code", root.contains("sqlstate") ? "SQLSTATE " + Cell(root["sqlstate"])
-                                           : Cell(root.value("code", error.value("code", Json())))},
+        {"code", !sqlstate.empty() ? "SQLSTATE " + sqlstate : Cell(error.value("code", Json()))},
         {"message", Cell(root.value("message", error.value("message", Json())))},
         {"node", node}};
   }

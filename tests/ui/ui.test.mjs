@@ -269,6 +269,32 @@ describe('the web UI in headless chromium', () => {
     await shot(page, '13-execution');
   });
 
+  it('a failed execution shows its failure record with the root cause highlighted', async () => {
+    await ok('templates_create', {
+      id: 'test/ui/broken', dialect: 'SQLITE', display_name: 'Broken', description: 'A missing column.',
+      body: 'SELECT no_such_column FROM zones',
+    });
+    await ok('templates_render', { id: 'test/ui/broken', context: {} });
+    const broken = await ok('pipelines_create', {
+      name: 'test/ui/broken', display_name: 'Broken column', description: 'Fails on purpose.',
+      nodes: [{ id: 'bad', description: 'A missing column.', type: 'DQL', source: 'demo',
+        template: { id: 'test/ui/broken', version: 1 }, depends_on: [] }],
+    });
+    const { isError, payload } = await mcp('pipelines_execute', { id: broken.id, parameters: {} });
+    assert.equal(isError, true);
+    assert.ok(payload.error.execution_id, JSON.stringify(payload));
+    await page.goto(`${server.baseUrl}/ui/executions/${payload.error.execution_id}`);
+    const problem = await page.$eval('body', (b) => b.querySelector('[data-error]')?.textContent ?? '');
+    assert.equal(problem, '', 'the page renders');
+    assert.equal(await page.$eval('[data-status]', (e) => e.dataset.status), 'FAILED');
+    const root = await text(page, '.root-cause');
+    assert.match(root, /no such column: no_such_column/);
+    assert.match(root, /bad/, 'the failed node is named');
+    assert.match(root, /pipeline\.node\.query_execution_failed/, 'no SQLSTATE from SQLite: the code');
+    assert.ok(await page.$('svg.timeline rect.FAILED'));
+    await shot(page, '13b-execution-failed');
+  });
+
   it('datasources: registers one with a write-only password and tests it', async () => {
     await page.goto(`${server.baseUrl}/ui/datasources`);
     await shot(page, '14-datasources');
