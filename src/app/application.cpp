@@ -37,6 +37,7 @@
 #include "datapipelines/rest/template_routes.hpp"
 #include "datapipelines/results/rate_limiter.hpp"
 #include "datapipelines/results/result_store.hpp"
+#include "datapipelines/service/account_service.hpp"
 #include "datapipelines/service/audit_log.hpp"
 #include "datapipelines/service/auth_service.hpp"
 #include "datapipelines/service/check_run_service.hpp"
@@ -48,11 +49,13 @@
 #include "datapipelines/service/semantics_service.hpp"
 #include "datapipelines/service/skill_docs.hpp"
 #include "datapipelines/service/template_service.hpp"
+#include "datapipelines/service/workspace_admin_service.hpp"
 #include "datapipelines/store/audit_reader.hpp"
 #include "datapipelines/store/execution_store.hpp"
 #include "datapipelines/store/learned_fact_store.hpp"
 #include "datapipelines/store/metadata_store.hpp"
 #include "datapipelines/store/pipeline_store.hpp"
+#include "datapipelines/ui/ui_app.hpp"
 
 namespace dp {
 
@@ -80,6 +83,7 @@ HttpServerOptions ServerOptions(const Config& config) {
   options.max_connections_per_client = config.max_connections_per_client;
   options.max_body_bytes_in_flight = config.max_body_bytes_in_flight;
   options.body_limit_by_path["/api/v1/auth/login"] = config.max_login_body_bytes;
+  options.body_limit_by_path["/ui/login"] = config.max_login_body_bytes;
   options.idle_timeout = std::chrono::seconds(config.idle_timeout_seconds);
   options.tls_certificate_file = config.tls_certificate_file;
   options.tls_private_key_file = config.tls_private_key_file;
@@ -185,6 +189,9 @@ struct Application::Impl {
   std::unique_ptr<McpHttpEndpoint> mcp_endpoint;
   std::unique_ptr<MetricsEndpoint> metrics_endpoint;
   std::unique_ptr<RestApi> rest;
+  std::unique_ptr<WorkspaceAdminService> workspace_admin;
+  std::unique_ptr<AccountService> account;
+  std::unique_ptr<UiApp> ui;
   std::unique_ptr<HttpServer> server;
 
   explicit Impl(Config c) : config(std::move(c)) {
@@ -295,6 +302,14 @@ struct Application::Impl {
     mcp_endpoint = std::make_unique<McpHttpEndpoint>(*mcp, *authenticator);
     metrics_endpoint = std::make_unique<MetricsEndpoint>(metrics, config.metrics_token);
     AddGaugeCollectors();
+    // [ui] the pages for the human verbs, over the same services (issue 17)
+    workspace_admin = std::make_unique<WorkspaceAdminService>(*auth);
+    account = std::make_unique<AccountService>(*store, *auth, *audit);
+    ui = std::make_unique<UiApp>(
+        UiServices{*auth, *authenticator, *pipelines, *templates, *datasources, *executions,
+                   *check_runs, *workspace_admin, *account},
+        UiOptions{config.session_ttl_hours,
+                  /*secure_cookies=*/config.ServesTls() || config.tls_terminated_upstream});
     HttpServerOptions server_options = ServerOptions(config);
     // Running executions end ABORTED with a recorded reason instead of outliving the grace.
     server_options.on_shutdown = [this] {
@@ -352,6 +367,14 @@ struct Application::Impl {
     auto skill = [this](const HttpRequest& r) { return rest->HandleSkill(r); };
     router.Add("GET", "/skill.md", skill, RouteExecution::kInline);
     router.Add("GET", "/skill/*", skill, RouteExecution::kInline);
+    auto page = [this](const HttpRequest& r) { return ui->Handle(r); };
+    router.Add(
+        "GET", "/ui/static/*", [this](const HttpRequest& r) { return ui->HandleStatic(r); },
+        RouteExecution::kInline);
+    router.Add("GET", "/", page);
+    router.Add("GET", "/ui", page);
+    router.Add("GET", "/ui/*", page);
+    router.Add("POST", "/ui/*", page);
     return router;
   }
 

@@ -1,0 +1,74 @@
+#include "datapipelines/service/workspace_admin_service.hpp"
+
+#include "datapipelines/auth/access_policy.hpp"
+#include "datapipelines/domain/domain_error.hpp"
+#include "datapipelines/domain/error_codes.hpp"
+#include "datapipelines/service/auth_service.hpp"
+#include "datapipelines/util/clock.hpp"
+
+namespace dp {
+namespace {
+
+void RequireSuperAdmin(const Principal& principal) {
+  if (!principal.super_admin) {
+    throw DomainError(errc::kRoleRequired, "Only an instance admin may do that.",
+                      Json{{"required", "super_admin"}});
+  }
+}
+
+}  // namespace
+
+Json WorkspaceAdminService::Members(const Principal& principal) {
+  EnforceAccess(principal, Scope::kRead, Role::kViewer);
+  Json out = Json::array();
+  for (const auto& m : auth_.ListMembers(principal.workspace_name)) {
+    out.push_back({{"user_id", m.user_id},
+                   {"email", m.email},
+                   {"display_name", m.display_name},
+                   {"role", std::string(ToString(m.role))},
+                   {"joined_at", FormatIso8601Ms(m.joined_at_ms)}});
+  }
+  return out;
+}
+
+void WorkspaceAdminService::SetMember(const Principal& principal, const std::string& email,
+                                      Role role) {
+  EnforceAccess(principal, Scope::kAuthor, Role::kWsAdmin);
+  auth_.SetMembership(principal.workspace_name, email, role);
+}
+
+void WorkspaceAdminService::RemoveMember(const Principal& principal, const std::string& email) {
+  EnforceAccess(principal, Scope::kAuthor, Role::kWsAdmin);
+  if (!auth_.RemoveMembership(principal.workspace_name, email)) {
+    throw DomainError(errc::kUserNotFound, "No member " + email + " in this workspace.",
+                      Json{{"email", email}, {"workspace", principal.workspace_name}});
+  }
+}
+
+Json WorkspaceAdminService::Users(const Principal& principal) {
+  RequireSuperAdmin(principal);
+  Json out = Json::array();
+  for (const auto& u : auth_.ListUsers()) {
+    out.push_back({{"id", u.id},
+                   {"email", u.email},
+                   {"display_name", u.display_name},
+                   {"active", u.is_active},
+                   {"super_admin", u.is_super_admin},
+                   {"created_at", FormatIso8601Ms(u.created_at_ms)}});
+  }
+  return out;
+}
+
+Json WorkspaceAdminService::Workspaces(const Principal& principal) {
+  RequireSuperAdmin(principal);
+  Json out = Json::array();
+  for (const auto& w : auth_.ListWorkspaces()) {
+    out.push_back({{"id", w.id},
+                   {"name", w.name},
+                   {"display_name", w.display_name},
+                   {"created_at", FormatIso8601Ms(w.created_at_ms)}});
+  }
+  return out;
+}
+
+}  // namespace dp
