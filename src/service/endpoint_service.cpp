@@ -662,7 +662,12 @@ EndpointServeAnswer EndpointService::Serve(const Principal& principal,
     answer.etag = "\"" + Sha256Hex(answer.data.dump()).substr(0, 32) + "\"";
     return answer;
   }
-  const int64_t expires_ms = ParseIso8601Utc(result.value("expires_at", "")).value_or(NowMs());
+  // "2026-…T16:34:04.123Z": the seconds are precise enough for a max-age.
+  std::string expires_at = result.value("expires_at", "");
+  if (auto dot = expires_at.find('.'); dot != std::string::npos) {
+    expires_at = expires_at.substr(0, dot) + "Z";
+  }
+  const int64_t expires_ms = ParseIso8601Utc(expires_at).value_or(NowMs());
   answer.max_age_seconds = std::max<int64_t>(0, (expires_ms - NowMs()) / 1000);
   if (csv) {
     Json encoded =

@@ -138,7 +138,7 @@ describe('published endpoints end to end', () => {
       { path: '/e2e/zones/old-town', pipeline: 'e2e/ep/zones_in_borough' }, 'endpoint.path_conflict');
     assert.equal(refused.details.conflicting_path, '/e2e/zones/{borough}');
     const viaRest = await rest(server, 'POST', '/api/v1/endpoints', { auth: server.adminKey,
-      json: { path: '/e2e/zones/{b}', pipeline: 'e2e/ep/zones_in_borough' } });
+      json: { path: '/e2e/zones/{min_id}', pipeline: 'e2e/ep/zones_in_borough' } });
     assert.equal(viaRest.status, 409, viaRest.text);
     assert.equal(viaRest.json.error.code, 'endpoint.path_conflict');
   });
