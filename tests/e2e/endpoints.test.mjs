@@ -157,6 +157,12 @@ describe('published endpoints end to end', () => {
     assert.equal(unknown.details.variable, 'nope');
     await a.refused('endpoints_create', { path: '/e2e/none', pipeline: 'e2e/ep/no_such' },
       'pipeline.not_found');
+    await a.ok('pipelines_create', { name: 'e2e/ep/draft_only', display_name: 'draft only',
+      description: 'never released',
+      nodes: [{ id: 'zones', description: 'Zones.', type: 'DQL', source: 'demo',
+        template: { id: T.copy, version: 1 }, depends_on: [] }] });
+    await a.refused('endpoints_create', { path: '/e2e/draft', pipeline: 'e2e/ep/draft_only' },
+      'pipeline.version.not_released');
   });
 
   it('mints endpoint keys bound over REST, never with scopes, and confines them', async () => {
