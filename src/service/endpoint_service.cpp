@@ -494,6 +494,26 @@ EndpointServeAnswer EndpointService::Serve(const Principal& principal,
   }
   if (!endpoint || !endpoint->enabled) throw NotFound(request.path);
 
+  // Every call that reached an endpoint is audited once, refusals included (who, which
+  // endpoint, outcome, elapsed — never a parameter value).
+  bool audited = false;
+  try {
+    return ServeMatched(principal, request, *endpoint, *pattern, variables, started_ms, audited);
+  } catch (const DomainError& error) {
+    if (!audited) {
+      AuditServe(principal, *endpoint, "", std::string(error.code().code), error.http_status(),
+                 started_ms, request.correlation_id);
+    }
+    throw;
+  }
+}
+
+EndpointServeAnswer EndpointService::ServeMatched(
+    const Principal& principal, const EndpointServeRequest& request,
+    const PublishedEndpointRecord& matched, const PathPattern& matched_pattern,
+    const std::map<std::string, std::string>& variables, int64_t started_ms, bool& audited) {
+  const PublishedEndpointRecord* endpoint = &matched;
+  const PathPattern* pattern = &matched_pattern;
   // Authorise: the key's hierarchical bindings (auth.md §7.7).
   std::vector<NodeBinding> bindings;
   for (const auto& b : store_.BindingsAt(EndpointAuthorization::Ancestors(*pattern))) {
@@ -611,6 +631,7 @@ EndpointServeAnswer EndpointService::Serve(const Principal& principal,
     if (!pending->cv.wait_for(lock, std::chrono::seconds(endpoint->timeout_seconds),
                               [&] { return pending->done; })) {
       lock.unlock();
+      audited = true;
       AuditServe(principal, *endpoint, execution_id, "accepted", 202, started_ms,
                  request.correlation_id);
       EndpointServeAnswer answer;
@@ -634,17 +655,20 @@ EndpointServeAnswer EndpointService::Serve(const Principal& principal,
     } catch (const DomainError& error) {
       outcome = std::string(error.code().code);
       status = error.http_status();
+      audited = true;
       AuditServe(principal, *endpoint,
                  error.code() == errc::kExecutionConcurrencyLimit ? "" : execution_id, outcome,
                  status, started_ms, request.correlation_id);
       throw;
     } catch (...) {
+      audited = true;
       AuditServe(principal, *endpoint, execution_id, outcome, status, started_ms,
                  request.correlation_id);
       throw;
     }
   }
   // The served row first: it is what lets an endpoint key read this execution's result.
+  audited = true;
   AuditServe(principal, *endpoint, execution_id, "success", 200, started_ms,
              request.correlation_id);
   const Json& result = pending->result;

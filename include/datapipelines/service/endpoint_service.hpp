@@ -7,6 +7,7 @@
 // the /api/x handler translate.
 #include <condition_variable>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -23,6 +24,7 @@ namespace dp {
 class AuditLog;
 class AuthService;
 class ExecutionService;
+class PathPattern;
 class PipelineService;
 struct CreateApiKeyRequest;
 struct IssuedApiKey;
@@ -100,6 +102,12 @@ class EndpointService {
                   const std::string& execution_id, const std::string& outcome, int status,
                   int64_t started_ms, const std::string& correlation_id);
   void ReapFinished();
+  // The serve past the match; sets `audited` once it has written the endpoint.served row.
+  EndpointServeAnswer ServeMatched(const Principal& principal, const EndpointServeRequest& request,
+                                   const PublishedEndpointRecord& endpoint,
+                                   const PathPattern& pattern,
+                                   const std::map<std::string, std::string>& variables,
+                                   int64_t started_ms, bool& audited);
 
   EndpointStore& store_;
   PipelineService& pipelines_;
