@@ -23,6 +23,7 @@
 #include "datapipelines/mcp/tools/datasource_tools.hpp"
 #include "datapipelines/mcp/tools/debug_tools.hpp"
 #include "datapipelines/mcp/tools/docs_tools.hpp"
+#include "datapipelines/mcp/tools/endpoint_tools.hpp"
 #include "datapipelines/mcp/tools/execution_tools.hpp"
 #include "datapipelines/mcp/tools/pipeline_tools.hpp"
 #include "datapipelines/mcp/tools/semantics_tools.hpp"
@@ -31,8 +32,10 @@
 #include "datapipelines/metrics/server_metrics.hpp"
 #include "datapipelines/net/envelope.hpp"
 #include "datapipelines/rest/datasource_routes.hpp"
+#include "datapipelines/rest/endpoint_routes.hpp"
 #include "datapipelines/rest/execution_routes.hpp"
 #include "datapipelines/rest/pipeline_routes.hpp"
+#include "datapipelines/rest/published_endpoint_handler.hpp"
 #include "datapipelines/rest/rest_api.hpp"
 #include "datapipelines/rest/template_routes.hpp"
 #include "datapipelines/results/rate_limiter.hpp"
@@ -42,6 +45,7 @@
 #include "datapipelines/service/auth_service.hpp"
 #include "datapipelines/service/check_run_service.hpp"
 #include "datapipelines/service/datasource_service.hpp"
+#include "datapipelines/service/endpoint_service.hpp"
 #include "datapipelines/service/execution_service.hpp"
 #include "datapipelines/service/node_run_service.hpp"
 #include "datapipelines/service/pipeline_service.hpp"
@@ -51,6 +55,7 @@
 #include "datapipelines/service/template_service.hpp"
 #include "datapipelines/service/workspace_admin_service.hpp"
 #include "datapipelines/store/audit_reader.hpp"
+#include "datapipelines/store/endpoint_store.hpp"
 #include "datapipelines/store/execution_store.hpp"
 #include "datapipelines/store/learned_fact_store.hpp"
 #include "datapipelines/store/metadata_store.hpp"
@@ -183,6 +188,10 @@ struct Application::Impl {
   std::unique_ptr<PipelineService> pipelines;
   std::unique_ptr<LearnedFactStore> fact_store;
   std::unique_ptr<SemanticsService> semantics;
+  // After the execution service: destroyed first, it joins serves still running past a 202.
+  std::unique_ptr<EndpointStore> endpoint_store;
+  std::unique_ptr<EndpointService> endpoints;
+  std::unique_ptr<PublishedEndpointHandler> published;
   ToolCatalog catalog;
   std::string cursor_signing_key;
   std::unique_ptr<McpServer> mcp;
@@ -288,6 +297,20 @@ struct Application::Impl {
     BindDebugTools(catalog, *node_runs, *check_runs);
     rest->Mount("/api/v1/pipelines", PipelineRoutes(*pipelines, *executions, *check_runs));
     rest->Mount("/api/v1/executions", ExecutionRoutes(*executions));
+    // [endpoints] released, side-effect-free pipelines served as GET /api/x/… (REST API §19)
+    endpoint_store = OpenEndpointStore(*store);
+    EndpointServiceOptions endpoint_options;
+    endpoint_options.timeout_default_seconds = config.endpoints_timeout_default_seconds;
+    endpoint_options.timeout_min_seconds = config.endpoints_timeout_min_seconds;
+    endpoint_options.timeout_max_seconds = config.endpoints_timeout_max_seconds;
+    endpoints = std::make_unique<EndpointService>(*endpoint_store, *pipelines, *executions, *auth,
+                                                  *audit, endpoint_options);
+    pipelines->SetEndpointSource(
+        [this](const std::string& pipeline_id) { return endpoints->PathsOfPipeline(pipeline_id); });
+    BindEndpointTools(catalog, *endpoints);
+    rest->Mount("/api/v1/endpoints", EndpointRoutes(*endpoints));
+    rest->SetEndpointService(endpoints.get());
+    published = std::make_unique<PublishedEndpointHandler>(*authenticator, *endpoints);
     mcp = std::make_unique<McpServer>(catalog, *auth, *audit, docs, std::string(ServerVersion()),
                                       cursor_signing_key);
     // [resources] entity kinds of spec §7.1, after the services they read exist.
@@ -333,6 +356,8 @@ struct Application::Impl {
         policy = CredentialPolicy::kApiKeyOnly;
       } else if (head.path.rfind("/api/v1/", 0) == 0 && head.path != "/api/v1/auth/login") {
         policy = CredentialPolicy::kApiKeyOrSession;
+      } else if (head.path == "/api/x" || head.path.rfind("/api/x/", 0) == 0) {
+        policy = CredentialPolicy::kPublishedEndpoint;
       } else {
         return std::nullopt;
       }
@@ -364,6 +389,7 @@ struct Application::Impl {
     }
     router.Add("POST", "/mcp", [this](const HttpRequest& r) { return mcp_endpoint->Handle(r); });
     router.Add("*", "/api/v1/*", [this](const HttpRequest& r) { return rest->HandleApi(r); });
+    router.Add("*", "/api/x/*", [this](const HttpRequest& r) { return published->Handle(r); });
     auto skill = [this](const HttpRequest& r) { return rest->HandleSkill(r); };
     router.Add("GET", "/skill.md", skill, RouteExecution::kInline);
     router.Add("GET", "/skill/*", skill, RouteExecution::kInline);

@@ -194,6 +194,13 @@ const std::vector<KeyBinding>& Bindings() {
                  "Largest result page a caller may ask for."),
       DP_INT_KEY("datapipelines.result.max-size-bytes", result_max_size_bytes, 1024, 2147483647,
                  "Largest encoded caller result; a larger one fails with result.too_large."),
+      DP_INT_KEY("datapipelines.endpoints.timeout-default-seconds",
+                 endpoints_timeout_default_seconds, 1, 86400,
+                 "A published endpoint's timeout when endpoints_create names none."),
+      DP_INT_KEY("datapipelines.endpoints.timeout-min-seconds", endpoints_timeout_min_seconds, 1,
+                 86400, "Lower clamp of a published endpoint's timeout_seconds."),
+      DP_INT_KEY("datapipelines.endpoints.timeout-max-seconds", endpoints_timeout_max_seconds, 1,
+                 86400, "Upper clamp of a published endpoint's timeout_seconds (202 past it)."),
       DP_INT_KEY("datapipelines.idempotency.ttl-seconds", idempotency_ttl_seconds, 1, 2592000,
                  "How long an execute Idempotency-Key returns its original execution."),
       DP_INT_KEY("datapipelines.sse.disconnect-grace-seconds", sse_disconnect_grace_seconds, 0,
@@ -282,6 +289,14 @@ void Validate(const Config& config) {
   }
   if (config.result_ttl_min_seconds > config.result_ttl_max_seconds) {
     throw ConfigError("'datapipelines.result.ttl-min-seconds' exceeds ttl-max-seconds");
+  }
+  if (config.endpoints_timeout_min_seconds > config.endpoints_timeout_max_seconds) {
+    throw ConfigError("'datapipelines.endpoints.timeout-min-seconds' exceeds timeout-max-seconds");
+  }
+  if (config.endpoints_timeout_default_seconds < config.endpoints_timeout_min_seconds ||
+      config.endpoints_timeout_default_seconds > config.endpoints_timeout_max_seconds) {
+    throw ConfigError(
+        "'datapipelines.endpoints.timeout-default-seconds' is outside timeout-min/max-seconds");
   }
   if (config.log_format != "console" && config.log_format != "json") {
     throw ConfigError(

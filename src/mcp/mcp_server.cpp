@@ -32,8 +32,8 @@ constexpr std::string_view kSkillUri = "datapipelines://docs/skill";
 
 // Identifier-shaped arguments the audit row may carry (spec §14) — never SQL, rows or values.
 constexpr std::string_view kTargetArguments[] = {
-    "id",      "name",    "pipeline_id", "execution_id", "template_id", "datasource",
-    "version", "node_id", "table",       "namespace",    "schema"};
+    "id",      "name",  "pipeline_id", "execution_id", "template_id", "datasource", "version",
+    "node_id", "table", "namespace",   "schema",       "path",        "pipeline"};
 
 Json AuditTarget(const Json& arguments) {
   Json target = Json::object();

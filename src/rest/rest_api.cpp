@@ -7,6 +7,7 @@
 #include "datapipelines/rest/rest_support.hpp"
 #include "datapipelines/service/api_key_view.hpp"
 #include "datapipelines/service/auth_service.hpp"
+#include "datapipelines/service/endpoint_service.hpp"
 #include "datapipelines/service/request_authenticator.hpp"
 #include "datapipelines/service/skill_docs.hpp"
 #include "datapipelines/util/clock.hpp"
@@ -43,6 +44,28 @@ void RequireCsrf(const HttpRequest& request, const Principal& principal) {
   }
 }
 
+// A scopeless kind is confined to its own route family (auth.md §7.7): an endpoint key reaches
+// /api/v1 only to read an execution it started (GET /executions/{id} and …/result, ownership
+// proved by the service); a server key nowhere here.
+void RequireUserKindOnApi(const HttpRequest& request, const Principal& principal) {
+  if (principal.kind == KeyKind::kUser) return;
+  if (principal.kind == KeyKind::kEndpoint && request.method == "GET") {
+    constexpr std::string_view kExecutions = "/api/v1/executions/";
+    if (request.path.rfind(kExecutions, 0) == 0) {
+      std::string rest = request.path.substr(kExecutions.size());
+      std::size_t slash = rest.find('/');
+      if (!rest.empty() && (slash == std::string::npos || rest.substr(slash) == "/result")) return;
+    }
+  }
+  const bool server = principal.kind == KeyKind::kServer;
+  throw DomainError(errc::kEndpointKeyKindRefused,
+                    server ? "A server key opens the promotion routes only."
+                           : "An endpoint key calls GET /api/x/… and reads the executions it "
+                             "started; nothing else under /api/v1.",
+                    Json{{"reason", server ? "server_key_off_surface" : "endpoint_key_off_surface"},
+                         {"kind", std::string(ToString(principal.kind))}});
+}
+
 }  // namespace
 
 RestApi::RestApi(AuthService& auth, RequestAuthenticator& authenticator, const SkillDocs& docs,
@@ -56,6 +79,7 @@ HttpResponse RestApi::HandleApi(const HttpRequest& request) {
     AuthenticatedRequest authenticated = authenticator_.Authenticate(
         request.headers, request.remote_ip, CredentialPolicy::kApiKeyOrSession);
     const Principal& principal = authenticated.principal;
+    RequireUserKindOnApi(request, principal);
     RequireCsrf(request, principal);
     HttpResponse response;
     if (path == "/api/v1/auth/logout" && request.method == "POST") {
@@ -147,6 +171,20 @@ HttpResponse RestApi::CreateKey(const HttpRequest& request, const Principal& pri
                       Json{{"field", "kind"}});
   }
   create.kind = *kind;
+  std::vector<std::string> bindings;
+  if (body.contains("bindings") && !body["bindings"].is_null()) {
+    if (!body["bindings"].is_array()) {
+      throw DomainError(errc::kRequestInvalid, "'bindings' must be an array of endpoint paths.",
+                        Json{{"field", "bindings"}});
+    }
+    for (const Json& node : body["bindings"]) {
+      if (!node.is_string()) {
+        throw DomainError(errc::kRequestInvalid, "'bindings' must be an array of endpoint paths.",
+                          Json{{"field", "bindings"}});
+      }
+      bindings.push_back(node.get<std::string>());
+    }
+  }
   create.workspace_name = OptionalStringField(body, "workspace").value_or("");
   if (body.contains("expires_at") && !body["expires_at"].is_null()) {
     create.expires_at_ms = ParseIso8601Utc(RequiredString(body, "expires_at"));
@@ -156,8 +194,17 @@ HttpResponse RestApi::CreateKey(const HttpRequest& request, const Principal& pri
                         Json{{"field", "expires_at"}});
     }
   }
-  IssuedApiKey issued = auth_.CreateApiKey(principal, create);
+  IssuedApiKey issued;
+  if (endpoints_) {
+    issued = endpoints_->IssueKey(principal, create, bindings, body.contains("scope"));
+  } else if (!bindings.empty()) {
+    throw DomainError(errc::kRequestInvalid, "This server does not serve endpoint bindings.",
+                      Json{{"field", "bindings"}});
+  } else {
+    issued = auth_.CreateApiKey(principal, create);
+  }
   Json data = ApiKeyView(issued.record);
+  if (issued.record.kind == KeyKind::kEndpoint) data["bindings"] = bindings;
   data["api_key"] = issued.plaintext;  // shown once, never again
   return SuccessEnvelope(std::move(data), request.correlation_id, 201);
 }

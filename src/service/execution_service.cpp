@@ -284,14 +284,16 @@ void ExecutionService::RequireRenderedTemplates(const Principal& principal, cons
 }
 
 Json ExecutionService::Execute(const Principal& principal, const ExecuteRequest& request) {
-  auth_.CheckAccess(principal, Scope::kExecute, Role::kOperator);
+  if (request.surface != ExecutionSurface::kEndpoint) {
+    auth_.CheckAccess(principal, Scope::kExecute, Role::kOperator);
+  }
   auto runnable =
       pipelines_.ResolveForExecution(principal.workspace_id, request.pipeline_id, request.version);
   if (request.surface == ExecutionSurface::kAgent) {
     RequireRenderedTemplates(principal, runnable.version.body, runnable.version.status);
   }
   ExecutionRecord record;
-  record.id = NewUuid();
+  record.id = request.execution_id.empty() ? NewUuid() : request.execution_id;
   record.workspace_id = principal.workspace_id;
   record.pipeline_id = runnable.entity.id;
   record.pipeline_name = runnable.entity.name;
@@ -299,7 +301,9 @@ Json ExecutionService::Execute(const Principal& principal, const ExecuteRequest&
   record.version_status = runnable.version.status;
   record.triggered_by = principal.user_id;
   record.key_id = principal.key_id;
-  record.via = request.surface == ExecutionSurface::kAgent ? "mcp" : "rest";
+  record.via = request.surface == ExecutionSurface::kAgent      ? "mcp"
+               : request.surface == ExecutionSurface::kEndpoint ? "endpoint"
+                                                                : "rest";
   record.correlation_id = request.correlation_id;
   if (!request.idempotency_key.empty()) {
     // A retry with the same key returns the same execution (rest-api §3.5); the same key with a
@@ -343,11 +347,11 @@ Json ExecutionService::Execute(const Principal& principal, const ExecuteRequest&
   const auto ttl = EffectiveTtl(request.ttl_seconds);
   RunRecorded(principal, record, runnable.version.body, request.parameters, cancellation, ttl,
               nullptr, 1, &request);
-  return Outcome(record);
+  return Outcome(record, request.page_rows);
 }
 
 // What an execute call answers for a finished (or, on an idempotent retry, running) record.
-Json ExecutionService::Outcome(const ExecutionRecord& record) {
+Json ExecutionService::Outcome(const ExecutionRecord& record, std::optional<int> page_rows) {
   if (record.status == kRunning) return Projection(record);
   if (record.status != "SUCCESS") throw FailureError(record);
   Json out{{"execution_id", record.id},
@@ -361,13 +365,15 @@ Json ExecutionService::Outcome(const ExecutionRecord& record) {
            {"warnings", Json::array()}};
   if (record.result.is_object()) {
     const std::string key = record.result.value("result_key", "");
-    auto page = results_.GetPage(key, 0, options_.page_size_rows);
+    const int64_t rows =
+        std::clamp<int64_t>(page_rows.value_or(options_.page_size_rows), 1, options_.page_max_rows);
+    auto page = results_.GetPage(key, 0, rows);
     if (!page) {
       throw DomainError(errc::kResultStorageUnavailable,
                         "The caller result vanished before it could be returned.",
                         Json{{"execution_id", record.id}});
     }
-    AppendPage(out, *page, 0, options_.page_size_rows);
+    AppendPage(out, *page, 0, rows);
     out["result_url"] = ResultUrl(record.id);
     out["expires_at"] = FormatIso8601Ms(record.result.value("expires_at_ms", int64_t{0}));
     out["ttl_seconds"] = record.result.value("ttl_seconds", 0);
@@ -482,10 +488,14 @@ int ExecutionService::RunningCount() {
 ExecutionRecord ExecutionService::Visible(const Principal& principal,
                                           const std::string& execution_id, bool for_result) {
   auto record = executions_.Find(execution_id);
-  // Ownership before anything else: another user's execution reads exactly like none.
+  // Ownership before anything else: another user's execution reads exactly like none. An
+  // endpoint key reads only what it started itself, proved by its endpoint.served row (auth.md
+  // §7.7) — the owner would make two endpoint keys of one person interchangeable.
   const bool visible = record && record->workspace_id == principal.workspace_id &&
-                       (record->triggered_by == principal.user_id || principal.super_admin ||
-                        principal.role == Role::kWsAdmin);
+                       (principal.kind == KeyKind::kEndpoint
+                            ? audit_reader_.ServedBy(principal.key_id, record->id)
+                            : (record->triggered_by == principal.user_id || principal.super_admin ||
+                               principal.role == Role::kWsAdmin));
   if (!visible) {
     Json details{{"execution_id", execution_id}};
     if (for_result) {

@@ -16,8 +16,8 @@
 #include "datapipelines/store/pipeline_store.hpp"
 #include "datapipelines/util/clock.hpp"
 #include "datapipelines/util/crypto.hpp"
-#include "pipeline_projection.hpp"
 #include "learned_tables_gate.hpp"
+#include "pipeline_projection.hpp"
 #include "pipeline_save_validator.hpp"
 
 namespace dp {
@@ -134,7 +134,10 @@ Json PipelineService::Get(const Principal& principal, const std::string& id,
                           std::optional<int> version) {
   auth_.CheckAccess(principal, Scope::kRead, Role::kViewer);
   PipelineWithVersions loaded = Load(principal, id);
-  return Project(principal, loaded, VersionOrThrow(loaded, version));
+  Json out = Project(principal, loaded, VersionOrThrow(loaded, version));
+  // The URLs publishing it (issue 15): [] never absent once endpoints are served.
+  if (endpoints_) out["endpoints"] = endpoints_(loaded.entity.id);
+  return out;
 }
 
 Json PipelineService::Parameters(const Principal& principal, const std::string& id) {
@@ -167,13 +170,13 @@ void PipelineService::RequireKnownRoot(const Principal& principal, const std::st
     roots.insert(TemplateRoot(t.template_id));
   }
   if (roots.count(root)) return;
-  throw DomainError(errc::kPipelineNewRootRequiresConfirmation,
-                    "'" + root +
-                        "' would be a new top-level folder. Reuse an existing root, or ask the "
-                        "person and retry with confirm_new_root: true.",
-                    Json{{"root", root},
-                         {"existing_roots", Json(std::vector<std::string>(roots.begin(),
-                                                                          roots.end()))}});
+  throw DomainError(
+      errc::kPipelineNewRootRequiresConfirmation,
+      "'" + root +
+          "' would be a new top-level folder. Reuse an existing root, or ask the "
+          "person and retry with confirm_new_root: true.",
+      Json{{"root", root},
+           {"existing_roots", Json(std::vector<std::string>(roots.begin(), roots.end()))}});
 }
 
 Json PipelineService::ValidatedBody(const Principal& principal, const Json& request,
@@ -195,7 +198,9 @@ Json PipelineService::ValidatedBody(const Principal& principal, const Json& requ
     throw DomainError(errc::kPipelineNameInvalid,
                       "A pipeline's name is its identity and cannot change ('" + own_name +
                           "'); create a new pipeline instead.",
-                      Json{{"reason", "immutable"}, {"name", body.name}, {"established", own_name},
+                      Json{{"reason", "immutable"},
+                           {"name", body.name},
+                           {"established", own_name},
                            {"path", "name"}});
   }
   PipelineSaveValidator environment(metadata_, store_, templates_, options_, principal);
@@ -304,7 +309,8 @@ Json PipelineService::Release(const Principal& principal, const std::string& id,
   }
   const std::string hash = expected_hash.value_or(draft->body_hash);
   if (hash != draft->body_hash) {
-    ThrowConflict(principal, id, "The draft of '" + loaded.entity.name + "' changed; review it again.",
+    ThrowConflict(principal, id,
+                  "The draft of '" + loaded.entity.name + "' changed; review it again.",
                   Json{{"expected_hash", hash}});
   }
   // §12 again: the environment may have moved since the draft was saved.
@@ -356,12 +362,12 @@ Json PipelineService::Release(const Principal& principal, const std::string& id,
         }
       }
       if (reason_chars < 10) {
-        Json details{{"pipeline_id", id},
-                     {"version", draft->version},
-                     {"checks", std::move(failing)}};
+        Json details{
+            {"pipeline_id", id}, {"version", draft->version}, {"checks", std::move(failing)}};
         if (override_checks_reason) {
-          details["override_checks_reason"] = "too short: a non-blank reason of at least 10 "
-                                              "characters is required";
+          details["override_checks_reason"] =
+              "too short: a non-blank reason of at least 10 "
+              "characters is required";
         }
         throw DomainError(errc::kPipelineCheckFailed,
                           "Release refused: " + std::to_string(overridden.size()) +
@@ -396,11 +402,13 @@ void PipelineService::PurgeDraft(const Principal& principal, const std::string& 
   }
   const std::string hash = expected_hash.value_or(draft->body_hash);
   bool sole = loaded.versions.size() == 1;
-  bool purged = sole ? store_.PurgePipeline(id, hash)
-                     : store_.PurgePipelineDraft(id, draft->version, hash);
+  bool purged =
+      sole ? store_.PurgePipeline(id, hash) : store_.PurgePipelineDraft(id, draft->version, hash);
   if (!purged) {
-    ThrowConflict(principal, id, "The draft of '" + loaded.entity.name + "' changed; nothing was "
-                  "purged.",
+    ThrowConflict(principal, id,
+                  "The draft of '" + loaded.entity.name +
+                      "' changed; nothing was "
+                      "purged.",
                   Json{{"expected_hash", hash}});
   }
 }
@@ -408,11 +416,21 @@ void PipelineService::PurgeDraft(const Principal& principal, const std::string& 
 Json PipelineService::Delete(const Principal& principal, const std::string& id) {
   auth_.CheckAccess(principal, Scope::kAuthor, Role::kAuthor);
   PipelineWithVersions loaded = Load(principal, id);
+  if (endpoints_) {
+    // A published pipeline is never deleted from under its URLs: unpublish them first.
+    if (auto paths = endpoints_(loaded.entity.id); !paths.empty()) {
+      throw DomainError(errc::kPipelineInUse,
+                        "'" + loaded.entity.name +
+                            "' is published as an endpoint; delete the "
+                            "endpoints first.",
+                        Json{{"pipeline_id", id}, {"endpoints", Json(paths)}});
+    }
+  }
   if (loaded.versions.size() != 1 || loaded.versions.front().status != kDraft) {
-    throw DomainError(errc::kPipelineVersionLastRelease,
-                      "'" + loaded.entity.name +
-                          "' has released versions; a release is never purged.",
-                      Json{{"pipeline_id", id}, {"versions", loaded.versions.size()}});
+    throw DomainError(
+        errc::kPipelineVersionLastRelease,
+        "'" + loaded.entity.name + "' has released versions; a release is never purged.",
+        Json{{"pipeline_id", id}, {"versions", loaded.versions.size()}});
   }
   std::set<std::string> pinned_by;
   for (const auto& p : store_.ListPipelines(principal.workspace_id)) {
@@ -426,11 +444,11 @@ Json PipelineService::Delete(const Principal& principal, const std::string& id) 
     }
   }
   if (!pinned_by.empty()) {
-    throw DomainError(errc::kPipelineInUse,
-                      "Other pipelines pin '" + loaded.entity.name + "'; change them first.",
-                      Json{{"pipeline_id", id},
-                           {"pinned_by", Json(std::vector<std::string>(pinned_by.begin(),
-                                                                       pinned_by.end()))}});
+    throw DomainError(
+        errc::kPipelineInUse,
+        "Other pipelines pin '" + loaded.entity.name + "'; change them first.",
+        Json{{"pipeline_id", id},
+             {"pinned_by", Json(std::vector<std::string>(pinned_by.begin(), pinned_by.end()))}});
   }
   if (!store_.PurgePipeline(id, loaded.versions.front().body_hash)) {
     ThrowConflict(principal, id, "'" + loaded.entity.name + "' changed; nothing was deleted.",
@@ -466,6 +484,24 @@ PipelineService::RunnableVersion PipelineService::ResolveForExecution(
   }
   if (!chosen) throw fail();
   return RunnableVersion{loaded.entity, *chosen};
+}
+
+std::optional<PipelineRecord> PipelineService::FindByName(const std::string& workspace_id,
+                                                          const std::string& name) {
+  return store_.FindPipelineByName(workspace_id, name);
+}
+
+std::optional<PipelineService::RunnableVersion> PipelineService::LatestReleased(
+    const std::string& workspace_id, const std::string& pipeline_id) {
+  auto entity = store_.FindPipeline(workspace_id, pipeline_id);
+  if (!entity) return std::nullopt;
+  std::optional<RunnableVersion> latest;
+  for (const auto& v : store_.ListPipelineVersions(entity->id)) {
+    if (v.status == kReleased && (!latest || v.version > latest->version.version)) {
+      latest = RunnableVersion{*entity, v};
+    }
+  }
+  return latest;
 }
 
 PipelineService::RunnableVersion PipelineService::ResolveChild(const std::string& workspace_id,

@@ -39,7 +39,7 @@ Principal RequestAuthenticator::Identify(const HttpHeaders& headers, const std::
   bool has_key = headers.Has("DP-API-Key") || BearerKey(headers).has_value();
   auto workspace_header = headers.Get("DP-Workspace");
   Principal principal;
-  if (has_key || policy == CredentialPolicy::kApiKeyOnly) {
+  if (has_key || policy != CredentialPolicy::kApiKeyOrSession) {
     // A key is pinned to its workspace: a header that tries to switch it is refused, not ignored.
     if (workspace_header) {
       throw DomainError(errc::kWorkspaceHeaderForbidden,
@@ -69,6 +69,9 @@ Principal RequestAuthenticator::AuthenticateKey(const HttpHeaders& headers,
                       policy == CredentialPolicy::kApiKeyOnly
                           ? "Send an API key as DP-API-Key: dpk_… or Authorization: Bearer dpk_…; "
                             "session cookies and other bearer tokens are not accepted on /mcp."
+                      : policy == CredentialPolicy::kPublishedEndpoint
+                          ? "Send an API key as DP-API-Key: dpk_…; published endpoints are a "
+                            "machine surface and take no session."
                           : "Send an API key as DP-API-Key: dpk_….");
   }
   if (carriers > 1) {

@@ -44,6 +44,17 @@ class SqlAuditReader : public AuditReader {
                 .empty();
   }
 
+  bool ServedBy(const std::string& key_id, const std::string& execution_id) override {
+    if (key_id.empty() || execution_id.empty()) return false;
+    // The key's own serve rows (the key_id index), then the execution id inside their details
+    // (a stored id is a uuid: no LIKE metacharacter).
+    return !sql_.Query(
+                    "SELECT 1 FROM audit_log WHERE key_id = $1 AND event = 'endpoint.served' AND "
+                    "details LIKE $2 LIMIT 1",
+                    {key_id, "%\"execution_id\":\"" + execution_id + "\"%"})
+                .empty();
+  }
+
  private:
   SqlExecutor& sql_;
 };

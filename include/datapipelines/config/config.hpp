@@ -74,6 +74,9 @@ struct Config {
   int result_ttl_max_seconds = 3600;
   int result_page_size_rows = 1000;
   int result_page_max_rows = 100000;
+  int endpoints_timeout_default_seconds = 30;  // published endpoints (REST API §19.2)
+  int endpoints_timeout_min_seconds = 1;
+  int endpoints_timeout_max_seconds = 300;
   int result_max_size_bytes = 104857600;
   int idempotency_ttl_seconds = 86400;
   int sse_disconnect_grace_seconds = 30;

@@ -13,6 +13,7 @@
 namespace dp {
 
 class AuthService;
+class EndpointService;
 class RequestAuthenticator;
 class SkillDocs;
 
@@ -37,6 +38,9 @@ class RestApi {
   HttpResponse HandleSkill(const HttpRequest& request) const;
   // Serves every path equal to or below `prefix` with `resource` (startup only).
   void Mount(std::string prefix, RestResource resource);
+  // Key issuance with kind and bindings goes through the endpoint service (auth.md §7.7);
+  // without one (tests of other routes) bindings are refused.
+  void SetEndpointService(EndpointService* endpoints) { endpoints_ = endpoints; }
 
  private:
   HttpResponse Dispatch(const HttpRequest& request, const Principal& principal);
@@ -53,6 +57,7 @@ class RestApi {
   const SkillDocs& docs_;
   RestApiOptions options_;
   std::vector<std::pair<std::string, RestResource>> mounts_;
+  EndpointService* endpoints_ = nullptr;
 };
 
 }  // namespace dp

@@ -57,7 +57,10 @@ struct ExecutionServiceOptions {
   std::function<void(const ExecutionRecord& record, const PipelineBody& body)> on_finished;
 };
 
-enum class ExecutionSurface { kAgent, kHuman };
+// kEndpoint: a published endpoint's serve (REST API §19.4) — authorised by EndpointService's
+// binding walk rather than the key's scope (an endpoint key carries none), recorded with
+// via "endpoint"; only EndpointService passes it.
+enum class ExecutionSurface { kAgent, kHuman, kEndpoint };
 
 struct ExecuteRequest {
   std::string pipeline_id;
@@ -73,6 +76,10 @@ struct ExecuteRequest {
   // True while the streaming caller is gone (REST SSE disconnect, rest-api §6.8).
   std::function<bool()> caller_gone = nullptr;
   std::string idempotency_key;  // REST Idempotency-Key
+  // The id to record the execution under (a caller that must name it before the run ends:
+  // the endpoint's 202); empty = a fresh one.
+  std::string execution_id;
+  std::optional<int> page_rows;  // DP-Result-Page-Rows, clamped to 1..page-max-rows
 };
 
 struct ExecutionListQuery {
@@ -139,8 +146,16 @@ class ExecutionService {
                                std::chrono::seconds ttl, RowSink* direct_sink, int depth,
                                const ExecuteRequest* root_request = nullptr);
   Json Projection(const ExecutionRecord& record) const;
-  Json Outcome(const ExecutionRecord& record);
+  Json Outcome(const ExecutionRecord& record, std::optional<int> page_rows = std::nullopt);
   std::chrono::seconds EffectiveTtl(std::optional<int> requested) const;
+
+ public:
+  // The TTL a request asking for `requested` seconds gets (the §7.4 clamp).
+  int EffectiveTtlSeconds(std::optional<int> requested) const {
+    return static_cast<int>(EffectiveTtl(requested).count());
+  }
+
+ private:
   void HeartbeatLoop();
   void ApplyRemoteCancels();
 

@@ -9,9 +9,11 @@
 // was based on; the first update after a release inserts a new DRAFT (copy-on-write), later ones
 // overwrite it in place, and content equal to the release is a no-op. Nothing invalid is stored:
 // every write runs the whole save-time validation (structure, then the environment) first.
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "datapipelines/auth/principal.hpp"
 #include "datapipelines/calculators/calculator_context.hpp"
@@ -78,8 +80,8 @@ class PipelineService : public TemplatePinSource {
   // `datasources` and `audit` serve the agent surface's table_not_learned gate; without them
   // (unit tests of other rules) the gate is off.
   PipelineService(MetadataStore& metadata, PipelineStore& store, AuthService& auth,
-                  TemplateService& templates, DatasourceService* datasources,
-                  AuditReader* audit, PipelineServiceOptions options = {});
+                  TemplateService& templates, DatasourceService* datasources, AuditReader* audit,
+                  PipelineServiceOptions options = {});
   ~PipelineService() override;
 
   PipelineListing List(const Principal& principal, const PipelineListQuery& query);
@@ -124,9 +126,21 @@ class PipelineService : public TemplatePinSource {
                                               int template_version) override;
   std::vector<TemplatePin> AllPins(const std::string& workspace_id,
                                    const std::string& template_id) override;
-  // Names of the pipelines (any workspace) whose versions use datasource `name` (datasource.in_use).
+  // Names of the pipelines (any workspace) whose versions use datasource `name`
+  // (datasource.in_use).
   std::vector<std::string> PipelinesUsingDatasource(const std::string& name);
 
+  // The pipeline named `name` in the workspace, if any (no access check: the caller's rule).
+  std::optional<PipelineRecord> FindByName(const std::string& workspace_id,
+                                           const std::string& name);
+  // The latest RELEASED version of a pipeline (a published endpoint serves it, never a draft);
+  // nullopt when the id is unknown in the workspace or nothing is released.
+  std::optional<RunnableVersion> LatestReleased(const std::string& workspace_id,
+                                                const std::string& pipeline_id);
+  // The published endpoints of a pipeline, by path pattern: pipelines_get shows them and the
+  // delete refuses while any exists (pipeline.in_use). Set by the application.
+  using EndpointSource = std::function<std::vector<std::string>(const std::string& pipeline_id)>;
+  void SetEndpointSource(EndpointSource source) { endpoints_ = std::move(source); }
   // The release gate's check runner (and the release audit); null leaves the gate off.
   void SetCheckRunner(CheckRunService* checks) { checks_ = checks; }
 
@@ -137,8 +151,8 @@ class PipelineService : public TemplatePinSource {
   Json Project(const Principal& principal, const PipelineWithVersions& loaded,
                const PipelineVersionRecord& version);
   // Parses and validates a request body; returns the canonical body to store.
-  Json ValidatedBody(const Principal& principal, const Json& request,
-                     const std::string& own_name, const PipelineWriteFlags& flags);
+  Json ValidatedBody(const Principal& principal, const Json& request, const std::string& own_name,
+                     const PipelineWriteFlags& flags);
   void RequireKnownRoot(const Principal& principal, const std::string& name);
   [[noreturn]] void ThrowConflict(const Principal& principal, const std::string& id,
                                   const std::string& message, Json details);
@@ -151,6 +165,7 @@ class PipelineService : public TemplatePinSource {
   AuditReader* audit_;
   PipelineServiceOptions options_;
   CheckRunService* checks_ = nullptr;
+  EndpointSource endpoints_;
 };
 
 }  // namespace dp

@@ -15,6 +15,8 @@ class MetadataStore;
 enum class CredentialPolicy {
   kApiKeyOnly,       // /mcp: DP-API-Key or Authorization: Bearer dpk_…, user keys only
   kApiKeyOrSession,  // /api/v1: an API key or the dp_session cookie
+  // /api/x: an API key of any kind (the endpoint's bindings judge the kind), never a session
+  kPublishedEndpoint,
 };
 
 struct AuthenticatedRequest {

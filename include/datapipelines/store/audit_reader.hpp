@@ -27,6 +27,9 @@ class AuditReader {
   // Whether an `mcp.execution.launched` row pairs this key with the execution's correlation
   // id (spec §6.2.35: the proof that this key's own MCP call started it).
   virtual bool LaunchedBy(const std::string& key_id, const std::string& correlation_id) = 0;
+  // Whether an `endpoint.served` row pairs this key with the execution (auth.md §7.7: the proof
+  // that an endpoint key may read that execution's result).
+  virtual bool ServedBy(const std::string& key_id, const std::string& execution_id) = 0;
 };
 
 // The SQL adapter over the metadata store's own connection.
