@@ -62,7 +62,7 @@ class Connector {
   std::shared_ptr<ConnectionPool> pool_;
 };
 
-// The factory: POSTGRES, MYSQL, SQLITE. Any other enum value → datasource.driver_not_loaded.
+// The factory: POSTGRES, MYSQL, SQLITE, DUCKDB, LAKE. Any other enum value → datasource.driver_not_loaded.
 std::unique_ptr<Connector> MakeConnector(const ConnectorConfig& config);
 
 }  // namespace dp
