@@ -43,10 +43,10 @@ void ParquetWriter::Write(const std::string& select_sql, const std::string& targ
   duckdb_connection connection = nullptr;
   duckdb_connect(db, &connection);
   std::filesystem::path out(target);
-  std::filesystem::path folder = partition_by ? out : out.parent_path();
   std::error_code ec;
-  std::filesystem::create_directories(folder, ec);
-  std::string allowed = Literal(folder.string() + "/");
+  std::filesystem::create_directories(partition_by ? out : out.parent_path(), ec);
+  // The engine may touch the target's parent folder and nothing else (plus the inputs).
+  std::string allowed = Literal(out.parent_path().string() + "/");
   for (const auto& dir : readable_directories) allowed += ", " + Literal(dir + "/");
   std::string copy = "COPY (" + select_sql + ") TO " + Literal(target) + " (FORMAT parquet";
   if (partition_by) copy += ", PARTITION_BY (" + *partition_by + "), OVERWRITE_OR_IGNORE";
