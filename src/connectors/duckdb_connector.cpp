@@ -24,7 +24,7 @@ std::unique_ptr<Connection> DuckdbConnector::Open() {
   return std::make_unique<DuckdbConnection>(config(), Engine());
 }
 
-std::map<std::string, std::string> DuckdbConnector::view_errors() {
+std::map<std::string, std::string> DuckdbConnector::lake_view_errors() {
   return Engine()->view_errors();
 }
 

@@ -18,7 +18,7 @@ class DuckdbConnector : public Connector {
   ~DuckdbConnector() override;
   std::unique_ptr<Connection> Open() override;
   // LAKE: qualified table name → why its view could not be built at open.
-  std::map<std::string, std::string> view_errors();
+  std::map<std::string, std::string> lake_view_errors() override;
 
  private:
   std::shared_ptr<DuckdbEngine> Engine();
