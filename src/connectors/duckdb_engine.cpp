@@ -24,6 +24,17 @@ bool IsFileDatabase(const std::string& path) { return !path.empty() && path != "
 }  // namespace
 
 std::shared_ptr<DuckdbEngine> DuckdbEngine::Open(const ConnectorConfig& config) {
+  // One engine per database FILE in this process: the datasource's pool and its sql_probe
+  // sessions share it (two DuckDB instances on one file would fight over its lock). The probe
+  // stays read-only through the statement gate, whatever the engine's open mode.
+  static std::mutex files_mutex;
+  static std::map<std::string, std::weak_ptr<DuckdbEngine>> files;
+  std::string file = config.dialect == Dialect::kLake ? "" : config.duckdb_path;
+  std::unique_lock<std::mutex> files_lock(files_mutex, std::defer_lock);
+  if (IsFileDatabase(file)) {
+    files_lock.lock();
+    if (auto shared = files[file].lock()) return shared;
+  }
   std::shared_ptr<DuckdbEngine> engine(new DuckdbEngine());
   duckdb_config settings = nullptr;
   duckdb_create_config(&settings);
@@ -33,6 +44,8 @@ std::shared_ptr<DuckdbEngine> DuckdbEngine::Open(const ConnectorConfig& config) 
   duckdb_set_config(settings, "autoinstall_known_extensions", "false");
   duckdb_set_config(settings, "allow_community_extensions", "false");
   duckdb_set_config(settings, "allow_unsigned_extensions", "false");
+  // Freed buffers go back to the OS early: a streamed result must not hold on to memory.
+  duckdb_set_config(settings, "allocator_flush_threshold", "16MB");
   if (!config.duckdb_extension_directory.empty()) {
     duckdb_set_config(settings, "extension_directory", config.duckdb_extension_directory.c_str());
   }
@@ -54,6 +67,7 @@ std::shared_ptr<DuckdbEngine> DuckdbEngine::Open(const ConnectorConfig& config) 
     throw driver_errors::Unreachable(config, "could not connect to the DuckDB database");
   }
   engine->Harden(config);
+  if (IsFileDatabase(file)) files[file] = engine;
   return engine;
 }
 
