@@ -191,10 +191,10 @@ TEST_F(LakeRegistry, ImportInlineAndByManifestIsIdempotent) {
   // The SSRF boundary: nothing outside the datasource's own root is fetched.
   std::ofstream(tmp_ / "outside" / "manifest.json") << R"({"tables": []})";
   fs::create_symlink(tmp_ / "outside" / "manifest.json", root_ + "/linked.json");
-  for (std::string url :
-       {"http://127.0.0.1:9/manifest.json", "s3://bucket/manifest.json",
-        "file://" + (tmp_ / "outside" / "manifest.json").string(),
-        "file://" + root_ + "/../outside/manifest.json", "file://" + root_ + "/linked.json"}) {
+  for (const std::string& url : std::vector<std::string>{
+           "http://127.0.0.1:9/manifest.json", "s3://bucket/manifest.json",
+           "file://" + (tmp_ / "outside" / "manifest.json").string(),
+           "file://" + root_ + "/../outside/manifest.json", "file://" + root_ + "/linked.json"}) {
     DomainError forbidden = Refusal([&] {
       lake_->Import(agent, Json{{"name", "lake1"}, {"manifest_url", url}});
     });
