@@ -17,3 +17,13 @@ pkg_check_modules(HIREDIS REQUIRED IMPORTED_TARGET hiredis)
 pkg_check_modules(ARGON2 REQUIRED IMPORTED_TARGET libargon2)
 pkg_check_modules(MARIADB REQUIRED IMPORTED_TARGET libmariadb)
 pkg_check_modules(PQ REQUIRED IMPORTED_TARGET libpq)
+# DuckDB's shared library (C API) is not a Debian package: scripts/install-duckdb puts a
+# checksum-checked copy in third_party/duckdb/. The build-tree RPATH names that folder, so the
+# binary and the tests find it without LD_LIBRARY_PATH.
+set(DP_DUCKDB_DIR "${PROJECT_SOURCE_DIR}/third_party/duckdb" CACHE PATH "folder holding libduckdb.so")
+if(NOT EXISTS "${DP_DUCKDB_DIR}/libduckdb.so")
+  message(FATAL_ERROR "libduckdb.so not found in ${DP_DUCKDB_DIR}: run scripts/setup (or scripts/install-duckdb)")
+endif()
+add_library(DuckDB::duckdb SHARED IMPORTED)
+set_target_properties(DuckDB::duckdb PROPERTIES IMPORTED_LOCATION "${DP_DUCKDB_DIR}/libduckdb.so"
+                                                IMPORTED_SONAME "libduckdb.so")

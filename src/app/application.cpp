@@ -12,6 +12,8 @@
 #include "datapipelines/app/systemd_notifier.hpp"
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/http/http_server.hpp"
+#include "datapipelines/lake/lake_table_service.hpp"
+#include "datapipelines/lake/lake_table_store.hpp"
 #include "datapipelines/mcp/mcp_http_endpoint.hpp"
 #include "datapipelines/mcp/mcp_server.hpp"
 #include "datapipelines/mcp/resources/datasource_resources.hpp"
@@ -25,6 +27,7 @@
 #include "datapipelines/mcp/tools/docs_tools.hpp"
 #include "datapipelines/mcp/tools/endpoint_tools.hpp"
 #include "datapipelines/mcp/tools/execution_tools.hpp"
+#include "datapipelines/mcp/tools/lake_tools.hpp"
 #include "datapipelines/mcp/tools/pipeline_tools.hpp"
 #include "datapipelines/mcp/tools/semantics_tools.hpp"
 #include "datapipelines/mcp/tools/template_tools.hpp"
@@ -34,6 +37,7 @@
 #include "datapipelines/rest/datasource_routes.hpp"
 #include "datapipelines/rest/endpoint_routes.hpp"
 #include "datapipelines/rest/execution_routes.hpp"
+#include "datapipelines/rest/lake_routes.hpp"
 #include "datapipelines/rest/pipeline_routes.hpp"
 #include "datapipelines/rest/published_endpoint_handler.hpp"
 #include "datapipelines/rest/rest_api.hpp"
@@ -104,6 +108,7 @@ DatasourceServiceOptions DatasourceOptions(const Config& config, UserConcurrency
   options.max_cell_bytes = static_cast<std::size_t>(config.datasources_max_cell_bytes);
   options.max_payload_bytes = static_cast<std::size_t>(config.datasources_max_payload_bytes);
   options.expensive = expensive;
+  options.duckdb_extension_directory = config.duckdb_extension_directory;
   return options;
 }
 
@@ -192,6 +197,8 @@ struct Application::Impl {
   std::unique_ptr<EndpointStore> endpoint_store;
   std::unique_ptr<EndpointService> endpoints;
   std::unique_ptr<PublishedEndpointHandler> published;
+  std::unique_ptr<LakeTableStore> lake_store;
+  std::unique_ptr<LakeTableService> lake;
   ToolCatalog catalog;
   std::string cursor_signing_key;
   std::unique_ptr<McpServer> mcp;
@@ -249,6 +256,13 @@ struct Application::Impl {
     cursor_signing_key = secrets.DeriveKey("mcp.resources.cursor");
     datasources = std::make_unique<DatasourceService>(*store, *audit, std::move(secrets),
                                                       DatasourceOptions(config, &expensive));
+    // [lake] the dp-lake registry: a LAKE datasource's tables are its rows (spec §6.2.29–31)
+    lake_store = OpenLakeTableStore(*store);
+    lake = std::make_unique<LakeTableService>(*lake_store, *datasources, *audit);
+    datasources->SetLakeTableSource(
+        [this](const std::string& name) { return lake->TablesOf(name); });
+    BindLakeTools(catalog, *lake);
+    rest->Mount("/api/v1/datasources", LakeRoutes(*lake));
     if (!config.bootstrap_datasources_file.empty()) {
       for (const auto& name : datasources->BootstrapFromFile(config.bootstrap_datasources_file)) {
         spdlog::info("bootstrap: datasource {} registered", name);

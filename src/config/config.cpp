@@ -145,6 +145,10 @@ const std::vector<KeyBinding>& Bindings() {
                     "AES-256-GCM key for datasource credentials: base64 of 32 bytes."),
       DP_STRING_KEY("datapipelines.bootstrap.datasources-file", bootstrap_datasources_file,
                     "YAML/JSON file of datasources created at start when absent."),
+      DP_STRING_KEY("datapipelines.connectors.duckdb.extension-directory",
+                    duckdb_extension_directory,
+                    "Folder of DuckDB extensions (httpfs, iceberg) for s3:// and iceberg lake "
+                    "tables; empty = none, such tables are refused."),
       DP_INT_KEY("datapipelines.datasources.max-cell-bytes", datasources_max_cell_bytes, 16,
                  1 << 30,
                  "Longest cell a sql_probe or preview returns; longer is cut and counted."),

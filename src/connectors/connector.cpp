@@ -3,6 +3,7 @@
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/util/clock.hpp"
+#include "duckdb_connector.hpp"
 #include "mysql_connector.hpp"
 #include "postgres_connector.hpp"
 #include "sqlite_connector.hpp"
@@ -97,6 +98,9 @@ std::unique_ptr<Connector> MakeConnector(const ConnectorConfig& config) {
       return std::make_unique<MysqlConnector>(config);
     case Dialect::kSqlite:
       return std::make_unique<SqliteConnector>(config);
+    case Dialect::kDuckdb:
+    case Dialect::kLake:
+      return std::make_unique<DuckdbConnector>(config);
     default:
       break;
   }
@@ -105,8 +109,9 @@ std::unique_ptr<Connector> MakeConnector(const ConnectorConfig& config) {
       errc::kDatasourceDriverNotLoaded,
       "dialect " + name +
           " is in the spec's enum but this build has no driver for it; served "
-          "dialects are POSTGRES, MYSQL and SQLITE",
-      Json{{"dialect", name}, {"supported", Json::array({"POSTGRES", "MYSQL", "SQLITE"})}});
+          "dialects are POSTGRES, MYSQL, SQLITE, DUCKDB and LAKE",
+      Json{{"dialect", name},
+           {"supported", Json::array({"POSTGRES", "MYSQL", "SQLITE", "DUCKDB", "LAKE"})}});
 }
 
 }  // namespace dp

@@ -84,6 +84,28 @@ ConnectorConfig ConnectorConfig::FromUrl(const std::string& url) {
     if (config.sqlite_path.empty()) Malformed("no database path");
     return config;
   }
+  if (scheme == "duckdb" || scheme == "lake") {
+    config.dialect = scheme == "duckdb" ? Dialect::kDuckdb : Dialect::kLake;
+    std::size_t q = rest.find('?');
+    if (q != std::string_view::npos) ParseQuery(rest.substr(q + 1), config);
+    std::string target = PercentDecode(rest.substr(0, q));
+    if (target.empty() || target == ":memory:") {
+      config.duckdb_path = ":memory:";
+    } else if (config.dialect == Dialect::kDuckdb) {
+      if (target.rfind("//", 0) == 0) target = target.substr(2);
+      config.duckdb_path = target;
+    } else {
+      // LAKE: the root of the datasource's own files.
+      if (target.rfind("file://", 0) != 0) Malformed("a lake URL names a file:// root");
+      config.duckdb_path = ":memory:";
+      config.lake_root = target.substr(7);
+      if (config.lake_root.empty() || config.lake_root[0] != '/') {
+        Malformed("a lake root must be an absolute path");
+      }
+    }
+    if (config.dialect == Dialect::kLake) config.duckdb_path = ":memory:";
+    return config;
+  }
   if (scheme == "postgresql" || scheme == "postgres") {
     config.dialect = Dialect::kPostgres;
     config.port = 5432;
@@ -110,6 +132,8 @@ ConnectorConfig ConnectorConfig::FromUrl(const std::string& url) {
 std::string ConnectorConfig::Describe() const {
   std::string out(ToString(dialect));
   if (dialect == Dialect::kSqlite) return out + " " + sqlite_path;
+  if (dialect == Dialect::kDuckdb) return out + " " + duckdb_path;
+  if (dialect == Dialect::kLake) return out + " " + (lake_root.empty() ? ":memory:" : lake_root);
   out += " ";
   if (!username.empty()) out += username + "@";
   out += host;

@@ -47,7 +47,8 @@ Dialect ParseDialectOrThrow(std::string_view text) {
 }
 
 bool IsDialectServed(Dialect dialect) {
-  return dialect == Dialect::kPostgres || dialect == Dialect::kMysql || dialect == Dialect::kSqlite;
+  return dialect == Dialect::kPostgres || dialect == Dialect::kMysql ||
+         dialect == Dialect::kSqlite || dialect == Dialect::kDuckdb || dialect == Dialect::kLake;
 }
 
 }  // namespace dp

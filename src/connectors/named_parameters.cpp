@@ -64,7 +64,10 @@ std::size_t SkipOpaque(std::string_view sql, std::size_t pos, Dialect dialect) {
     std::size_t close = sql.find(']', pos);
     return close == std::string_view::npos ? sql.size() : close + 1;
   }
-  if (c == '$' && dialect == Dialect::kPostgres) return SkipDollar(sql, pos);
+  if (c == '$' &&
+      (dialect == Dialect::kPostgres || dialect == Dialect::kDuckdb || dialect == Dialect::kLake)) {
+    return SkipDollar(sql, pos);
+  }
   return SkipComment(sql, pos, dialect);
 }
 

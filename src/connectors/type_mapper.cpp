@@ -1,5 +1,6 @@
 #include "datapipelines/connectors/type_mapper.hpp"
 
+#include "datapipelines/connectors/duckdb_type_mapper.hpp"
 #include "datapipelines/connectors/fallback_type_mapper.hpp"
 #include "datapipelines/connectors/mysql_type_mapper.hpp"
 #include "datapipelines/connectors/postgres_type_mapper.hpp"
@@ -11,6 +12,7 @@ const TypeMapper& TypeMapperFor(Dialect dialect) {
   static const PostgresTypeMapper kPostgres;
   static const MysqlTypeMapper kMysql;
   static const SqliteTypeMapper kSqlite;
+  static const DuckdbTypeMapper kDuckdb;
   static const FallbackTypeMapper kFallback;
   switch (dialect) {
     case Dialect::kPostgres:
@@ -19,8 +21,11 @@ const TypeMapper& TypeMapperFor(Dialect dialect) {
       return kMysql;
     case Dialect::kSqlite:
       return kSqlite;
+    case Dialect::kDuckdb:
+    case Dialect::kLake:
+      return kDuckdb;  // §5.8: LAKE's engine is DuckDB, one table
     default:
-      // Oracle/MSSQL/H2/DuckDB/LAKE have no native driver in this build (§11.2 else path).
+      // Oracle/MSSQL/H2 have no native driver in this build (§11.2 else path).
       return kFallback;
   }
 }

@@ -68,6 +68,8 @@ auto WithLease(const std::shared_ptr<Connector>& connector, const std::string& n
   std::string message = "Table '" + table + "' does not exist" +
                         (complete ? "" : ", or the datasource's credentials cannot see it") + ".";
   Json details{{"datasource", record.name}, {"table", table}};
+  bool lake = record.dialect == "LAKE";
+  if (lake) message = "Table '" + table + "' is not in this lake datasource's registry.";
   if (auto nearest = datasource_rules::Nearest(table, names)) {
     for (const auto& info : all.tables) {
       if (info.name != *nearest) continue;
@@ -77,7 +79,8 @@ auto WithLease(const std::shared_ptr<Connector>& connector, const std::string& n
       break;
     }
   }
-  throw DomainError(errc::kDatasourceTableNotFound, message, details);
+  throw DomainError(lake ? errc::kLakeTableNotFound : errc::kDatasourceTableNotFound, message,
+                    details);
 }
 
 // The schema the table lives in (the filter, else the session's current one), or
@@ -149,19 +152,30 @@ Json DatasourceService::GetTables(const Principal& principal, const TableLocator
   SchemaFilter filter = FilterOf(locator);
   if (filter.matches_nothing) return Json{{"tables", Json::array()}, {"truncated", false}};
   TableListing listing;
-  Json out = WithLease(ConnectorFor(record), record.name, [&](Connector&, Connection& conn) {
-    listing = conn.ListTables(filter.schema, OptionsOf(record));
-    Json tables = Json::array();
-    for (const auto& info : listing.tables) {
-      Json entry{{"namespace", NamespaceOf(info.schema)}};
-      if (!info.schema.empty()) entry["schema"] = info.schema;
-      entry["name"] = info.name;
-      entry["type"] = info.type;
-      if (info.remarks && !info.remarks->empty()) entry["remarks"] = *info.remarks;
-      tables.push_back(std::move(entry));
-    }
-    return Json{{"tables", tables}, {"truncated", listing.truncated}};
-  });
+  Json out =
+      WithLease(ConnectorFor(record), record.name, [&](Connector& connector, Connection& conn) {
+        listing = conn.ListTables(filter.schema, OptionsOf(record));
+        Json tables = Json::array();
+        for (const auto& info : listing.tables) {
+          Json entry{{"namespace", NamespaceOf(info.schema)}};
+          if (!info.schema.empty()) entry["schema"] = info.schema;
+          entry["name"] = info.name;
+          entry["type"] = info.type;
+          if (info.remarks && !info.remarks->empty()) entry["remarks"] = *info.remarks;
+          if (connector.dialect() == Dialect::kLake) {
+            // §6.2.17: a LAKE table's registered partition column, null when unpartitioned.
+            entry["partition_column"] = nullptr;
+            for (const auto& lake : connector.config().lake_tables) {
+              if (lake.name == info.name && !lake.ns.empty() && lake.ns.back() == info.schema) {
+                if (lake.partition_column) entry["partition_column"] = *lake.partition_column;
+                if (lake.ns.size() > 1) entry["namespace"] = lake.ns;
+              }
+            }
+          }
+          tables.push_back(std::move(entry));
+        }
+        return Json{{"tables", tables}, {"truncated", listing.truncated}};
+      });
   if (enricher_) {
     // Only a COMPLETE listing proves a table is gone (§6.2.17).
     bool complete = !filter.schema && !listing.truncated;

@@ -170,9 +170,10 @@ std::optional<Dialect> CheckConnection(const Json& body, const DatasourceRecord*
   } else {
     record.dialect = std::string(ToString(*dialect));
     if (!IsDialectServed(*dialect)) {
-      failures.push_back({errc::kDatasourceDriverNotLoaded, "dialect",
-                          "dialect " + record.dialect +
-                              " has no driver in this build; served: POSTGRES, MYSQL, SQLITE"});
+      failures.push_back(
+          {errc::kDatasourceDriverNotLoaded, "dialect",
+           "dialect " + record.dialect +
+               " has no driver in this build; served: POSTGRES, MYSQL, SQLITE, DUCKDB, LAKE"});
     }
   }
   auto url = StringField(body, "jdbc_url", failures, errc::kDatasourceUrlMalformed);
@@ -183,7 +184,9 @@ std::optional<Dialect> CheckConnection(const Json& body, const DatasourceRecord*
     failures.insert(failures.end(), more.begin(), more.end());
     record.jdbc_url = *url;
   }
-  bool schemaless = dialect == Dialect::kSqlite;
+  // Embedded engines have no login (datasources.md §3 credential kinds: none).
+  bool schemaless =
+      dialect == Dialect::kSqlite || dialect == Dialect::kDuckdb || dialect == Dialect::kLake;
   auto username = StringField(body, "username", failures);
   if (username) {
     record.username = *username;

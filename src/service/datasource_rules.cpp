@@ -60,6 +60,20 @@ const std::set<std::string>& DialectRefusals(Dialect dialect) {
       "local_infile",         "init_command",    "plugin_dir",
       "default_auth"};
   static const std::set<std::string> kSqlite{"enable_load_extension", "limit_attached"};
+  // The in-process engine's filesystem, network and extension switches (§5.6, issue 16): the
+  // connector sets and locks them, so no property or URL parameter may name one.
+  static const std::set<std::string> kDuckdb{"allow_unsigned_extensions",
+                                             "allow_community_extensions",
+                                             "autoload_known_extensions",
+                                             "autoinstall_known_extensions",
+                                             "enable_external_access",
+                                             "allowed_directories",
+                                             "allowed_paths",
+                                             "lock_configuration",
+                                             "extension_directory",
+                                             "custom_extension_repository",
+                                             "autoinstall_extension_repository",
+                                             "session_init_sql_file"};
   static const std::set<std::string> kNone{};
   switch (dialect) {
     case Dialect::kPostgres:
@@ -68,6 +82,9 @@ const std::set<std::string>& DialectRefusals(Dialect dialect) {
       return kMysql;
     case Dialect::kSqlite:
       return kSqlite;
+    case Dialect::kDuckdb:
+    case Dialect::kLake:
+      return kDuckdb;
     default:
       return kNone;
   }
@@ -221,6 +238,8 @@ std::vector<RuleFailure> CheckJdbcUrl(Dialect dialect, const std::string& url,
     config.port = parsed.port;
     config.database = parsed.database;
     config.sqlite_path = parsed.sqlite_path;
+    config.duckdb_path = parsed.duckdb_path;
+    config.lake_root = parsed.lake_root;
     for (const auto& [key, value] : parsed.options) {
       if (IsRefusedKey(dialect, key)) {
         failures.push_back({errc::kDatasourceUrlMalformed, "jdbc_url",

@@ -109,6 +109,17 @@ std::shared_ptr<Connector> DatasourceService::ConnectorFor(const DatasourceRecor
   if (it != connectors_.end() && it->second->updated_at_ms == record.updated_at_ms) {
     return it->second->connector;
   }
+  ConnectorConfig config = ConfigFor(record);
+  auto entry = std::make_shared<CachedConnector>();
+  entry->updated_at_ms = record.updated_at_ms;
+  entry->connector = std::shared_ptr<Connector>(MakeConnector(config));
+  // Replacing the map entry releases the old connector once in-flight calls return theirs.
+  connectors_[record.name] = entry;
+  Audit("datasource.pool_build", record.name, nullptr);
+  return entry->connector;
+}
+
+ConnectorConfig DatasourceService::ConfigFor(const DatasourceRecord& record) {
   ConnectorConfig config;
   config.dialect = ParseDialectOrThrow(record.dialect);
   auto failures = datasource_rules::CheckJdbcUrl(config.dialect, record.jdbc_url, config);
@@ -133,13 +144,18 @@ std::shared_ptr<Connector> DatasourceService::ConnectorFor(const DatasourceRecor
   config.readonly = record.readonly;
   // datasources.md §5.5: the datasource's own timeout, else the executor default (60 s).
   config.query_timeout_seconds = record.query_timeout_seconds.value_or(60);
-  auto entry = std::make_shared<CachedConnector>();
-  entry->updated_at_ms = record.updated_at_ms;
-  entry->connector = std::shared_ptr<Connector>(MakeConnector(config));
-  // Replacing the map entry releases the old connector once in-flight calls return theirs.
-  connectors_[record.name] = entry;
-  Audit("datasource.pool_build", record.name, nullptr);
-  return entry->connector;
+  if (config.dialect == Dialect::kDuckdb || config.dialect == Dialect::kLake) {
+    config.duckdb_extension_directory = options_.duckdb_extension_directory;
+  }
+  if (config.dialect == Dialect::kLake && lake_tables_)
+    config.lake_tables = lake_tables_(record.name);
+  return config;
+}
+
+DatasourceService::ConfiguredDatasource DatasourceService::ResolveConfigured(
+    const Principal& principal, const std::string& name) {
+  DatasourceRecord record = RequireVisible(principal, name);
+  return ConfiguredDatasource{record.name, record.dialect, ConfigFor(record)};
 }
 
 void DatasourceService::DropConnector(const std::string& name) {

@@ -75,10 +75,33 @@ Json PlanOf(Dialect dialect, const std::vector<PlanRow>& rows) {
       for (const auto& [name, value] : row) line += (line.empty() ? "" : " ") + name + "=" + value;
     } else if (dialect == Dialect::kSqlite) {
       line = Lookup(row, "detail");
+    } else if (dialect == Dialect::kDuckdb || dialect == Dialect::kLake) {
+      line = Lookup(row, "explain_value");  // the box-drawing plan; explain_key names it
     } else {
       line = row.empty() ? "" : row.front().second;
     }
     raw += (raw.empty() ? "" : "\n") + line;
+  }
+  if (dialect == Dialect::kDuckdb || dialect == Dialect::kLake) {
+    // §6.2.34: DuckDB's pruning marker "Scanning Files: x/y". Absent when no static file filter
+    // applies (or a filter keeps every file and is optimized away): the fields stay absent, the
+    // honest "no pruning information", never y/y.
+    static const std::regex kFiles(R"(Scanning Files:\s*(\d+)/(\d+))");
+    static const std::regex kOperator(R"(│\s*([A-Z][A-Z_]+)\s*│)");
+    static const std::regex kRowsEstimate(R"(~(\d+)\s+[Rr]ows)");
+    std::smatch match;
+    if (std::regex_search(raw, match, kFiles)) {
+      plan["partitions_scanned"] = std::stoll(match[1].str());
+      plan["partitions_total"] = std::stoll(match[2].str());
+      scan = "partition_prune " + match[1].str() + "/" + match[2].str();
+    } else if (std::regex_search(raw, match, kOperator)) {
+      scan = match[1].str();
+    }
+    if (std::regex_search(raw, match, kRowsEstimate)) estimate = match[1].str();
+    if (!scan.empty()) plan["scan"] = scan;
+    if (!estimate.empty() && estimate.size() < 19) plan["estimated_rows"] = std::stoll(estimate);
+    plan["raw"] = raw;
+    return plan;
   }
   if (!rows.empty()) {
     const PlanRow& first = rows.front();

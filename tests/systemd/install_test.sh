@@ -14,6 +14,9 @@ mode() { stat -c %a "$root/$1"; }
 "$repo/scripts/install" --root "$root" --binary "$binary" >"$root.log" 2>&1 || { cat "$root.log"; fail "first run"; }
 [[ "$(mode usr/bin/datapipelines)" == 755 ]] || fail "binary mode"
 cmp -s "$binary" "$root/usr/bin/datapipelines" || fail "binary differs"
+[[ -f "$root/usr/lib/datapipelines/libduckdb.so" ]] || fail "libduckdb.so not installed"
+# The installed binary resolves DuckDB from its own ../lib/datapipelines.
+readelf -d "$root/usr/bin/datapipelines" | grep -q 'ORIGIN/../lib/datapipelines' || fail "no RPATH to ../lib/datapipelines"
 cmp -s "$repo/config/datapipelines.service" "$root/etc/systemd/system/datapipelines.service" || fail "unit differs"
 [[ "$(mode etc/datapipelines/env)" == 600 ]] || fail "env file mode $(mode etc/datapipelines/env)"
 [[ "$(mode etc/datapipelines/datapipelines.yaml)" == 640 ]] || fail "config mode"

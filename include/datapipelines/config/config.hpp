@@ -48,6 +48,7 @@ struct Config {
   // datasources (datasources.md §7.1, §8A)
   std::string encryption_key;              // base64 of 32 bytes; "" = embedded key file
   std::string bootstrap_datasources_file;  // "" = none
+  std::string duckdb_extension_directory;  // "" = none: s3:// and iceberg lake tables refused
   int64_t datasources_max_cell_bytes = 64 * 1024;
   int64_t datasources_max_payload_bytes = 4 * 1024 * 1024;
   // templates (configuration §3.9)

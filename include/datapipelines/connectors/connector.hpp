@@ -1,6 +1,7 @@
 #pragma once
 // One datasource's connector: dialect traits (quoting, LIMIT), the session pool and
 // leased conveniences. MakeConnector refuses dialects this build cannot serve.
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -43,6 +44,10 @@ class Connector {
   // True on MySQL: databases are the namespaces (JDBC catalogs).
   virtual bool schema_arrives_in_catalog() const { return false; }
 
+  // LAKE: qualified table name ("ns.table") → why its view could not be built when the
+  // engine opened (the table is skipped, the datasource still serves the others).
+  virtual std::map<std::string, std::string> lake_view_errors() { return {}; }
+
   ConnectionPool::Lease Acquire();
   ConnectionPool& pool() { return *pool_; }
   // Opens a fresh session outside the pool (connection tests, KILL QUERY side channel).
@@ -62,7 +67,8 @@ class Connector {
   std::shared_ptr<ConnectionPool> pool_;
 };
 
-// The factory: POSTGRES, MYSQL, SQLITE. Any other enum value → datasource.driver_not_loaded.
+// The factory: POSTGRES, MYSQL, SQLITE, DUCKDB, LAKE. Any other enum value →
+// datasource.driver_not_loaded.
 std::unique_ptr<Connector> MakeConnector(const ConnectorConfig& config);
 
 }  // namespace dp

@@ -15,6 +15,7 @@
 
 #include "datapipelines/auth/principal.hpp"
 #include "datapipelines/connectors/bind_value.hpp"
+#include "datapipelines/connectors/connector_config.hpp"
 #include "datapipelines/connectors/introspection.hpp"
 #include "datapipelines/service/user_concurrency.hpp"
 #include "datapipelines/util/json.hpp"
@@ -64,6 +65,9 @@ struct DatasourceServiceOptions {
   std::size_t max_payload_bytes = 4 * 1024 * 1024;
   // Per-user permits for probe and preview (shared with renders); nullptr = unbounded.
   UserConcurrency* expensive = nullptr;
+  // datapipelines.connectors.duckdb.extension-directory: an operator-provided folder of DuckDB
+  // extensions (httpfs, iceberg); "" = none, so s3:// and iceberg lake tables are refused.
+  std::string duckdb_extension_directory;
 };
 
 // One built connection pool, as the metrics endpoint reports it.
@@ -155,6 +159,23 @@ class DatasourceService {
                                                             const std::string& schema,
                                                             const std::string& table);
 
+  // ---- the dp-lake registry's hooks (LakeTableService, src/lake/)
+  // A visible datasource's dialect and the connector configuration its pool is built from
+  // (registered lake tables included); datasource.not_found otherwise.
+  struct ConfiguredDatasource {
+    std::string name;
+    std::string dialect;
+    ConnectorConfig config;
+  };
+  ConfiguredDatasource ResolveConfigured(const Principal& principal, const std::string& name);
+  // The registered tables of a LAKE datasource, read when its pool is built; set by the
+  // application once the lake registry exists. Without one a LAKE datasource serves no table.
+  void SetLakeTableSource(std::function<std::vector<LakeTable>(const std::string&)> source) {
+    lake_tables_ = std::move(source);
+  }
+  // Drops the datasource's pools: the next lease rebuilds them from the row and the registry.
+  void InvalidateConnector(const std::string& name) { DropConnector(name); }
+
   // Argument parsing shared by both surfaces: request.validation.invalid on a bad shape.
   static TableLocator LocatorFromJson(const Json& arguments);
   static PreviewRequest PreviewFromJson(const Json& arguments);
@@ -166,6 +187,7 @@ class DatasourceService {
   DatasourceRecord RequireVisible(const Principal& principal, const std::string& name);
   DatasourceRecord RequireManageable(const Principal& principal, const std::string& name);
   std::shared_ptr<Connector> ConnectorFor(const DatasourceRecord& record);
+  ConnectorConfig ConfigFor(const DatasourceRecord& record);
   // The datasource's sql_probe sessions: read-only whatever the datasource's mode.
   std::shared_ptr<Connector> ProbeConnectorFor(const DatasourceRecord& record);
   void DropConnector(const std::string& name);
@@ -185,6 +207,7 @@ class DatasourceService {
   std::map<std::string, std::shared_ptr<CachedConnector>> connectors_;
   std::function<std::vector<std::string>(const std::string&)> users_of_;
   LearnedFactsEnricher* enricher_ = nullptr;
+  std::function<std::vector<LakeTable>(const std::string&)> lake_tables_;
 };
 
 }  // namespace dp

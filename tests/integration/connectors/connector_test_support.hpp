@@ -46,6 +46,11 @@ inline DialectSql SqlFor(Dialect dialect) {
           "SELECT 4 UNION ALL SELECT 5 UNION ALL SELECT 6 UNION ALL SELECT 7 UNION ALL SELECT 8 "
           "UNION ALL SELECT 9) f",
           "DATETIME(6)", "BLOB"};
+    case Dialect::kDuckdb:
+    case Dialect::kLake:
+      return {"SELECT sum(hash(range)) FROM range(100000000000)",
+              "SELECT range + 1 AS n, repeat('x', 1000) AS pad FROM range(100000)", "TIMESTAMPTZ",
+              "BLOB"};
     default:
       return {
           "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT max(x) FROM c",
@@ -124,6 +129,25 @@ class SqliteConnectorTest : public ::testing::Test {
   void SetUp() override {
     config_ = SqliteConfig(file_.path());
     connector_ = MakeConnector(config_);
+  }
+  TempSqliteFile file_;
+  ConnectorConfig config_;
+  std::unique_ptr<Connector> connector_;
+};
+
+// A DUCKDB datasource over a fresh database file per test.
+class DuckdbConnectorTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    config_.dialect = Dialect::kDuckdb;
+    config_.duckdb_path = file_.path() + ".duckdb";
+    connector_ = MakeConnector(config_);
+  }
+  void TearDown() override {
+    connector_.reset();
+    std::error_code ec;
+    std::filesystem::remove(config_.duckdb_path, ec);
+    std::filesystem::remove(config_.duckdb_path + ".wal", ec);
   }
   TempSqliteFile file_;
   ConnectorConfig config_;

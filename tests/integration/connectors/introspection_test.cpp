@@ -217,6 +217,7 @@ void CheckHostileIdentifiers(Connector& connector) {
 TEST_F(PostgresConnectorTest, HostileIdentifiersAreQuoted) { CheckHostileIdentifiers(*connector_); }
 TEST_F(MysqlConnectorTest, HostileIdentifiersAreQuoted) { CheckHostileIdentifiers(*connector_); }
 TEST_F(SqliteConnectorTest, HostileIdentifiersAreQuoted) { CheckHostileIdentifiers(*connector_); }
+TEST_F(DuckdbConnectorTest, HostileIdentifiersAreQuoted) { CheckHostileIdentifiers(*connector_); }
 
 }  // namespace
 }  // namespace dp::test

@@ -75,6 +75,15 @@ TEST_F(PostgresConnectorTest, TypedBindsAreInjectionSafe) {
 }
 TEST_F(MysqlConnectorTest, TypedBindsAreInjectionSafe) { CheckBinds(*connector_); }
 TEST_F(SqliteConnectorTest, TypedBindsAreInjectionSafe) { CheckBinds(*connector_); }
+TEST_F(DuckdbConnectorTest, TypedBindsAreInjectionSafe) {
+  CheckBinds(*connector_);
+  auto conn = connector_->Acquire();
+  Json rows = QueryRows(*conn, "SELECT :v::VARCHAR AS v, 1::INTEGER AS one, $$:x$$ AS d",
+                        {{"v", {CanonicalType::kString, "abc"}}});
+  EXPECT_EQ(rows[0]["v"], "abc");
+  EXPECT_EQ(rows[0]["one"], 1);
+  EXPECT_EQ(rows[0]["d"], ":x");
+}
 
 // Integer wire values: INTEGER is a number, BIGINTEGER a string (engines differ for literals).
 int64_t AsInt(const Json& value) {
@@ -92,6 +101,11 @@ long RssKb() {
 
 void CheckStreaming(Connector& connector) {
   auto conn = connector.Acquire();
+  // Warm the engine first: an embedded engine's first statement sets up its allocator and
+  // worker threads, which is not row buffering.
+  QueryOptions warm;
+  warm.max_rows = 1;
+  conn->Query(SqlFor(connector.dialect()).rows_100k, {}, warm, [](const RowView&) { return true; });
   long before = RssKb(), peak = before;
   int64_t count = 0, sum = 0, sum_pad = 0;
   std::vector<ColumnSchema> seen;
@@ -127,6 +141,7 @@ void CheckStreaming(Connector& connector) {
 TEST_F(PostgresConnectorTest, StreamsRowsWithBoundedMemory) { CheckStreaming(*connector_); }
 TEST_F(MysqlConnectorTest, StreamsRowsWithBoundedMemory) { CheckStreaming(*connector_); }
 TEST_F(SqliteConnectorTest, StreamsRowsWithBoundedMemory) { CheckStreaming(*connector_); }
+TEST_F(DuckdbConnectorTest, StreamsRowsWithBoundedMemory) { CheckStreaming(*connector_); }
 
 void ExpectInterrupted(const std::optional<DomainError>& error, const char* reason) {
   ASSERT_TRUE(error);
@@ -197,6 +212,9 @@ TEST_F(MysqlConnectorTest, CancelAndTimeoutStopTheStatement) {
   EXPECT_EQ(AsInt(active[0]["n"]), 0);
 }
 TEST_F(SqliteConnectorTest, CancelAndTimeoutStopTheStatement) {
+  CheckCancelAndTimeout(*connector_);
+}
+TEST_F(DuckdbConnectorTest, CancelAndTimeoutStopTheStatement) {
   CheckCancelAndTimeout(*connector_);
 }
 

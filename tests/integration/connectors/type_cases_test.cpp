@@ -70,6 +70,7 @@ void RunCases(Connector& connector, const std::string& file) {
 TEST_F(PostgresConnectorTest, TypeCases) { RunCases(*connector_, "postgres.json"); }
 TEST_F(MysqlConnectorTest, TypeCases) { RunCases(*connector_, "mysql.json"); }
 TEST_F(SqliteConnectorTest, TypeCases) { RunCases(*connector_, "sqlite.json"); }
+TEST_F(DuckdbConnectorTest, TypeCases) { RunCases(*connector_, "duckdb.json"); }
 
 }  // namespace
 }  // namespace dp::test

@@ -99,8 +99,7 @@ TEST(ConnectorConfigTest, ParsesUrlsAndNeverDescribesThePassword) {
 }
 
 TEST(ConnectorFactoryTest, UnservedDialectsAreRefusedAtCreation) {
-  for (Dialect d :
-       {Dialect::kOracle, Dialect::kMssql, Dialect::kH2, Dialect::kDuckdb, Dialect::kLake}) {
+  for (Dialect d : {Dialect::kOracle, Dialect::kMssql, Dialect::kH2}) {
     ConnectorConfig config;
     config.dialect = d;
     try {

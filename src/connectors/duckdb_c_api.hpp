@@ -1,0 +1,212 @@
+#pragma once
+// The slice of DuckDB's C API (duckdb.h, DuckDB 1.5) this project calls, declared here
+// because the engine ships as a bare libduckdb.so (scripts/install-duckdb) without headers.
+// Layouts and enum values follow DuckDB's C API reference; only src/connectors/ includes this.
+#include <cstddef>
+#include <cstdint>
+
+extern "C" {
+
+typedef uint64_t idx_t;
+
+typedef enum { DuckDBSuccess = 0, DuckDBError = 1 } duckdb_state;
+
+typedef enum {
+  DUCKDB_TYPE_INVALID = 0,
+  DUCKDB_TYPE_BOOLEAN = 1,
+  DUCKDB_TYPE_TINYINT = 2,
+  DUCKDB_TYPE_SMALLINT = 3,
+  DUCKDB_TYPE_INTEGER = 4,
+  DUCKDB_TYPE_BIGINT = 5,
+  DUCKDB_TYPE_UTINYINT = 6,
+  DUCKDB_TYPE_USMALLINT = 7,
+  DUCKDB_TYPE_UINTEGER = 8,
+  DUCKDB_TYPE_UBIGINT = 9,
+  DUCKDB_TYPE_FLOAT = 10,
+  DUCKDB_TYPE_DOUBLE = 11,
+  DUCKDB_TYPE_TIMESTAMP = 12,
+  DUCKDB_TYPE_DATE = 13,
+  DUCKDB_TYPE_TIME = 14,
+  DUCKDB_TYPE_INTERVAL = 15,
+  DUCKDB_TYPE_HUGEINT = 16,
+  DUCKDB_TYPE_VARCHAR = 17,
+  DUCKDB_TYPE_BLOB = 18,
+  DUCKDB_TYPE_DECIMAL = 19,
+  DUCKDB_TYPE_TIMESTAMP_S = 20,
+  DUCKDB_TYPE_TIMESTAMP_MS = 21,
+  DUCKDB_TYPE_TIMESTAMP_NS = 22,
+  DUCKDB_TYPE_ENUM = 23,
+  DUCKDB_TYPE_LIST = 24,
+  DUCKDB_TYPE_STRUCT = 25,
+  DUCKDB_TYPE_MAP = 26,
+  DUCKDB_TYPE_UUID = 27,
+  DUCKDB_TYPE_UNION = 28,
+  DUCKDB_TYPE_BIT = 29,
+  DUCKDB_TYPE_TIME_TZ = 30,
+  DUCKDB_TYPE_TIMESTAMP_TZ = 31,
+  DUCKDB_TYPE_UHUGEINT = 32,
+  DUCKDB_TYPE_ARRAY = 33,
+  DUCKDB_TYPE_SQLNULL = 36,
+} duckdb_type;
+
+typedef enum {
+  DUCKDB_STATEMENT_TYPE_INVALID = 0,
+  DUCKDB_STATEMENT_TYPE_SELECT = 1,
+  DUCKDB_STATEMENT_TYPE_INSERT = 2,
+  DUCKDB_STATEMENT_TYPE_UPDATE = 3,
+  DUCKDB_STATEMENT_TYPE_EXPLAIN = 4,
+  DUCKDB_STATEMENT_TYPE_DELETE = 5,
+  DUCKDB_STATEMENT_TYPE_PREPARE = 6,
+  DUCKDB_STATEMENT_TYPE_CREATE = 7,
+  DUCKDB_STATEMENT_TYPE_EXECUTE = 8,
+  DUCKDB_STATEMENT_TYPE_ALTER = 9,
+  DUCKDB_STATEMENT_TYPE_TRANSACTION = 10,
+  DUCKDB_STATEMENT_TYPE_COPY = 11,
+  DUCKDB_STATEMENT_TYPE_ANALYZE = 12,
+  DUCKDB_STATEMENT_TYPE_VARIABLE_SET = 13,
+  DUCKDB_STATEMENT_TYPE_CREATE_FUNC = 14,
+  DUCKDB_STATEMENT_TYPE_DROP = 15,
+  DUCKDB_STATEMENT_TYPE_EXPORT = 16,
+  DUCKDB_STATEMENT_TYPE_PRAGMA = 17,
+  DUCKDB_STATEMENT_TYPE_VACUUM = 18,
+  DUCKDB_STATEMENT_TYPE_CALL = 19,
+  DUCKDB_STATEMENT_TYPE_SET = 20,
+  DUCKDB_STATEMENT_TYPE_LOAD = 21,
+  DUCKDB_STATEMENT_TYPE_RELATION = 22,
+  DUCKDB_STATEMENT_TYPE_EXTENSION = 23,
+  DUCKDB_STATEMENT_TYPE_LOGICAL_PLAN = 24,
+  DUCKDB_STATEMENT_TYPE_ATTACH = 25,
+  DUCKDB_STATEMENT_TYPE_DETACH = 26,
+  DUCKDB_STATEMENT_TYPE_MULTI = 27,
+} duckdb_statement_type;
+
+typedef struct _duckdb_database {
+  void* internal_ptr;
+} * duckdb_database;
+typedef struct _duckdb_connection {
+  void* internal_ptr;
+} * duckdb_connection;
+typedef struct _duckdb_config {
+  void* internal_ptr;
+} * duckdb_config;
+typedef struct _duckdb_prepared_statement {
+  void* internal_ptr;
+} * duckdb_prepared_statement;
+typedef struct _duckdb_extracted_statements {
+  void* internal_ptr;
+} * duckdb_extracted_statements;
+typedef struct _duckdb_data_chunk {
+  void* internal_ptr;
+} * duckdb_data_chunk;
+typedef struct _duckdb_vector {
+  void* internal_ptr;
+} * duckdb_vector;
+typedef struct _duckdb_logical_type {
+  void* internal_ptr;
+} * duckdb_logical_type;
+
+typedef struct {
+  idx_t deprecated_column_count;
+  idx_t deprecated_row_count;
+  idx_t deprecated_rows_changed;
+  void* deprecated_columns;
+  char* deprecated_error_message;
+  void* internal_data;
+} duckdb_result;
+
+// A string in a VARCHAR/BLOB vector: inlined when 12 bytes or fewer.
+typedef struct {
+  union {
+    struct {
+      uint32_t length;
+      char prefix[4];
+      char* ptr;
+    } pointer;
+    struct {
+      uint32_t length;
+      char inlined[12];
+    } inlined;
+  } value;
+} duckdb_string_t;
+
+typedef struct {
+  uint64_t lower;
+  int64_t upper;
+} duckdb_hugeint;
+typedef struct {
+  uint64_t lower;
+  uint64_t upper;
+} duckdb_uhugeint;
+typedef struct {
+  int32_t months;
+  int32_t days;
+  int64_t micros;
+} duckdb_interval;
+
+const char* duckdb_library_version();
+void duckdb_free(void* ptr);
+
+duckdb_state duckdb_create_config(duckdb_config* out_config);
+duckdb_state duckdb_set_config(duckdb_config config, const char* name, const char* option);
+void duckdb_destroy_config(duckdb_config* config);
+duckdb_state duckdb_open_ext(const char* path, duckdb_database* out_database, duckdb_config config,
+                             char** out_error);
+void duckdb_close(duckdb_database* database);
+duckdb_state duckdb_connect(duckdb_database database, duckdb_connection* out_connection);
+void duckdb_interrupt(duckdb_connection connection);
+void duckdb_disconnect(duckdb_connection* connection);
+
+duckdb_state duckdb_query(duckdb_connection connection, const char* query,
+                          duckdb_result* out_result);
+void duckdb_destroy_result(duckdb_result* result);
+const char* duckdb_result_error(duckdb_result* result);
+idx_t duckdb_column_count(duckdb_result* result);
+const char* duckdb_column_name(duckdb_result* result, idx_t col);
+duckdb_logical_type duckdb_column_logical_type(duckdb_result* result, idx_t col);
+idx_t duckdb_rows_changed(duckdb_result* result);
+duckdb_data_chunk duckdb_fetch_chunk(duckdb_result result);
+
+idx_t duckdb_extract_statements(duckdb_connection connection, const char* query,
+                                duckdb_extracted_statements* out_extracted_statements);
+duckdb_state duckdb_prepare_extracted_statement(duckdb_connection connection,
+                                                duckdb_extracted_statements extracted, idx_t index,
+                                                duckdb_prepared_statement* out_prepared);
+const char* duckdb_extract_statements_error(duckdb_extracted_statements extracted);
+void duckdb_destroy_extracted(duckdb_extracted_statements* extracted);
+
+duckdb_state duckdb_prepare(duckdb_connection connection, const char* query,
+                            duckdb_prepared_statement* out_prepared);
+void duckdb_destroy_prepare(duckdb_prepared_statement* prepared);
+const char* duckdb_prepare_error(duckdb_prepared_statement prepared);
+idx_t duckdb_nparams(duckdb_prepared_statement prepared);
+duckdb_state duckdb_bind_boolean(duckdb_prepared_statement prepared, idx_t index, bool val);
+duckdb_state duckdb_bind_int64(duckdb_prepared_statement prepared, idx_t index, int64_t val);
+duckdb_state duckdb_bind_double(duckdb_prepared_statement prepared, idx_t index, double val);
+duckdb_state duckdb_bind_varchar_length(duckdb_prepared_statement prepared, idx_t index,
+                                        const char* val, idx_t length);
+duckdb_state duckdb_bind_blob(duckdb_prepared_statement prepared, idx_t index, const void* data,
+                              idx_t length);
+duckdb_state duckdb_bind_null(duckdb_prepared_statement prepared, idx_t index);
+duckdb_state duckdb_execute_prepared_streaming(duckdb_prepared_statement prepared,
+                                               duckdb_result* out_result);
+duckdb_statement_type duckdb_prepared_statement_type(duckdb_prepared_statement statement);
+idx_t duckdb_prepared_statement_column_count(duckdb_prepared_statement prepared);
+const char* duckdb_prepared_statement_column_name(duckdb_prepared_statement prepared, idx_t col);
+duckdb_logical_type duckdb_prepared_statement_column_logical_type(
+    duckdb_prepared_statement prepared, idx_t col);
+
+idx_t duckdb_data_chunk_get_size(duckdb_data_chunk chunk);
+duckdb_vector duckdb_data_chunk_get_vector(duckdb_data_chunk chunk, idx_t col_idx);
+void duckdb_destroy_data_chunk(duckdb_data_chunk* chunk);
+void* duckdb_vector_get_data(duckdb_vector vector);
+uint64_t* duckdb_vector_get_validity(duckdb_vector vector);
+
+duckdb_type duckdb_get_type_id(duckdb_logical_type type);
+uint8_t duckdb_decimal_width(duckdb_logical_type type);
+uint8_t duckdb_decimal_scale(duckdb_logical_type type);
+duckdb_type duckdb_decimal_internal_type(duckdb_logical_type type);
+duckdb_type duckdb_enum_internal_type(duckdb_logical_type type);
+char* duckdb_enum_dictionary_value(duckdb_logical_type type, idx_t index);
+void duckdb_destroy_logical_type(duckdb_logical_type* type);
+
+}  // extern "C"
