@@ -11,6 +11,7 @@
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/util/crypto.hpp"
+#include "datapipelines/util/edit_distance.hpp"
 
 namespace dp {
 namespace {
@@ -35,22 +36,6 @@ constexpr std::pair<std::string_view, unsigned> kTypeNames[] = {
 const std::set<std::string, std::less<>> kIgnoredKeywords = {
     "title",   "description", "default",  "examples", "$comment",
     "$schema", "$id",         "readOnly", "writeOnly"};
-
-// Levenshtein distance, for the "did you mean" of an undeclared member.
-std::size_t Distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      std::size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1] ? 1 : 0)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
 
 [[noreturn]] void SchemaFault(const std::string& message) {
   throw DomainError(errc::kInternal, "invalid JSON schema: " + message);
@@ -407,7 +392,7 @@ std::string UnknownField(const Node& node, const std::string& key, const std::st
   std::string declared;
   for (const auto& [name, sub] : node.properties) {
     declared += (declared.empty() ? "" : ", ") + name;
-    std::size_t distance = Distance(key, name);
+    std::size_t distance = EditDistance(key, name);
     if (!nearest || distance < best) nearest = &name, best = distance;
   }
   message += " (declared: " + declared + ")";

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "datapipelines/util/ascii.hpp"
+#include "datapipelines/util/edit_distance.hpp"
 
 namespace dp {
 namespace {
@@ -52,21 +53,6 @@ std::vector<std::string> FactTextCheck::Tokens(const std::string& text) {
     start = i + 1;
   }
   return tokens;
-}
-
-std::size_t FactTextCheck::EditDistance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      std::size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
 }
 
 TextRefsVerdict FactTextCheck::Check(const std::vector<std::string>& texts,

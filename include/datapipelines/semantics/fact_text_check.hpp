@@ -31,7 +31,6 @@ class FactTextCheck {
                                const std::vector<FactRef>& refs, const std::string& current_schema);
   // The case-folded [a-z0-9_]{4,} tokens of `text`, in order of first appearance.
   static std::vector<std::string> Tokens(const std::string& text);
-  static std::size_t EditDistance(const std::string& a, const std::string& b);
 };
 
 }  // namespace dp
