@@ -118,15 +118,17 @@ describe('stdio bridge', () => {
         const result = await client.callTool(
           { name: 'pipelines_execute', arguments: { id: pipeline.id, parameters: {} } },
           undefined, { onprogress: (p) => events.push(p), timeout: 120_000 });
+        chainId = pipeline.id;
         assert.notEqual(result.isError, true, JSON.stringify(result));
         assert.deepEqual(JSON.parse(result.content[0].text).rows, [[2 * UPTO]]);
-        // The SDK runs notification handlers a microtask late, so when the last progress and
-        // the response arrive in one stdout read it drops that progress; the raw case below
-        // proves the bridge wrote all of them, in order.
-        assert.deepEqual(events.map((e) => e.message).slice(0, 2),
-          ['node count_a: SUCCESS', 'node count_b: SUCCESS']);
+        // The SDK runs notification handlers a microtask late, so progress that arrives in the
+        // same stdout read as the response is dropped by the client (on a fast machine the
+        // last two nodes finish together); what it did see is an in-order prefix. The raw case
+        // below proves the bridge wrote every notification, in order.
+        const expected = ['node count_a: SUCCESS', 'node count_b: SUCCESS', 'node total: SUCCESS'];
+        assert.ok(events.length >= 1, 'the first node\'s progress arrives on its own');
+        assert.deepEqual(events.map((e) => e.message), expected.slice(0, events.length));
         assert.deepEqual(errors, []);
-        chainId = pipeline.id;
       } finally {
         await client.close();
       }
