@@ -341,7 +341,7 @@ struct Application::Impl {
     AddGaugeCollectors();
     // [ui] the pages for the human verbs, over the same services (issue 17)
     workspace_admin = std::make_unique<WorkspaceAdminService>(*auth);
-    account = std::make_unique<AccountService>(*store, *auth, *audit);
+    account = std::make_unique<AccountService>(*auth);
     ui = std::make_unique<UiApp>(
         UiServices{*auth, *authenticator, *pipelines, *templates, *datasources, *executions,
                    *check_runs, *workspace_admin, *account},

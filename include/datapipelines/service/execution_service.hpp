@@ -91,8 +91,6 @@ struct ExecutionListQuery {
 
 class ExecutionService {
  public:
-  // Executions this instance is running now (metrics).
-  int RunningCount();
   ExecutionService(MetadataStore& metadata, ExecutionStore& executions, ResultStore& results,
                    AuthService& auth, AuditLog& audit, AuditReader& audit_reader,
                    PipelineService& pipelines, TemplateService& templates,
@@ -129,6 +127,8 @@ class ExecutionService {
   void Start();
   // Aborts every running execution (shutdown) and stops the heartbeat.
   void Stop();
+  // Executions this instance is running now (metrics).
+  int RunningCount();
   const std::string& instance_id() const { return instance_id_; }
 
  private:

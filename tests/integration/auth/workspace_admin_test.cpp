@@ -19,7 +19,7 @@ Json Matrix() {
 
 TEST_F(WorkspaceAdmin, EachVerbIsAllowedExactlyToTheRolesTheMatrixNames) {
   WorkspaceAdminService admin(*service_);
-  AccountService account(*store_, *service_, *audit_);
+  AccountService account(*service_);
   const Json matrix = Matrix();
   ASSERT_FALSE(matrix["cases"].empty());
   int n = 0;
@@ -82,12 +82,12 @@ TEST_F(WorkspaceAdmin, MemberVerbsChangeTheActiveWorkspaceOnly) {
 }
 
 TEST_F(WorkspaceAdmin, AKeyNeverChangesAPassword) {
-  AccountService account(*store_, *service_, *audit_);
+  AccountService account(*service_);
   MakeMember("alice@example.com", Role::kWsAdmin);
   Principal key =
       service_->AuthenticateApiKey(KeyFor("alice@example.com", Scope::kAuthor).plaintext, "");
   EXPECT_EQ(CodeOf([&] { account.ChangePassword(key, kPassword, "a long enough password"); }),
-            "auth.session.invalid");
+            "auth.session.required");
   EXPECT_EQ(CodeOf([&] { service_->Login("alice@example.com", kPassword, ""); }), "<none>");
 }
 
