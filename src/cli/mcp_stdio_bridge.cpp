@@ -96,7 +96,7 @@ void McpStdioBridge::Forward(const std::string& message) {
           }
         });
   } catch (const std::exception& e) {
-    log_ << "datapipelines mcp: " << e.what() << std::endl;
+    Log(e.what());
     WriteFailure(IdOf(request), std::string("The bridge could not reach the server: ") + e.what());
     return;
   }
@@ -113,7 +113,7 @@ void McpStdioBridge::Forward(const std::string& message) {
   }
   std::string why = "The server answered HTTP " + std::to_string(status);
   if (std::string detail = TrimmedMessage(body); !detail.empty()) why += ": " + detail;
-  log_ << "datapipelines mcp: " << why << std::endl;
+  Log(why);
   WriteFailure(IdOf(request), why);
 }
 
@@ -131,6 +131,13 @@ void McpStdioBridge::WriteFailure(const Json& id, const std::string& why) {
   if (id.is_null()) return;  // a notification has nobody to answer
   Json error = {{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", -32603}, {"message", why}}}};
   Write(error.dump());
+}
+
+// Diagnostics for a person, on the log stream; serialized like the protocol lines (the
+// streams are unsynchronized once sync_with_stdio(false)).
+void McpStdioBridge::Log(std::string_view what) {
+  std::lock_guard lock(out_mutex_);
+  log_ << "datapipelines mcp: " << what << std::endl;
 }
 
 void McpStdioBridge::Write(std::string_view message) {

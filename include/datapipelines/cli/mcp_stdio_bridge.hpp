@@ -28,6 +28,7 @@ class McpStdioBridge {
 
  private:
   void Write(std::string_view message);
+  void Log(std::string_view what);
   void WriteFailure(const Json& id, const std::string& why);
   void Remember(const Json& request, const Json& answer, const HttpHeaders& headers);
   std::vector<std::pair<std::string, std::string>> Headers();
@@ -36,7 +37,7 @@ class McpStdioBridge {
   std::string api_key_;
   std::ostream& out_;
   std::ostream& log_;
-  std::mutex out_mutex_;
+  std::mutex out_mutex_;  // one writer at a time on out_ and log_
   std::mutex state_mutex_;
   std::string session_id_;        // Mcp-Session-Id, when the server issues one
   std::string protocol_version_;  // negotiated by initialize, sent on every later call
