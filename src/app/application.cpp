@@ -168,9 +168,9 @@ struct Application::Impl {
   ServerMetrics metrics{ServerVersion()};
   // Readiness, stopping and watchdog for a Type=notify unit; inert outside systemd.
   SystemdNotifier systemd = SystemdNotifier::FromEnvironment(
-      [](const std::string& name) -> std::optional<std::string> {
-        const char* value = std::getenv(name.c_str());
-        return value ? std::optional<std::string>(value) : std::nullopt;
+      [environment = ProcessEnvironment()](const std::string& name) -> std::optional<std::string> {
+        auto it = environment.find(name);
+        return it == environment.end() ? std::nullopt : std::optional<std::string>(it->second);
       },
       static_cast<long>(::getpid()));
   // Per-user permits of the expensive calls (probe, preview, render), declared before the
@@ -438,27 +438,33 @@ struct Application::Impl {
   void AddGaugeCollectors() {
     metrics.Registry().AddGaugeCollector([this](std::vector<GaugeSample>& out) {
       auto pools = datasources->PoolUsages();
-      const std::pair<const char*, const char*> kPoolGauges[] = {
-          {"datapipelines_datasource_pool_open", "Open pooled connections (idle + leased)."},
-          {"datapipelines_datasource_pool_idle", "Idle pooled connections."},
-          {"datapipelines_datasource_pool_pending", "Callers waiting for a pooled connection."},
-          {"datapipelines_datasource_pool_max", "The pool's maximum size."}};
-      for (const auto& [name, help] : kPoolGauges) {
+      // One sample per pool and reading: the reading's name, help, value and type.
+      struct PoolReading {
+        const char* name;
+        const char* help;
+        double (*value)(const PoolUsage&);
+        const char* type;
+      };
+      static constexpr PoolReading kReadings[] = {
+          {"datapipelines_datasource_pool_open", "Open pooled connections (idle + leased).",
+           [](const PoolUsage& p) { return double(p.open); }, "gauge"},
+          {"datapipelines_datasource_pool_idle", "Idle pooled connections.",
+           [](const PoolUsage& p) { return double(p.idle); }, "gauge"},
+          {"datapipelines_datasource_pool_pending", "Callers waiting for a pooled connection.",
+           [](const PoolUsage& p) { return double(p.waiting); }, "gauge"},
+          {"datapipelines_datasource_pool_max", "The pool's maximum size.",
+           [](const PoolUsage& p) { return double(p.max); }, "gauge"},
+          {"datapipelines_datasource_pool_timeout_total",
+           "Pool acquisitions that gave up (pool exhausted).",
+           [](const PoolUsage& p) { return double(p.timeouts); }, "counter"}};
+      for (const PoolReading& reading : kReadings) {
         for (const PoolUsage& pool : pools) {
-          const std::string_view metric(name);
-          double value = metric.ends_with("open")      ? pool.open
-                         : metric.ends_with("idle")    ? pool.idle
-                         : metric.ends_with("pending") ? pool.waiting
-                                                       : pool.max;
-          out.push_back({name, help, {{"datasource_name", pool.datasource}}, value});
+          out.push_back({reading.name,
+                         reading.help,
+                         {{"datasource_name", pool.datasource}},
+                         reading.value(pool),
+                         reading.type});
         }
-      }
-      for (const PoolUsage& pool : pools) {
-        out.push_back({"datapipelines_datasource_pool_timeout_total",
-                       "Pool acquisitions that gave up (pool exhausted).",
-                       {{"datasource_name", pool.datasource}},
-                       static_cast<double>(pool.timeouts),
-                       "counter"});
       }
       out.push_back({"datapipelines_executions_concurrent",
                      "Executions running on this instance.",
