@@ -117,11 +117,18 @@ describe('native TLS', () => {
   });
 
   it('refuses TLS 1.1', async () => {
-    await assert.rejects(new Promise((resolve, reject) => {
+    // SECLEVEL=0 lets this client offer TLS 1.0/1.1, so the refusal is the server's; the same
+    // client capped at TLS 1.2 connects (the control that proves the options work).
+    const connect = (maxVersion) => new Promise((resolve, reject) => {
       const socket = tls.connect({ host: '127.0.0.1', port: server.port, servername: 'localhost',
-        ca: caBundle, maxVersion: 'TLSv1.1', minVersion: 'TLSv1' }, () => resolve(socket));
+        ca: caBundle, minVersion: 'TLSv1', maxVersion, ciphers: 'DEFAULT:@SECLEVEL=0' }, () => {
+        resolve(socket.getProtocol());
+        socket.end();
+      });
       socket.on('error', reject);
-    }));
+    });
+    assert.equal(await connect('TLSv1.2'), 'TLSv1.2');
+    await assert.rejects(connect('TLSv1.1'), /protocol version|alert|handshake/i);
   });
 
   it('reloads the certificate on SIGHUP without dropping an open connection', async () => {
