@@ -11,6 +11,8 @@
 
 #include "datapipelines/app/systemd_notifier.hpp"
 #include "datapipelines/domain/domain_error.hpp"
+#include "datapipelines/executor/tempdb.hpp"
+#include "datapipelines/health/readiness_probe.hpp"
 #include "datapipelines/http/http_server.hpp"
 #include "datapipelines/lake/lake_table_service.hpp"
 #include "datapipelines/lake/lake_table_store.hpp"
@@ -209,6 +211,7 @@ struct Application::Impl {
   std::unique_ptr<AccountService> account;
   std::unique_ptr<UiApp> ui;
   std::unique_ptr<HttpServer> server;
+  ReadinessProbe readiness;
 
   explicit Impl(Config c) : config(std::move(c)) {
     std::filesystem::create_directories(config.data_dir);
@@ -385,6 +388,7 @@ struct Application::Impl {
         return std::nullopt;  // the request proper reports it
       }
     };
+    readiness = MakeReadinessProbe();
     server = std::make_unique<HttpServer>(
         std::move(server_options), RequestPolicy(config.allowed_hosts, config.allowed_origins),
         BuildRouter(), [this](const HttpRequest& request, int status, double millis) {
@@ -488,14 +492,23 @@ struct Application::Impl {
     });
   }
 
+  // What /readyz asks: every store a request may need, and that a staging tempdb opens.
+  ReadinessProbe MakeReadinessProbe() {
+    ReadinessProbe probe;
+    probe.Add("metadata", [this] { return store->Ping(); });
+    probe.Add("results", [this] { return results->Ping(); });
+    probe.Add("rate_limiter", [this] { return limiter->Ping(); });
+    probe.Add("tempdb", [] {
+      Tempdb tempdb(TempdbOptions{.max_memory_bytes = 1024 * 1024});
+      return true;
+    });
+    return probe;
+  }
+
   HttpResponse Ready(const HttpRequest& request) {
-    bool metadata_ok = store->Ping();
-    bool results_ok = results->Ping();
-    Json components = {{"metadata", metadata_ok ? "UP" : "DOWN"},
-                       {"results", results_ok ? "UP" : "DOWN"}};
-    Json data = {{"status", metadata_ok && results_ok ? "UP" : "DOWN"}, {"components", components}};
-    return SuccessEnvelope(std::move(data), request.correlation_id,
-                           metadata_ok && results_ok ? 200 : 503);
+    ReadinessProbe::Report report = readiness.Run();
+    return SuccessEnvelope(std::move(report.body), request.correlation_id,
+                           report.ready ? 200 : 503);
   }
 };
 

@@ -1,5 +1,9 @@
 #include "datapipelines/results/redis_pool.hpp"
 
+#include <hiredis/hiredis.h>
+
+#include <string_view>
+
 namespace dp {
 
 RedisPool::RedisPool(RedisUrl url, RedisPoolOptions options)
@@ -54,6 +58,18 @@ RedisPool::Lease::~Lease() { pool_.Release(std::move(connection_)); }
 void RedisPool::Lease::Reconnect() {
   connection_.reset();  // keeps the slot: this lease still owns it
   connection_ = pool_.Connect();
+}
+
+bool RedisPool::Ping() {
+  try {
+    return Run([](RedisConnection& connection) {
+      RedisReply reply = connection.Command({"PING"});
+      return reply->type == REDIS_REPLY_STATUS &&
+             std::string_view(reply->str, reply->len) == "PONG";
+    });
+  } catch (const RedisError&) {
+    return false;
+  }
 }
 
 }  // namespace dp

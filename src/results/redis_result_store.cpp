@@ -109,15 +109,6 @@ bool RedisResultStore::Remove(const std::string& key) {
   }
 }
 
-bool RedisResultStore::Ping() {
-  try {
-    return pool_.Run([](RedisConnection& connection) {
-      RedisReply reply = connection.Command({"PING"});
-      return reply->type == REDIS_REPLY_STATUS && Text(*reply) == "PONG";
-    });
-  } catch (const RedisError&) {
-    return false;
-  }
-}
+bool RedisResultStore::Ping() { return pool_.Ping(); }
 
 }  // namespace dp

@@ -47,10 +47,36 @@ describe('production backends (PostgreSQL + Redis)', { skip: !required && (!PG |
     assert.match(res.stderr + res.stdout, /DATAPIPELINES_DB_ENCRYPTION_KEY/);
   });
 
-  it('reports both stores ready', async () => {
+  it('reports every component ready, each with its latency', async () => {
     const res = await request(server, { method: 'GET', path: '/readyz' });
     assert.equal(res.status, 200);
-    assert.deepEqual(res.json.data.components, { metadata: 'UP', results: 'UP' });
+    const components = { metadata: 'UP', results: 'UP', rate_limiter: 'UP', tempdb: 'UP' };
+    assert.deepEqual(res.json.data.components, components);
+    for (const name of Object.keys(components)) {
+      const ms = res.json.data.latency_ms[name];
+      assert.ok(typeof ms === 'number' && ms >= 0 && ms < 5000, `${name}: ${ms}`);
+    }
+  });
+
+  it('answers 503 naming the components whose Redis is down, and no address', async () => {
+    // Embedded metadata of its own; both Redis users pointed at a port nothing listens on.
+    const down = await startServer({
+      DATAPIPELINES_RESULTS_URL: 'redis://127.0.0.1:1/2',
+      DATAPIPELINES_RATE_LIMIT_URL: 'redis://127.0.0.1:1/2',
+    }, { bootstrap: false });
+    try {
+      const res = await request(down, { method: 'GET', path: '/readyz' });
+      assert.equal(res.status, 503, res.text);
+      assert.equal(res.json.data.status, 'DOWN');
+      assert.deepEqual(res.json.data.components,
+        { metadata: 'UP', results: 'DOWN', rate_limiter: 'DOWN', tempdb: 'UP' });
+      assert.doesNotMatch(res.text, /127\.0\.0\.1|redis:/);
+      // Liveness stays trivial: the process is up even when a dependency is not.
+      assert.equal((await request(down, { method: 'GET', path: '/healthz' })).status, 200);
+    } finally {
+      await down.stop('SIGTERM');
+      down.cleanup();
+    }
   });
 
   it('serves the SDK workflow and audits it in PostgreSQL', async () => {

@@ -41,6 +41,7 @@ class MemoryRateLimiter : public RateLimiter {
   explicit MemoryRateLimiter(RateLimitPolicy policy, MemoryRateLimiterOptions options = {});
 
   RateDecision Acquire(const std::string& user_id) override;
+  bool Ping() override { return true; }
   std::size_t tracked_users() const;
 
  private:

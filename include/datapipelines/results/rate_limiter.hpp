@@ -32,6 +32,8 @@ class RateLimiter {
   virtual ~RateLimiter() = default;
   // Takes one token from the user's buckets (second and minute windows).
   virtual RateDecision Acquire(const std::string& user_id) = 0;
+  // True when the limiter can decide (readiness): its Redis answers, or it is in-process.
+  virtual bool Ping() = 0;
 };
 
 // "memory" (or empty) | "redis://[:password@]host:port[/db]".

@@ -45,6 +45,9 @@ class RedisPool {
 
   const RedisUrl& url() const { return url_; }
 
+  // True when the server answers PING with PONG; false on any failure (a readiness check).
+  bool Ping();
+
   // Holds one connection for the duration of a Run (or of a streaming writer); gives it back,
   // or drops it when broken or discarded.
   class Lease {

@@ -16,6 +16,7 @@ class RedisRateLimiter : public RateLimiter {
   RedisRateLimiter(const RedisUrl& url, RateLimitPolicy policy, RedisPoolOptions options = {});
 
   RateDecision Acquire(const std::string& user_id) override;
+  bool Ping() override { return pool_.Ping(); }
 
   static std::string UserKey(const std::string& user_id) { return "dp:rl:" + user_id; }
   static const std::string& Script();
