@@ -7,6 +7,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { recordEnvSecrets, recordSecret } from './secrets.mjs';
 import { tlsFetch } from './tls_fetch.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -16,6 +17,8 @@ export const BINARY =
 export const ADMIN_EMAIL = 'admin@e2e.test';
 export const ADMIN_PASSWORD = 'e2e-admin-password-123';
 export const USER_PASSWORD = 'e2e-user-password-1234';
+recordSecret(ADMIN_PASSWORD);
+recordSecret(USER_PASSWORD);
 
 /** A port nobody listens on right now (bound then released). */
 export function freePort() {
@@ -74,6 +77,7 @@ export class DpServer {
     ]).json;
     this.adminKey = out.key.api_key;
     this.issuedKeys.push(this.adminKey);
+    recordSecret(this.adminKey);
     this.workspace = 'default';
     return out;
   }
@@ -92,6 +96,7 @@ export class DpServer {
     if (expiresAt) args.push('--expires-at', expiresAt);
     const key = this.cli(args).json;
     this.issuedKeys.push(key.api_key);
+    recordSecret(key.api_key);
     return key;
   }
 
@@ -133,7 +138,11 @@ export class DpServer {
  * Starts `datapipelines serve` with a fresh data dir. Rate limits default high so that tests
  * measure behaviour, not the limiter; pass env to override anything.
  */
-export async function startServer(env = {}, { bootstrap = true, tls } = {}) {
+/**
+ * `wrapper` runs the server under a command that execs it (e.g. ['prlimit', '--nofile=96:96']),
+ * so the process (and proc.pid) is the server itself.
+ */
+export async function startServer(env = {}, { bootstrap = true, tls, wrapper = [] } = {}) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'dp-e2e-'));
   const port = await freePort();
   const fullEnv = {
@@ -147,6 +156,7 @@ export async function startServer(env = {}, { bootstrap = true, tls } = {}) {
     DATAPIPELINES_SHUTDOWN_GRACE_SECONDS: '10',
     ...env,
   };
+  recordEnvSecrets(fullEnv);
   const server = new DpServer(fullEnv, dataDir, port);
   if (tls) { // {ca}: the server serves TLS with a certificate for localhost signed by ca
     server.baseUrl = `https://localhost:${port}`;
@@ -159,7 +169,8 @@ export async function startServer(env = {}, { bootstrap = true, tls } = {}) {
     server.cleanup();
     throw err;
   }
-  server.proc = spawn(BINARY, ['serve'], { env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const [command, ...args] = [...wrapper, BINARY, 'serve'];
+  server.proc = spawn(command, args, { env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   // Kept whole: auth.test.mjs scans it for leaked secrets.
   const append = (chunk) => { server.log += chunk.toString(); };
   server.proc.stdout.on('data', append);
