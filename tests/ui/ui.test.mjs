@@ -15,6 +15,7 @@ import puppeteer from 'puppeteer-core';
 import { startDemoServer } from '../e2e/support/demo_server.mjs';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, BINARY, USER_PASSWORD } from '../e2e/support/server.mjs';
 import { request, sdkClient, toolPayload } from '../e2e/support/http.mjs';
+import { recordSecret } from '../e2e/support/secrets.mjs';
 
 const CACHE_TTL_SECONDS = 2;
 const XSS = '<script>alert(1)</script>';
@@ -326,6 +327,7 @@ describe('the web UI in headless chromium', () => {
     await Promise.all([page.waitForNavigation(), page.click('button[data-verb=create-key]')]);
     const key = await page.$eval('#new-key', (e) => e.dataset.key);
     assert.match(key, /^dpk_/);
+    recordSecret(key);
     assert.match(await text(page, '#snippet-cursor'), new RegExp(key));
     assert.match(await text(page, '#snippet-claude-desktop'), new RegExp(`Bearer ${key}`));
     assert.match(await text(page, '#snippet-claude-code'), new RegExp(`DP-API-Key: ${key}`));

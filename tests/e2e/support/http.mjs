@@ -3,6 +3,7 @@
 import http from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { recordResponseSecrets } from './secrets.mjs';
 
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -28,6 +29,7 @@ export function request(server, { method = 'GET', path = '/', headers = {}, body
         const text = Buffer.concat(chunks).toString('utf8');
         let json;
         try { json = text ? JSON.parse(text) : undefined; } catch { json = undefined; }
+        recordResponseSecrets(res.headers, json);
         resolve({ status: res.statusCode, headers: res.headers, text, json });
       });
       res.on('error', reject);

@@ -4,12 +4,14 @@
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { recordEnvSecrets } from './secrets.mjs';
 import { BINARY, DpServer, freePort } from './server.mjs';
 
 /** Spawns `serve` with `env` on `dataDir`; resolves the healthy DpServer. */
 export async function spawnOn(env, dataDir, { port } = {}) {
   const p = port ?? await freePort();
   const fullEnv = { ...env, SERVER_PORT: String(p) };
+  recordEnvSecrets(fullEnv);
   const server = new DpServer(fullEnv, dataDir, p);
   server.proc = spawn(BINARY, ['serve'], { env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   const append = (chunk) => { server.log += chunk.toString(); };
