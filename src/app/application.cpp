@@ -225,10 +225,14 @@ struct Application::Impl {
     audit = std::make_unique<AuditLog>(*store);
     AuthOptions auth_options;
     auth_options.cache_ttl = std::chrono::seconds(config.api_key_cache_ttl_seconds);
+    auth_options.argon2_per_key_per_minute = config.api_key_verifications_per_key_per_minute;
+    auth_options.argon2_per_address_per_minute =
+        config.api_key_verifications_per_address_per_minute;
     auth_options.session_ttl = std::chrono::hours(config.session_ttl_hours);
     auth_options.login_throttle.per_address_per_minute = config.login_per_minute;
     auth_options.login_throttle.max_failures = config.login_lockout_max_failures;
     auth_options.login_throttle.lock_ms = int64_t{config.login_lockout_minutes} * 60 * 1000;
+    auth_options.throttle_store = OpenThrottleStore(config.rate_limit_url);
     auth = std::make_unique<AuthService>(*store, *audit, auth_options);
     authenticator = std::make_unique<RequestAuthenticator>(*auth, *limiter, *store);
     const SkillDocs& docs = BuiltInSkillDocs();
@@ -246,6 +250,7 @@ struct Application::Impl {
     template_options.expensive = &expensive;
     template_options.render.max_memory_bytes =
         static_cast<size_t>(config.template_render_max_memory_mb) * 1024 * 1024;
+    template_options.render.max_number_digits = config.template_render_max_number_digits;
     // Pipelines pin templates: the pipeline service is the template service's pin source.
     templates = std::make_unique<TemplateService>(*store, *auth, nullptr, template_options);
     BindTemplateTools(catalog, *templates);

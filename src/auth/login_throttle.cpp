@@ -1,25 +1,19 @@
 #include "datapipelines/auth/login_throttle.hpp"
 
-#include <algorithm>
-
 namespace dp {
+namespace {
 
-LoginThrottle::LoginThrottle(LoginThrottleOptions options)
-    : options_(options), addresses_(options.per_address_per_minute, options.max_entries) {}
-
-void LoginThrottle::MakeRoom(int64_t now_ms) {
-  if (accounts_.size() < options_.max_entries) return;
-  auto last_seen = [](const Account& a) { return std::max(a.last_ms, a.locked_until_ms); };
-  // First whatever no longer matters, then (a flood of distinct names) the stalest entry.
-  std::erase_if(accounts_, [&](const auto& item) {
-    return last_seen(item.second) + options_.lock_ms < now_ms;
-  });
-  if (accounts_.size() < options_.max_entries) return;
-  auto stalest = std::min_element(accounts_.begin(), accounts_.end(), [&](auto& a, auto& b) {
-    return last_seen(a.second) < last_seen(b.second);
-  });
-  accounts_.erase(stalest);
+std::string FailuresKey(std::string_view account) {
+  return "login:failures:" + std::string(account);
 }
+std::string LockKey(std::string_view account) { return "login:lock:" + std::string(account); }
+
+}  // namespace
+
+LoginThrottle::LoginThrottle(LoginThrottleOptions options, ThrottleStore& store)
+    : options_(options),
+      store_(store),
+      addresses_(options.per_address_per_minute, store, "login:address") {}
 
 LoginThrottle::AddressVerdict LoginThrottle::TakeAddressAttempt(std::string_view address,
                                                                 int64_t now_ms) {
@@ -27,32 +21,19 @@ LoginThrottle::AddressVerdict LoginThrottle::TakeAddressAttempt(std::string_view
 }
 
 int64_t LoginThrottle::LockedFor(std::string_view account, int64_t now_ms) {
-  std::lock_guard lock(mutex_);
-  auto it = accounts_.find(std::string(account));
-  if (it == accounts_.end() || it->second.locked_until_ms <= now_ms) return 0;
-  return it->second.locked_until_ms - now_ms;
+  return store_.RemainingMs(LockKey(account), now_ms);
 }
 
 bool LoginThrottle::RecordFailure(std::string_view account, int64_t now_ms) {
-  std::lock_guard lock(mutex_);
-  auto it = accounts_.find(std::string(account));
-  if (it == accounts_.end()) {
-    MakeRoom(now_ms);
-    it = accounts_.emplace(std::string(account), Account{}).first;
-  }
-  Account& entry = it->second;
-  // An expired lock starts a fresh budget.
-  if (entry.locked_until_ms != 0 && entry.locked_until_ms <= now_ms) entry = Account{};
-  entry.last_ms = now_ms;
-  if (++entry.failures < options_.max_failures) return false;
-  entry.failures = 0;
-  entry.locked_until_ms = now_ms + options_.lock_ms;
+  const ThrottleStore::Count failures =
+      store_.Increment(FailuresKey(account), options_.lock_ms, now_ms);
+  if (failures.count < options_.max_failures) return false;
+  // The lock replaces the count: when it ends, the account has a fresh budget.
+  store_.Flag(LockKey(account), options_.lock_ms, now_ms);
+  store_.Remove(FailuresKey(account));
   return true;
 }
 
-void LoginThrottle::RecordSuccess(std::string_view account) {
-  std::lock_guard lock(mutex_);
-  accounts_.erase(std::string(account));
-}
+void LoginThrottle::RecordSuccess(std::string_view account) { store_.Remove(FailuresKey(account)); }
 
 }  // namespace dp

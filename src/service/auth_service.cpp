@@ -10,6 +10,7 @@
 #include "datapipelines/auth/api_key_format.hpp"
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
+#include "datapipelines/results/memory_throttle_store.hpp"
 #include "datapipelines/util/clock.hpp"
 #include "datapipelines/util/crypto.hpp"
 
@@ -63,9 +64,12 @@ AuthService::AuthService(MetadataStore& store, AuditLog& audit, AuthOptions opti
       audit_(audit),
       options_(std::move(options)),
       hasher_(options_.hasher),
-      login_throttle_(options_.login_throttle),
-      argon_per_key_(options_.argon2_per_key_per_minute),
-      argon_per_address_(options_.argon2_per_address_per_minute),
+      throttle_store_(options_.throttle_store ? options_.throttle_store
+                                              : std::make_shared<MemoryThrottleStore>()),
+      login_throttle_(options_.login_throttle, *throttle_store_),
+      argon_per_key_(options_.argon2_per_key_per_minute, *throttle_store_, "argon2:key"),
+      argon_per_address_(options_.argon2_per_address_per_minute, *throttle_store_,
+                         "argon2:address"),
       key_cache_(options_.cache_ttl.count(), options_.cache_max_entries),
       session_cache_(options_.cache_ttl.count(), options_.cache_max_entries) {}
 

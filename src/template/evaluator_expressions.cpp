@@ -173,11 +173,12 @@ void Evaluator::GuardArithmetic(const Decimal& x, const Decimal& y, std::string_
     result = std::max(dx, dy) + align + 1;
     work = static_cast<uint64_t>(result / 19 / 64);
   }
-  if (result > Decimal::kMaxDigits) {
+  const int max_digits = std::min(options_.max_number_digits, Decimal::kMaxDigits);
+  if (result > max_digits) {
     throw RenderError{"number_too_large",
-                      "Arithmetic result would exceed " + std::to_string(Decimal::kMaxDigits) +
+                      "Arithmetic result would exceed " + std::to_string(max_digits) +
                           " digits (at " + PosText(pos) + ")",
-                      pos, Json{{"max_digits", Decimal::kMaxDigits}}};
+                      pos, Json{{"max_digits", max_digits}}};
   }
   Step(work, pos);  // the work, not only the step: the deadline is checked inside long math
 }

@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, it, before, after } from 'node:test';
 import { startDemoServer } from './support/demo_server.mjs';
+import { startServer, USER_PASSWORD } from './support/server.mjs';
 import { spawnOn } from './support/restart.mjs';
 import { keyHeader, mcpPost, rpc, request, UUID_RE } from './support/http.mjs';
 import { agent, until } from './support/executions_env.mjs';
@@ -130,7 +131,7 @@ describe('two instances on one PostgreSQL and one Redis', { skip: !required && (
     }
   });
 
-  it('an execution started through A is cancelled through B and ends ABORTED on A', { timeout: 60_000 }, async () => {
+  it('an execution started through A is cancelled through B and ends ABORTED on A', { timeout: 120_000 }, async () => {
     const pending = onA.raw('pipelines_execute', { id: slow.id, parameters: {} });
     const running = await until(async () => (await listed(onB, slow.id, 'RUNNING'))[0],
       { timeoutMs: 20_000, what: 'the run seen RUNNING through B' });
@@ -158,7 +159,7 @@ describe('two instances on one PostgreSQL and one Redis', { skip: !required && (
     assert.equal(refused.json.error.code, 'auth.api_key.invalid', refused.text);
   });
 
-  it('killing A with SIGKILL mid-run leaves the execution ABORTED by B, never RUNNING', { timeout: 60_000 }, async () => {
+  it('killing A with SIGKILL mid-run leaves the execution ABORTED by B, never RUNNING', { timeout: 120_000 }, async () => {
     const pending = onA.raw('pipelines_execute', { id: slow.id, parameters: {} })
       .then(() => 'answered', () => 'failed');
     const lost = await until(async () => (await listed(onB, slow.id, 'RUNNING'))[0],
@@ -177,6 +178,12 @@ describe('two instances on one PostgreSQL and one Redis', { skip: !required && (
   });
 });
 
+/** POST /api/v1/auth/login on `server`; resolves the response. */
+const login = (server, email, password) => request(server, {
+  method: 'POST', path: '/api/v1/auth/login', headers: { 'Content-Type': 'application/json' },
+  body: { email, password },
+});
+
 describe('one user budget across two instances', { skip: !required && (!PG_META || !REDIS) }, () => {
   const budgetSchema = `${schema}_rl`;
   let a;
@@ -185,7 +192,6 @@ describe('one user budget across two instances', { skip: !required && (!PG_META 
 
   before(async () => {
     metaPsql(`CREATE SCHEMA ${budgetSchema}`);
-    const { startServer } = await import('./support/server.mjs');
     // Four requests a minute per user: the fifth, on either instance, is refused.
     a = await startServer({
       DATAPIPELINES_METADATA_URL: `${PG_META}?options=-csearch_path%3D${budgetSchema}`,
@@ -193,9 +199,11 @@ describe('one user budget across two instances', { skip: !required && (!PG_META 
       DATAPIPELINES_RESULTS_URL: `${REDIS}/4`,
       DATAPIPELINES_RATE_LIMIT_URL: `${REDIS}/4`,
       DATAPIPELINES_RATE_LIMIT_REQUESTS_PER_MINUTE: '4',
+      DATAPIPELINES_AUTH_LOCAL_LOCKOUT_MAX_FAILURES: '3',
     });
     b = await secondInstance(a);
     a.createUser('budget@e2e.test', 'author');
+    a.createUser('locked@e2e.test', 'author');
     key = a.createKey('budget@e2e.test', { scope: 'read' }).api_key;
   });
 
@@ -216,6 +224,21 @@ describe('one user budget across two instances', { skip: !required && (!PG_META 
       const res = await mcpPost(server, rpc('ping'), keyHeader(key));
       assert.equal(res.status, 429, res.text);
       assert.equal(res.json.error.code, 'rate_limit.exceeded', res.text);
+      assert.ok(Number(res.headers['retry-after']) >= 1);
+    }
+  });
+
+  it('failed logins through A and B lock the account on both', async () => {
+    for (const server of [a, b]) {
+      const res = await login(server, 'locked@e2e.test', 'not-the-password-at-all');
+      assert.equal(res.status, 401, res.text);
+    }
+    assert.equal((await login(a, 'locked@e2e.test', 'not-the-password-at-all')).status, 401);
+    // The third failure landed on A: now both refuse even the right password.
+    for (const server of [b, a]) {
+      const res = await login(server, 'locked@e2e.test', USER_PASSWORD);
+      assert.equal(res.status, 403, res.text);
+      assert.equal(res.json.error.code, 'auth.login.locked', res.text);
       assert.ok(Number(res.headers['retry-after']) >= 1);
     }
   });

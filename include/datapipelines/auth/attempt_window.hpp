@@ -1,18 +1,19 @@
 #pragma once
 // Fixed one-minute windows of attempts per key (a client address, a key id): the counter
-// behind the login damper and the Argon2 verification bound. In-process, memory-bounded (at
-// most `max_entries` keys; the stalest window is dropped first).
+// behind the login damper and the Argon2 verification bound, kept in a ThrottleStore (in
+// process, or Redis shared by every instance) under `<prefix>:<key>`.
 #include <cstdint>
-#include <mutex>
 #include <string>
 #include <string_view>
-#include <unordered_map>
+
+#include "datapipelines/results/throttle_store.hpp"
 
 namespace dp {
 
 class AttemptWindow {
  public:
-  AttemptWindow(int per_minute, std::size_t max_entries = 100000);
+  AttemptWindow(int per_minute, ThrottleStore& store, std::string prefix)
+      : per_minute_(per_minute), store_(store), prefix_(std::move(prefix)) {}
 
   struct Verdict {
     bool allowed = true;
@@ -24,14 +25,9 @@ class AttemptWindow {
   int per_minute() const { return per_minute_; }
 
  private:
-  struct Window {
-    int64_t start_ms = 0;
-    int count = 0;
-  };
   int per_minute_;
-  std::size_t max_entries_;
-  std::mutex mutex_;
-  std::unordered_map<std::string, Window> windows_;
+  ThrottleStore& store_;
+  std::string prefix_;
 };
 
 }  // namespace dp

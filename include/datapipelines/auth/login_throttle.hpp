@@ -1,18 +1,18 @@
 #pragma once
-// The two login dampers of auth.md §5A.3 and §9, in-process (per instance, no Redis):
+// The two login dampers of auth.md §5A.3 and §9, counted in a ThrottleStore (in process, or
+// Redis shared by every instance, so attempts spread across instances share one budget):
 //  - per client address: at most `per_address_per_minute` attempts in a fixed minute window
 //    (429 rate_limit.exceeded, Retry-After = the rest of the window);
-//  - per account: `max_failures` consecutive failures lock the account for `lock_ms`; while
-//    locked an attempt does no Argon2 work and does not touch the count, even with the right
-//    password; an expired lock starts a fresh budget; a success clears the count.
-// Memory is bounded: at most `max_entries` tracked keys per table (the stalest is evicted).
+//  - per account: `max_failures` failures without a success lock the account for `lock_ms`;
+//    while locked an attempt does no Argon2 work and does not touch the count, even with the
+//    right password; a lock starts a fresh budget when it ends; a success clears the count.
+//    Failures are forgotten `lock_ms` after the first of them.
 #include <cstdint>
-#include <mutex>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 
 #include "datapipelines/auth/attempt_window.hpp"
+#include "datapipelines/results/throttle_store.hpp"
 
 namespace dp {
 
@@ -20,12 +20,11 @@ struct LoginThrottleOptions {
   int per_address_per_minute = 10;
   int max_failures = 5;
   int64_t lock_ms = 15 * 60 * 1000;
-  std::size_t max_entries = 100000;
 };
 
 class LoginThrottle {
  public:
-  explicit LoginThrottle(LoginThrottleOptions options = {});
+  LoginThrottle(LoginThrottleOptions options, ThrottleStore& store);
 
   using AddressVerdict = AttemptWindow::Verdict;
   // Counts one attempt from `address`.
@@ -37,17 +36,9 @@ class LoginThrottle {
   void RecordSuccess(std::string_view account);
 
  private:
-  struct Account {
-    int failures = 0;
-    int64_t locked_until_ms = 0;
-    int64_t last_ms = 0;
-  };
-  void MakeRoom(int64_t now_ms);
-
   LoginThrottleOptions options_;
+  ThrottleStore& store_;
   AttemptWindow addresses_;
-  std::mutex mutex_;
-  std::unordered_map<std::string, Account> accounts_;
 };
 
 }  // namespace dp

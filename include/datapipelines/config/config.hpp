@@ -56,6 +56,7 @@ struct Config {
   int template_max_body_chars = 262144;
   int template_render_timeout_ms = 5000;
   int template_render_max_memory_mb = 256;
+  int template_render_max_number_digits = 10000;
   // per-user concurrency of expensive calls (probe, preview, render)
   int max_expensive_per_user = 4;
   int expensive_wait_ms = 2000;
@@ -83,6 +84,8 @@ struct Config {
   int sse_disconnect_grace_seconds = 30;
   // auth
   int api_key_cache_ttl_seconds = 60;
+  int api_key_verifications_per_key_per_minute = 30;
+  int api_key_verifications_per_address_per_minute = 120;
   int session_ttl_hours = 8;
   int login_per_minute = 10;
   int login_lockout_max_failures = 5;

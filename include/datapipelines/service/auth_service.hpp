@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -16,6 +17,7 @@
 #include "datapipelines/auth/principal.hpp"
 #include "datapipelines/auth/secret_hasher.hpp"
 #include "datapipelines/auth/ttl_cache.hpp"
+#include "datapipelines/results/throttle_store.hpp"
 #include "datapipelines/service/audit_log.hpp"
 #include "datapipelines/store/metadata_store.hpp"
 
@@ -31,6 +33,9 @@ struct AuthOptions {
   // Argon2 verifications of API keys, per key id and per client address, per minute.
   int argon2_per_key_per_minute = 30;
   int argon2_per_address_per_minute = 120;
+  // Where the login and Argon2 counters live: Redis (OpenThrottleStore of the rate limiter's
+  // URL) so instances share them; null = in this process.
+  std::shared_ptr<ThrottleStore> throttle_store;
 };
 
 struct LoginResult {
@@ -173,6 +178,7 @@ class AuthService {
   AuditLog& audit_;
   AuthOptions options_;
   SecretHasher hasher_;
+  std::shared_ptr<ThrottleStore> throttle_store_;
   LoginThrottle login_throttle_;
   AttemptWindow argon_per_key_;
   AttemptWindow argon_per_address_;

@@ -31,6 +31,10 @@ struct RenderOptions {
   // Wall-clock bound on one render (datapipelines.templates.render-timeout-ms); 0 = none.
   // The clock is read every few thousand steps, so the bound costs nothing per step.
   int64_t timeout_ms = 0;
+  // Most digits an arithmetic result may have (datapipelines.templates.render-max-number-digits);
+  // larger is refused with reason number_too_large before the arithmetic runs. Literals are
+  // bounded at parse time by Decimal's own ceiling, which this may only lower.
+  int max_number_digits = 10000;
 };
 
 class TemplateRenderer {

@@ -69,6 +69,9 @@ std::string RunCase(const fs::path& dir, const Json& options) {
   }
   if (options.contains("timeout_ms"))
     render_options.timeout_ms = options["timeout_ms"].get<int64_t>();
+  if (options.contains("max_number_digits")) {
+    render_options.max_number_digits = options["max_number_digits"].get<int>();
+  }
   return TemplateRenderer::Render(tmpl, data, render_options, bound);
 }
 
