@@ -16,7 +16,7 @@ import { describe, it, before, after } from 'node:test';
 import { startDemoServer } from './support/demo_server.mjs';
 import { restart } from './support/restart.mjs';
 import { UUID_RE } from './support/http.mjs';
-import { agent, until } from './support/executions_env.mjs';
+import { agent, oneNodePipeline, saveSqliteTemplates, until } from './support/executions_env.mjs';
 
 const PG_META = process.env.DP_TEST_PG_META_URL;
 const required = process.env.DP_REQUIRE_SERVICES === '1';
@@ -56,21 +56,10 @@ function crashScenario(label, env, { skip = false, setup, teardown } = {}) {
       if (setup) setup();
       demo = await startDemoServer({ trips: 200, env: { ...env, ...HEARTBEAT } });
       a = await agent(demo.server, demo.server.adminKey);
-      let first = true;
-      for (const [id, body] of Object.entries(BODIES)) {
-        await a.ok('templates_create', { id, dialect: 'SQLITE', display_name: id.split('/').pop(),
-          description: 'crash recovery template', body,
-          ...(first ? { confirm_new_root: true } : {}) });
-        first = false;
-        await a.ok('templates_render', { id, context: {} });
-      }
-      const one = (name, template, description) => a.ok('pipelines_create', {
-        name, display_name: name.split('/').pop(), description,
-        nodes: [{ id: 'count', description: 'A recursive count.', type: 'DQL', source: 'demo',
-          template: { id: template, version: 1 }, depends_on: [] }],
-      });
-      slow = await one('city/crash/slow', T.slow, 'Counts to five billion; the server dies first.');
-      quick = await one('city/crash/quick', T.quick, 'Counts to a thousand.');
+      await saveSqliteTemplates(a, BODIES, 'crash recovery template');
+      slow = await oneNodePipeline(a, 'city/crash/slow', T.slow,
+        'Counts to five billion; the server dies first.');
+      quick = await oneNodePipeline(a, 'city/crash/quick', T.quick, 'Counts to a thousand.');
     });
 
     after(async () => {

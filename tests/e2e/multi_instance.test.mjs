@@ -14,12 +14,14 @@ import { startDemoServer } from './support/demo_server.mjs';
 import { startServer, USER_PASSWORD } from './support/server.mjs';
 import { spawnOn } from './support/restart.mjs';
 import { keyHeader, mcpPost, rpc, request, UUID_RE } from './support/http.mjs';
-import { agent, until } from './support/executions_env.mjs';
+import { agent, oneNodePipeline, saveSqliteTemplates, until } from './support/executions_env.mjs';
 
 const PG_META = process.env.DP_TEST_PG_META_URL;
 const REDIS = process.env.DP_TEST_REDIS_URL;
 const required = process.env.DP_REQUIRE_SERVICES === '1';
 const CACHE_TTL_SECONDS = 2;
+// Login lockouts are kept in Redis by e-mail, beyond this run's PostgreSQL schema: one per run.
+const LOCKED_EMAIL = `locked-${process.pid}-${Date.now()}@e2e.test`;
 const schema = `e2e_multi_${process.pid}_${Date.now()}`;
 
 const T = {
@@ -79,21 +81,11 @@ describe('two instances on one PostgreSQL and one Redis', { skip: !required && (
     assert.notEqual(b.port, demo.server.port);
     onA = await agent(demo.server, demo.server.adminKey);
     onB = await agent(b, b.adminKey);
-    let first = true;
-    for (const [id, body] of Object.entries(BODIES)) {
-      await onA.ok('templates_create', { id, dialect: 'SQLITE', display_name: id.split('/').pop(),
-        description: 'multi-instance template', body, ...(first ? { confirm_new_root: true } : {}) });
-      first = false;
-      await onA.ok('templates_render', { id, context: {} });
-    }
+    await saveSqliteTemplates(onA, BODIES, 'multi-instance template');
     await onA.ok('datasources_get_columns', { name: 'demo', table: 'zones' });
-    const one = (name, template, description) => onA.ok('pipelines_create', {
-      name, display_name: name.split('/').pop(), description,
-      nodes: [{ id: 'q', description: 'One query.', type: 'DQL', source: 'demo',
-        template: { id: template, version: 1 }, depends_on: [] }],
-    });
-    slow = await one('city/multi/slow', T.slow, 'Counts to five billion: it is cancelled first.');
-    quick = await one('city/multi/zones', T.quick, 'The zones, in order.');
+    slow = await oneNodePipeline(onA, 'city/multi/slow', T.slow,
+      'Counts to five billion: it is cancelled first.');
+    quick = await oneNodePipeline(onA, 'city/multi/zones', T.quick, 'The zones, in order.');
   });
 
   after(async () => {
@@ -203,7 +195,7 @@ describe('one user budget across two instances', { skip: !required && (!PG_META 
     });
     b = await secondInstance(a);
     a.createUser('budget@e2e.test', 'author');
-    a.createUser('locked@e2e.test', 'author');
+    a.createUser(LOCKED_EMAIL, 'author');
     key = a.createKey('budget@e2e.test', { scope: 'read' }).api_key;
   });
 
@@ -230,13 +222,13 @@ describe('one user budget across two instances', { skip: !required && (!PG_META 
 
   it('failed logins through A and B lock the account on both', async () => {
     for (const server of [a, b]) {
-      const res = await login(server, 'locked@e2e.test', 'not-the-password-at-all');
+      const res = await login(server, LOCKED_EMAIL, 'not-the-password-at-all');
       assert.equal(res.status, 401, res.text);
     }
-    assert.equal((await login(a, 'locked@e2e.test', 'not-the-password-at-all')).status, 401);
+    assert.equal((await login(a, LOCKED_EMAIL, 'not-the-password-at-all')).status, 401);
     // The third failure landed on A: now both refuse even the right password.
     for (const server of [b, a]) {
-      const res = await login(server, 'locked@e2e.test', USER_PASSWORD);
+      const res = await login(server, LOCKED_EMAIL, USER_PASSWORD);
       assert.equal(res.status, 403, res.text);
       assert.equal(res.json.error.code, 'auth.login.locked', res.text);
       assert.ok(Number(res.headers['retry-after']) >= 1);

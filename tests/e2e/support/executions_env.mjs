@@ -99,6 +99,26 @@ export async function agent(server, key) {
   };
 }
 
+/** Saves SQLITE templates ({id: body}; the first confirms the new root) and renders each once. */
+export async function saveSqliteTemplates(client, bodies, description) {
+  let first = true;
+  for (const [id, body] of Object.entries(bodies)) {
+    await client.ok('templates_create', { id, dialect: 'SQLITE', display_name: id.split('/').pop(),
+      description, body, ...(first ? { confirm_new_root: true } : {}) });
+    first = false;
+    await client.ok('templates_render', { id, context: {} });
+  }
+}
+
+/** Creates a one-node DQL pipeline over version 1 of `template` on the `demo` datasource. */
+export function oneNodePipeline(client, name, template, description) {
+  return client.ok('pipelines_create', {
+    name, display_name: name.split('/').pop(), description,
+    nodes: [{ id: 'q', description: 'One query.', type: 'DQL', source: 'demo',
+      template: { id: template, version: 1 }, depends_on: [] }],
+  });
+}
+
 /** RFC 4180 CSV (CRLF rows, "" escapes) → array of string arrays. */
 export function parseCsv(text) {
   const rows = [];
