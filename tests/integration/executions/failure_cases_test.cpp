@@ -16,7 +16,8 @@
 //   nodes[].dialect  the template dialect of a node on a non-SQLite datasource;
 //   expect         code, status, failed_node_id, details; `child` (the child's own record);
 //                  `no_record` (refused before anything was recorded); `stopped_within_ms`
-//                  and `no_statement_left` (the statement really stopped at the server).
+//                  and `no_statement_left` (no session of ours on that service is still
+//                  running a statement or holding a transaction: it really stopped).
 #include <sqlite3.h>
 
 #include <chrono>
@@ -127,14 +128,15 @@ class ExecutionFailureCases : public SeededPipelineStack,
     return true;
   }
 
-  // Statements still active on the service whose text carries `marker` (not this probe's own).
-  static int64_t ActiveStatements(const std::string& url, const std::string& marker) {
+  // Sessions of ours on the service's database still running a statement or holding a
+  // transaction open (a cursor read shows as FETCH, so match the state, not the SQL text).
+  static int64_t BusySessions(const std::string& url) {
     pqxx::connection conn(url);
     pqxx::nontransaction tx(conn);
     auto row = tx.exec1(
-        "SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND pid <> "
-        "pg_backend_pid() AND position(" +
-        tx.quote(marker) + " in query) > 0");
+        "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> "
+        "pg_backend_pid() AND application_name = 'datapipelines' AND state IN ('active', "
+        "'idle in transaction', 'idle in transaction (aborted)')");
     return row[0].as<int64_t>();
   }
 
@@ -223,13 +225,13 @@ TEST_P(ExecutionFailureCases, FailsWithItsCodeAndChangesNothing) {
   if (expect.contains("no_statement_left")) {
     const Json& probe = expect["no_statement_left"];
     const std::string url = ServiceUrl(probe["service"].get<std::string>().c_str());
-    int64_t active = -1;
+    int64_t busy = -1;
     // The cancel is acknowledged before the backend has fully settled: allow it a moment.
-    for (int i = 0; i < 200 && active != 0; ++i) {
-      active = ActiveStatements(url, probe["marker"]);
-      if (active) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    for (int i = 0; i < 200 && busy != 0; ++i) {
+      busy = BusySessions(url);
+      if (busy) std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
-    EXPECT_EQ(active, 0) << "the timed-out statement is still running at the server";
+    EXPECT_EQ(busy, 0) << "the timed-out statement is still running at the server";
   }
 
   if (expect.value("no_record", false)) {
