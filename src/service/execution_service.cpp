@@ -401,9 +401,10 @@ ExecutionOutcome ExecutionService::RunRecorded(
   record.instance_id = instance_id_;
   record.parameters = parameters.is_object() ? parameters : Json::object();
   record.started_at_ms = calculators.now_ms;
-  executions_.Insert(record);
   if (record.via == "mcp") {
-    // Written BEFORE the run: the same-credential rule of executions_cancel reads it (§14).
+    // Written BEFORE the run, and before the record: the same-credential rule of
+    // executions_cancel reads it (§14), and a client that sees the execution RUNNING (a second
+    // client polling executions_list) must find it there when it cancels.
     AuditEvent launched;
     launched.event = "mcp.execution.launched";
     launched.user_id = principal.user_id;
@@ -417,6 +418,7 @@ ExecutionOutcome ExecutionService::RunRecorded(
                           {"version", record.pipeline_version}}}};
     audit_.Record(launched);
   }
+  executions_.Insert(record);
   {
     std::lock_guard lock(running_mutex_);
     running_[record.id] = cancellation;

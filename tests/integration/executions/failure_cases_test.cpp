@@ -11,6 +11,8 @@
 //                  store, or a Redis URL nothing listens on;
 //   datasources    extra datasources over a test service (`service` names the URL's env var),
 //                  e.g. PostgreSQL with its own query_timeout_seconds;
+//   pipeline_parameters / parameters  the case pipeline's declared parameters (else the
+//                  base body's) and the values the execute call supplies (else none);
 //   children       released child pipelines a PIPELINE node of the case runs;
 //   occupy         a slow pipeline a user keeps running while the case is executed (slots);
 //   nodes[].dialect  the template dialect of a node on a non-SQLite datasource;
@@ -170,8 +172,9 @@ TEST_P(ExecutionFailureCases, FailsWithItsCodeAndChangesNothing) {
   for (const Json& child : spec.value("children", Json::array())) {
     SeedPipeline(child["name"], Body(child["name"], child["nodes"], "alice", true), true);
   }
-  const std::string id =
-      ToolOk("alice", "pipelines_create", Body(name, spec["nodes"], "alice", false))["id"];
+  Json body = Body(name, spec["nodes"], "alice", false);
+  if (spec.contains("pipeline_parameters")) body["parameters"] = spec["pipeline_parameters"];
+  const std::string id = ToolOk("alice", "pipelines_create", body)["id"];
 
   // A user keeps a slow execution running while the case runs (the execution slots).
   std::future<ToolOutcome> occupier;
@@ -194,16 +197,16 @@ TEST_P(ExecutionFailureCases, FailsWithItsCodeAndChangesNothing) {
   }
 
   const auto started = std::chrono::steady_clock::now();
-  ToolOutcome out =
-      Tool("alice", "pipelines_execute", {{"id", id}, {"parameters", Json::object()}});
+  ToolOutcome out = Tool("alice", "pipelines_execute",
+                         {{"id", id}, {"parameters", spec.value("parameters", Json::object())}});
   const auto elapsed_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                               std::chrono::steady_clock::now() - started)
                               .count();
   if (occupier.valid()) {
-    // Freed again: the occupier is cancelled (the operator's REST cancel: the subject here is
-    // the slot, not the MCP same-credential rule) and ends ABORTED, whatever the case said.
-    EXPECT_EQ(Rest(occupier_user, "DELETE", "/api/v1/executions/" + occupier_execution).status,
-              202);
+    // Freed again: the occupier cancels over MCP the moment it saw its run RUNNING (the
+    // launch row is written before the record, so the same-credential rule already holds) and
+    // the run ends ABORTED, whatever the case said.
+    ToolOk(occupier_user, "executions_cancel", {{"execution_id", occupier_execution}});
     EXPECT_EQ(occupier.get().Code(), "pipeline.execution.aborted");
   }
   ASSERT_EQ(out.Code(), expect["code"]) << spec["why"] << "\n" << out.payload.dump();
