@@ -1,5 +1,5 @@
-// dp_bench_connector_read: reads a 1M-row PostgreSQL table through our connector (libpq
-// single-row streaming, on_row callback) and compares the rate with
+// dp_bench_connector_read: reads a 1M-row PostgreSQL table through our connector (an uncapped
+// read: libpq cursor FETCH batches, on_row callback) and compares the rate with
 // `psql -c "COPY (same query) TO STDOUT" > /dev/null`, interleaved in the same run.
 //
 //   dp_bench_connector_read [--rows=N] [--rounds=R]

@@ -137,6 +137,7 @@ ExecutionServiceOptions ExecutionOptions(const Config& config) {
   options.page_size_rows = config.result_page_size_rows;
   options.page_max_rows = config.result_page_max_rows;
   options.max_concurrent_per_user = config.executor_max_concurrent_per_user;
+  options.max_concurrent_per_instance = config.executor_max_concurrent_per_instance;
   options.max_composition_depth = config.pipelines_max_composition_depth;
   options.heartbeat_seconds = config.executor_heartbeat_seconds;
   options.idempotency_ttl_seconds = config.idempotency_ttl_seconds;

@@ -1,6 +1,7 @@
 #include "postgres_connection.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 #include <set>
 
@@ -17,6 +18,35 @@ namespace {
 
 // Rows past max_rows discarded before a still-producing statement is cancelled instead.
 constexpr int64_t kDrainBudget = 1000;
+// Rows per FETCH of a cursor read: one PGresult per batch instead of one per row (single-row
+// mode allocates and frees a whole PGresult, attribute descriptors included, for every row).
+constexpr int64_t kFetchRows = 8192;
+
+// A statement whose first keyword makes it a query a cursor can run (SELECT, WITH, VALUES,
+// TABLE); anything else keeps the row-by-row path. A WITH the server refuses as a cursor (a
+// data-modifying CTE) falls back there too.
+bool ReadsRows(std::string_view sql) {
+  std::size_t i = 0;
+  while (i < sql.size()) {
+    char c = sql[i];
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '(') {
+      ++i;
+    } else if (sql.compare(i, 2, "--") == 0) {
+      std::size_t end = sql.find('\n', i);
+      i = end == std::string_view::npos ? sql.size() : end + 1;
+    } else if (sql.compare(i, 2, "/*") == 0) {
+      std::size_t end = sql.find("*/", i + 2);
+      i = end == std::string_view::npos ? sql.size() : end + 2;
+    } else {
+      break;
+    }
+  }
+  std::string word;
+  while (i < sql.size() && std::isalpha(static_cast<unsigned char>(sql[i]))) {
+    word.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(sql[i++]))));
+  }
+  return word == "SELECT" || word == "WITH" || word == "VALUES" || word == "TABLE";
+}
 
 struct ResultCloser {
   void operator()(PGresult* result) const { PQclear(result); }
@@ -358,11 +388,6 @@ QueryResult PostgresConnection::Query(std::string_view sql, const BindMap& binds
   }
   if (!result.columns.empty() && on_columns) on_columns(result.columns);
 
-  StatementGuard guard(options.cancel, EffectiveTimeoutMs(options), [this] { Cancel(); });
-  if (!PQsendQueryPrepared(conn_, "", n, values.data(), lengths.data(), formats.data(), 0)) {
-    Fail(nullptr);
-  }
-  PQsetSingleRowMode(conn_);
   std::vector<std::optional<std::string_view>> cells(result.columns.size());
   std::vector<std::string> scratch(result.columns.size());
   // Per column, decided once: which cells need rewriting before the encoder sees them.
@@ -374,6 +399,47 @@ QueryResult PostgresConnection::Query(std::string_view sql, const BindMap& binds
                       : column.source_type == "money"               ? Rewrite::kMoney
                                                                     : Rewrite::kNone);
   }
+  // One row of `raw` to on_row; false when the caller wants no more.
+  auto emit = [&](const PGresult* raw, int row) {
+    for (std::size_t c = 0; c < cells.size(); ++c) {
+      int col = static_cast<int>(c);
+      if (PQgetisnull(raw, row, col)) {
+        cells[c] = std::nullopt;
+        continue;
+      }
+      std::string_view text(PQgetvalue(raw, row, col), PQgetlength(raw, row, col));
+      if (rewrite[c] == Rewrite::kBytea) {
+        DecodeBytea(text, scratch[c]);
+        text = scratch[c];
+      } else if (rewrite[c] == Rewrite::kMoney) {
+        PlainMoney(text, scratch[c]);
+        text = scratch[c];
+      }
+      cells[c] = text;
+    }
+    ++result.row_count;
+    return on_row(RowView(result.columns, cells));
+  };
+
+  StatementGuard guard(options.cancel, EffectiveTimeoutMs(options), [this] { Cancel(); });
+  // Large reads go through a cursor in batches; a capped read (preview, probe, ping) and
+  // anything inside the caller's own transaction stay row by row.
+  const bool large = options.max_rows < 0 || options.max_rows >= kFetchRows;
+  if (large && !result.columns.empty() && PQtransactionStatus(conn_) == PQTRANS_IDLE &&
+      ReadsRows(rendered)) {
+    if (QueryInBatches(rendered, n, types, values, lengths, formats, options, guard, emit,
+                       result)) {
+      return result;
+    }
+    // Refused as a cursor. The attempt reused the unnamed statement slot: prepare ours again.
+    prepared = PQprepare(conn_, "", rendered.c_str(), n, types.data());
+    if (PQresultStatus(prepared) != PGRES_COMMAND_OK) Fail(prepared);
+    PQclear(prepared);
+  }
+  if (!PQsendQueryPrepared(conn_, "", n, values.data(), lengths.data(), formats.data(), 0)) {
+    Fail(nullptr);
+  }
+  PQsetSingleRowMode(conn_);
   bool stopped = false, cancelled = false;
   int64_t discarded = 0;
   // Past the last wanted row: rows libpq has already read are cheaper to discard than a
@@ -399,24 +465,7 @@ QueryResult PostgresConnection::Query(std::string_view sql, const BindMap& binds
         settle();
         continue;
       }
-      for (std::size_t c = 0; c < cells.size(); ++c) {
-        int col = static_cast<int>(c);
-        if (PQgetisnull(raw, 0, col)) {
-          cells[c] = std::nullopt;
-          continue;
-        }
-        std::string_view text(PQgetvalue(raw, 0, col), PQgetlength(raw, 0, col));
-        if (rewrite[c] == Rewrite::kBytea) {
-          DecodeBytea(text, scratch[c]);
-          text = scratch[c];
-        } else if (rewrite[c] == Rewrite::kMoney) {
-          PlainMoney(text, scratch[c]);
-          text = scratch[c];
-        }
-        cells[c] = text;
-      }
-      ++result.row_count;
-      if (!on_row(RowView(result.columns, cells))) {
+      if (!emit(raw, 0)) {
         result.truncated = stopped = true;
         settle();
       }
@@ -438,6 +487,142 @@ QueryResult PostgresConnection::Query(std::string_view sql, const BindMap& binds
   if (broken()) throw driver_errors::Unreachable(config_, PQerrorMessage(conn_));
   if (!stopped) guard.ThrowIfInterrupted();
   return result;
+}
+
+struct PostgresConnection::Segment {
+  ResultPtr result;  // the rows, or the first error; null when every statement succeeded
+  bool failed = false;
+};
+
+PostgresConnection::Segment PostgresConnection::ReadSegment() {
+  Segment segment;
+  int nulls = 0;
+  for (;;) {
+    PGresult* raw = PQgetResult(conn_);
+    if (raw == nullptr) {
+      // One null ends each statement's results; two in a row: nothing more is pending.
+      if (broken() || ++nulls > 1) throw driver_errors::Unreachable(config_, PQerrorMessage(conn_));
+      continue;
+    }
+    nulls = 0;
+    ExecStatusType status = PQresultStatus(raw);
+    if (status == PGRES_PIPELINE_SYNC) {
+      PQclear(raw);
+      return segment;
+    }
+    if (status == PGRES_FATAL_ERROR && !segment.failed) {
+      segment.result.reset(raw);
+      segment.failed = true;
+    } else if (status == PGRES_TUPLES_OK && !segment.failed) {
+      segment.result.reset(raw);
+    } else {
+      PQclear(raw);  // command acknowledgements; statements the error aborted
+    }
+  }
+}
+
+bool PostgresConnection::QueryInBatches(
+    const std::string& rendered, int n, const std::vector<Oid>& types,
+    const std::vector<const char*>& values, const std::vector<int>& lengths,
+    const std::vector<int>& formats, const QueryOptions& options, StatementGuard& guard,
+    const std::function<bool(const PGresult*, int)>& emit, QueryResult& result) {
+  // max_rows + 1 rows at most: the extra one says the result was truncated.
+  const int64_t batch =
+      options.max_rows >= 0 ? std::clamp<int64_t>(options.max_rows + 1, 1, kFetchRows) : kFetchRows;
+  const std::string fetch = "FETCH FORWARD " + std::to_string(batch) + " FROM dp_rows";
+  const std::string declare = "DECLARE dp_rows NO SCROLL CURSOR FOR " + rendered;
+  if (PQenterPipelineMode(conn_) != 1) return false;
+  int pending = 0;  // segments sent and not yet read
+  auto send = [&](const std::string& sql, int count, const Oid* oids, const char* const* args,
+                  const int* lens, const int* fmts) {
+    if (PQsendQueryParams(conn_, sql.c_str(), count, oids, args, lens, fmts, 0) != 1) {
+      throw driver_errors::Unreachable(config_, PQerrorMessage(conn_));
+    }
+  };
+  auto sync = [&] {
+    if (PQpipelineSync(conn_) != 1) {
+      throw driver_errors::Unreachable(config_, PQerrorMessage(conn_));
+    }
+    ++pending;
+  };
+  auto send_fetch = [&] {
+    send(fetch, 0, nullptr, nullptr, nullptr, nullptr);
+    sync();
+  };
+  // Ends the transaction (whatever is in flight read and dropped) and leaves pipeline mode.
+  auto finish = [&](const char* verb) {
+    while (pending > 0) {
+      --pending;
+      ReadSegment();
+    }
+    send(verb, 0, nullptr, nullptr, nullptr, nullptr);
+    sync();
+    --pending;
+    Segment end = ReadSegment();
+    PQexitPipelineMode(conn_);
+    return end;
+  };
+  auto fail = [&](Segment& failed) {
+    std::string state = SqlState(failed.result.get());
+    finish("ROLLBACK");
+    if (state == "57014") {
+      guard.ThrowIfInterrupted();
+      throw driver_errors::Cancelled();
+    }
+    Fail(failed.result.release());
+  };
+  try {
+    // One round trip: BEGIN + DECLARE, then the first batch.
+    send("BEGIN", 0, nullptr, nullptr, nullptr, nullptr);
+    send(declare, n, types.data(), values.data(), lengths.data(), formats.data());
+    sync();
+    send_fetch();
+    --pending;
+    Segment opened = ReadSegment();
+    if (opened.failed) {
+      // 0A000: a data-modifying WITH; 42601: a form DECLARE does not take (SELECT INTO).
+      // Anything else is the statement's own failure (permissions, a missing relation).
+      std::string state = SqlState(opened.result.get());
+      if ((state != "0A000" && state != "42601") || broken()) fail(opened);
+      finish("ROLLBACK");
+      return false;  // not a cursor-able statement: the caller runs it row by row
+    }
+    for (;;) {
+      --pending;
+      Segment rows = ReadSegment();
+      if (rows.failed) fail(rows);
+      const int count = rows.result ? PQntuples(rows.result.get()) : 0;
+      const bool more = count == batch;
+      // The server produces the next batch while this one is handed out.
+      if (more && !guard.fired()) send_fetch();
+      bool stopped = false;
+      for (int r = 0; r < count && !stopped; ++r) {
+        if (options.max_rows >= 0 && result.row_count >= options.max_rows) {
+          result.truncated = stopped = true;
+        } else if (!emit(rows.result.get(), r)) {
+          result.truncated = stopped = true;
+        }
+      }
+      if (stopped || !more) break;
+      if (guard.fired()) {
+        finish("ROLLBACK");
+        guard.ThrowIfInterrupted();
+        throw driver_errors::Cancelled();
+      }
+    }
+    Segment end = finish("COMMIT");
+    if (end.failed) Fail(end.result.release());
+  } catch (...) {
+    // A callback's failure (or a lost session): leave the session idle when it still can be.
+    if (PQpipelineStatus(conn_) != PQ_PIPELINE_OFF && !broken()) {
+      try {
+        finish("ROLLBACK");
+      } catch (...) {
+      }
+    }
+    throw;
+  }
+  return true;
 }
 
 bool PostgresConnection::Ping(int timeout_ms) {

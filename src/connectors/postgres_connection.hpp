@@ -3,6 +3,7 @@
 // parseable and timestamptz arrives as UTC (type-system.md §8.4).
 #include <libpq-fe.h>
 
+#include <functional>
 #include <unordered_map>
 
 #include "datapipelines/connectors/connection.hpp"
@@ -10,6 +11,8 @@
 #include "datapipelines/connectors/source_type.hpp"
 
 namespace dp {
+
+class StatementGuard;
 
 class PostgresConnection : public Connection {
  public:
@@ -49,6 +52,18 @@ class PostgresConnection : public Connection {
   bool ResolveTypes(const std::vector<Oid>& oids);
   std::vector<ColumnSchema> DescribeColumns(const PGresult* description, bool& looked_up);
   void Drain();
+  // Reads one pipeline segment (the statements before a sync): the first error, else the
+  // rows, else null; always up to and including the segment's sync.
+  struct Segment;
+  Segment ReadSegment();
+  // A row-returning statement through a cursor, FETCHed in batches on one pipelined round
+  // trip each (the next batch requested before this one is handed out). False, with nothing
+  // read and the session idle again, when the server refuses the statement as a cursor.
+  bool QueryInBatches(const std::string& rendered, int n, const std::vector<Oid>& types,
+                      const std::vector<const char*>& values, const std::vector<int>& lengths,
+                      const std::vector<int>& formats, const QueryOptions& options,
+                      StatementGuard& guard, const std::function<bool(const PGresult*, int)>& emit,
+                      QueryResult& result);
   // Sends the rows `fill` produces while the server is in COPY IN state; "" or libpq's error.
   std::string StreamCopyData(const std::function<bool(std::string& buffer)>& fill);
   // The exclusion floor minus the include_schemas escape hatch, as SQL text-array param.

@@ -327,19 +327,28 @@ Json ExecutionService::Execute(const Principal& principal, const ExecuteRequest&
   }
   {
     std::lock_guard lock(running_mutex_);
-    int& mine = running_per_user_[principal.user_id];
-    if (mine >= options_.max_concurrent_per_user) {
+    // Refused before anything is recorded: a call that never ran leaves no execution behind.
+    auto found = running_per_user_.find(principal.user_id);
+    if (found != running_per_user_.end() && found->second >= options_.max_concurrent_per_user) {
       throw DomainError(errc::kExecutionConcurrencyLimit,
                         "Too many executions of yours are running; wait for one to finish.",
-                        Json{{"limit", options_.max_concurrent_per_user}});
+                        Json{{"limit", options_.max_concurrent_per_user}, {"scope", "user"}});
     }
-    ++mine;
+    if (running_total_ >= options_.max_concurrent_per_instance) {
+      throw DomainError(
+          errc::kExecutionConcurrencyLimit,
+          "This instance is running as many executions as it admits; retry shortly.",
+          Json{{"limit", options_.max_concurrent_per_instance}, {"scope", "instance"}});
+    }
+    ++running_per_user_[principal.user_id];
+    ++running_total_;
   }
   struct SlotRelease {
     ExecutionService& s;
     std::string user;
     ~SlotRelease() {
       std::lock_guard lock(s.running_mutex_);
+      --s.running_total_;
       if (--s.running_per_user_[user] <= 0) s.running_per_user_.erase(user);
     }
   } slot{*this, principal.user_id};
@@ -392,9 +401,10 @@ ExecutionOutcome ExecutionService::RunRecorded(
   record.instance_id = instance_id_;
   record.parameters = parameters.is_object() ? parameters : Json::object();
   record.started_at_ms = calculators.now_ms;
-  executions_.Insert(record);
   if (record.via == "mcp") {
-    // Written BEFORE the run: the same-credential rule of executions_cancel reads it (§14).
+    // Written BEFORE the run, and before the record: the same-credential rule of
+    // executions_cancel reads it (§14), and a client that sees the execution RUNNING (a second
+    // client polling executions_list) must find it there when it cancels.
     AuditEvent launched;
     launched.event = "mcp.execution.launched";
     launched.user_id = principal.user_id;
@@ -408,6 +418,7 @@ ExecutionOutcome ExecutionService::RunRecorded(
                           {"version", record.pipeline_version}}}};
     audit_.Record(launched);
   }
+  executions_.Insert(record);
   {
     std::lock_guard lock(running_mutex_);
     running_[record.id] = cancellation;

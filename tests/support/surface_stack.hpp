@@ -5,6 +5,7 @@
 // `catalog_`, mounts its routes on `rest_`, and inherits the callers below.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <string>
@@ -128,7 +129,7 @@ class SurfaceStack : public ::testing::Test {
   std::unique_ptr<RestApi> rest_;
   std::map<std::string, std::string> keys_;
   std::map<std::string, Principal> principals_;
-  int calls_ = 0;
+  std::atomic<int> calls_{0};  // tests call from several threads (cancel, slots)
 };
 
 }  // namespace dp::test

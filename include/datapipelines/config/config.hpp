@@ -68,6 +68,7 @@ struct Config {
   int executor_node_timeout_seconds = 300;
   int executor_max_parallel_nodes = 4;
   int executor_max_concurrent_per_user = 10;
+  int executor_max_concurrent_per_instance = 100;
   int executor_heartbeat_seconds = 15;
   int staging_max_memory_mb = 1024;
   std::string executions_error_detail = "full";  // full | structured

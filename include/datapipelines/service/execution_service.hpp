@@ -47,6 +47,7 @@ struct ExecutionServiceOptions {
   int page_size_rows = 1000;
   int page_max_rows = 100000;
   int max_concurrent_per_user = 10;
+  int max_concurrent_per_instance = 100;  // root executions of this instance, all users
   int max_composition_depth = 5;
   int heartbeat_seconds = 15;
   int idempotency_ttl_seconds = 86400;     // datapipelines.idempotency.ttl-seconds
@@ -174,6 +175,7 @@ class ExecutionService {
   std::mutex running_mutex_;
   std::map<std::string, std::shared_ptr<ExecutionCancellation>> running_;
   std::map<std::string, int> running_per_user_;
+  int running_total_ = 0;  // root executions holding a slot (under running_mutex_)
 
   std::mutex heartbeat_mutex_;
   std::condition_variable heartbeat_cv_;

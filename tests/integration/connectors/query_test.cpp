@@ -143,6 +143,87 @@ TEST_F(MysqlConnectorTest, StreamsRowsWithBoundedMemory) { CheckStreaming(*conne
 TEST_F(SqliteConnectorTest, StreamsRowsWithBoundedMemory) { CheckStreaming(*connector_); }
 TEST_F(DuckdbConnectorTest, StreamsRowsWithBoundedMemory) { CheckStreaming(*connector_); }
 
+// PostgreSQL reads a large result through a cursor in FETCH batches: every way such a read
+// ends (all rows, stopped by the caller, truncated at max_rows, failing mid-way, a statement
+// that cannot be a cursor) delivers the right rows and leaves the session idle, no transaction
+// open, ready for the next statement.
+TEST_F(PostgresConnectorTest, LargeReadsAreBatchedAndEveryEndingLeavesTheSessionIdle) {
+  auto conn = connector_->Acquire();
+  const std::string rows = "SELECT n FROM generate_series(1, 50000) AS g(n) ORDER BY n";
+  auto idle = [&] {
+    // SAVEPOINT succeeds only inside a transaction block: refused means none was left open.
+    auto outside = CatchDomainError([&] { conn->Execute("SAVEPOINT dp_probe"); });
+    EXPECT_TRUE(outside) << "a transaction was left open";
+    if (!outside) conn->Execute("ROLLBACK");
+  };
+  // All rows, in order, across several batches.
+  int64_t count = 0, last = 0;
+  bool ordered = true;
+  QueryResult all = conn->Query(rows, {}, QueryOptions{}, [&](const RowView& row) {
+    int64_t n = AsInt(row.Wire(0));
+    ordered = ordered && n == last + 1;
+    last = n;
+    return ++count, true;
+  });
+  EXPECT_EQ(count, 50000);
+  EXPECT_EQ(all.row_count, 50000);
+  EXPECT_TRUE(ordered);
+  EXPECT_FALSE(all.truncated);
+  idle();
+
+  // The caller stops mid-way (past the first batch).
+  count = 0;
+  QueryResult stopped =
+      conn->Query(rows, {}, QueryOptions{}, [&](const RowView&) { return ++count < 20000; });
+  EXPECT_EQ(count, 20000);
+  EXPECT_TRUE(stopped.truncated);
+  idle();
+
+  // A cap large enough for the cursor path: exactly max_rows rows, marked truncated.
+  QueryOptions capped;
+  capped.max_rows = 10000;
+  count = 0;
+  QueryResult head = conn->Query(rows, {}, capped, [&](const RowView&) { return ++count, true; });
+  EXPECT_EQ(count, 10000);
+  EXPECT_TRUE(head.truncated);
+  idle();
+
+  // A failure after the first batches: the rows before it were delivered, the error is the
+  // statement's, and the session is usable.
+  count = 0;
+  auto failed = CatchDomainError([&] {
+    conn->Query("SELECT 1 / (30000 - n) AS x FROM generate_series(1, 50000) AS g(n)", {},
+                QueryOptions{}, [&](const RowView&) { return ++count, true; });
+  });
+  ASSERT_TRUE(failed);
+  EXPECT_EQ(failed->code(), errc::kNodeQueryFailed);
+  EXPECT_GT(count, 0);
+  EXPECT_LT(count, 30000);
+  idle();
+
+  // The callback itself fails (a result store refusing the rows): the session is usable.
+  EXPECT_THROW(conn->Query(rows, {}, QueryOptions{},
+                           [&](const RowView& row) -> bool {
+                             if (AsInt(row.Wire(0)) == 9000) throw std::runtime_error("full");
+                             return true;
+                           }),
+               std::runtime_error);
+  idle();
+
+  // A WITH the server refuses as a cursor (data-modifying) still runs, row by row.
+  conn->Execute("DROP TABLE IF EXISTS dp_cursor_t");
+  conn->Execute("CREATE TABLE dp_cursor_t (n INTEGER)");
+  count = 0;
+  conn->Query(
+      "WITH ins AS (INSERT INTO dp_cursor_t SELECT generate_series(1, 3) RETURNING n) "
+      "SELECT n FROM ins",
+      {}, QueryOptions{}, [&](const RowView&) { return ++count, true; });
+  EXPECT_EQ(count, 3);
+  EXPECT_EQ(AsInt(QueryRows(*conn, "SELECT count(*) AS n FROM dp_cursor_t")[0]["n"]), 3);
+  conn->Execute("DROP TABLE dp_cursor_t");
+  idle();
+}
+
 void ExpectInterrupted(const std::optional<DomainError>& error, const char* reason) {
   ASSERT_TRUE(error);
   EXPECT_EQ(error->code(), errc::kNodeQueryFailed);
@@ -199,8 +280,9 @@ TEST_F(PostgresConnectorTest, CancelAndTimeoutStopTheStatement) {
   // Nothing of ours is still sleeping on the server.
   auto conn = connector_->Acquire();
   Json active = QueryRows(*conn,
-                          "SELECT count(*) AS n FROM pg_stat_activity WHERE state = 'active' "
-                          "AND query = 'SELECT pg_sleep(10)' AND pid <> pg_backend_pid()");
+                          "SELECT count(*) AS n FROM pg_stat_activity WHERE state <> 'idle' "
+                          "AND (query = 'SELECT pg_sleep(10)' OR query LIKE 'FETCH FORWARD %' "
+                          "OR query IN ('BEGIN', 'ROLLBACK')) AND pid <> pg_backend_pid()");
   EXPECT_EQ(AsInt(active[0]["n"]), 0);
 }
 TEST_F(MysqlConnectorTest, CancelAndTimeoutStopTheStatement) {

@@ -29,10 +29,10 @@
 #include "datapipelines/rest/rest_api.hpp"
 #include "datapipelines/rest/template_routes.hpp"
 #include "datapipelines/results/rate_limiter.hpp"
+#include "datapipelines/results/result_store.hpp"
 #include "datapipelines/service/audit_log.hpp"
 #include "datapipelines/service/auth_service.hpp"
 #include "datapipelines/service/check_run_service.hpp"
-#include "datapipelines/results/result_store.hpp"
 #include "datapipelines/service/datasource_service.hpp"
 #include "datapipelines/service/execution_service.hpp"
 #include "datapipelines/service/node_run_service.hpp"
@@ -62,6 +62,9 @@ class PipelineStack : public SurfaceStack {
   virtual MetadataBackend Backend() const { return MetadataBackend::kSqlite; }
   // Executor limits a suite needs tighter than the defaults (result size, tempdb memory, …).
   virtual void ConfigureExecutions(ExecutionServiceOptions& options) const {}
+  // The result store's URL; `standard` is the stack's own (memory, or the test Redis on the
+  // production-shaped variant). A suite that needs the store full or unreachable overrides it.
+  virtual std::string ResultStoreUrl(const std::string& standard) const { return standard; }
 
   void SetUp() override {
     std::string url = ":memory:";
@@ -71,38 +74,38 @@ class PipelineStack : public SurfaceStack {
       pg_url_ = pg;
       schema_ = "dp_pl_" + std::to_string(::getpid()) + "_" + std::to_string(++counter);
       ExecPg("DROP SCHEMA IF EXISTS " + schema_ + " CASCADE; CREATE SCHEMA " + schema_);
-      url = pg + (pg.find('?') == std::string::npos ? "?" : "&") +
-            "options=-csearch_path%3D" + schema_;
+      url = pg + (pg.find('?') == std::string::npos ? "?" : "&") + "options=-csearch_path%3D" +
+            schema_;
     }
     OpenSurfaces(url);
     templates_ = std::make_unique<TemplateService>(*store_, *auth_);
-    datasources_ = std::make_unique<DatasourceService>(*store_, *audit_,
-                                                       SecretBox::FromBase64(TestKey()));
+    datasources_ =
+        std::make_unique<DatasourceService>(*store_, *audit_, SecretBox::FromBase64(TestKey()));
     pipeline_store_ = OpenPipelineStore(*store_);
     audit_reader_ = OpenAuditReader(*store_);
     PipelineServiceOptions options;
     options.max_composition_depth = 2;
-    pipelines_ = std::make_unique<PipelineService>(*store_, *pipeline_store_, *auth_,
-                                                   *templates_, datasources_.get(),
-                                                   audit_reader_.get(), options);
+    pipelines_ =
+        std::make_unique<PipelineService>(*store_, *pipeline_store_, *auth_, *templates_,
+                                          datasources_.get(), audit_reader_.get(), options);
     templates_->SetPinSource(pipelines_.get());
     datasources_->SetUsageSource(
         [this](const std::string& name) { return pipelines_->PipelinesUsingDatasource(name); });
     // On the production-shaped variant results live in Redis, as they do in production.
     const std::string redis = ServiceUrl("DP_TEST_REDIS_URL");
-    results_ = OpenResultStore(Backend() == MetadataBackend::kPostgres && !redis.empty() ? redis
-                                                                                         : "memory");
+    results_ = OpenResultStore(ResultStoreUrl(
+        Backend() == MetadataBackend::kPostgres && !redis.empty() ? redis : "memory"));
     execution_store_ = OpenExecutionStore(*store_);
     ExecutionServiceOptions execution_options;
     execution_options.heartbeat_seconds = 3600;
     ConfigureExecutions(execution_options);
-    executions_ = std::make_unique<ExecutionService>(
-        *store_, *execution_store_, *results_, *auth_, *audit_, *audit_reader_, *pipelines_,
-        *templates_, *datasources_, execution_options);
+    executions_ = std::make_unique<ExecutionService>(*store_, *execution_store_, *results_, *auth_,
+                                                     *audit_, *audit_reader_, *pipelines_,
+                                                     *templates_, *datasources_, execution_options);
     node_runs_ = std::make_unique<NodeRunService>(*store_, *audit_reader_, *auth_, *pipelines_,
                                                   *templates_, *datasources_);
-    check_runs_ = std::make_unique<CheckRunService>(*execution_store_, *auth_, *audit_,
-                                                    *pipelines_, *datasources_);
+    check_runs_ = std::make_unique<CheckRunService>(*execution_store_, *auth_, *audit_, *pipelines_,
+                                                    *datasources_);
     pipelines_->SetCheckRunner(check_runs_.get());
     BindTemplateTools(catalog_, *templates_);
     BindDatasourceTools(catalog_, *datasources_);
