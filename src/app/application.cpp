@@ -240,7 +240,7 @@ struct Application::Impl {
     rest = std::make_unique<RestApi>(
         *auth, *authenticator, docs,
         RestApiOptions{config.session_ttl_hours,
-                       /*secure_cookies=*/config.ServesTls() || config.tls_terminated_upstream});
+                       /*secure_cookies=*/config.ClientsUseHttps()});
     BindDocsTools(catalog, docs);
     // Domain services: each binds its MCP tools and mounts its REST resource here.
     // [templates]
@@ -355,7 +355,7 @@ struct Application::Impl {
         UiServices{*auth, *authenticator, *pipelines, *templates, *datasources, *executions,
                    *check_runs, *workspace_admin, *account},
         UiOptions{config.session_ttl_hours,
-                  /*secure_cookies=*/config.ServesTls() || config.tls_terminated_upstream});
+                  /*secure_cookies=*/config.ClientsUseHttps()});
     HttpServerOptions server_options = ServerOptions(config);
     // Running executions end ABORTED with a recorded reason instead of outliving the grace.
     server_options.on_shutdown = [this] {

@@ -4,53 +4,91 @@
 
 namespace dp {
 
-ServerMetrics::ServerMetrics(std::string_view version) {
+ServerMetrics::ServerMetrics(std::string_view version)
+    : request_counters_(std::make_unique<std::atomic<MetricCounter*>[]>(
+          kRoutes.size() * kMethods.size() * kStatuses)) {
   registry_.AddGaugeCollector([version = std::string(version)](std::vector<GaugeSample>& out) {
     out.push_back(
         {"datapipelines_build_info", "The running build (value 1).", {{"version", version}}, 1});
   });
 }
 
-std::string_view ServerMetrics::RouteClass(std::string_view path) {
+namespace {
+
+// A slot filled from the registry once. The registry hands every caller the same instrument
+// for one key, so two threads filling a slot at once store the same pointer.
+template <typename Instrument, typename Find>
+Instrument& Cached(std::atomic<Instrument*>& slot, Find find) {
+  Instrument* instrument = slot.load(std::memory_order_acquire);
+  if (instrument == nullptr) {
+    instrument = &find();
+    slot.store(instrument, std::memory_order_release);
+  }
+  return *instrument;
+}
+
+}  // namespace
+
+std::size_t ServerMetrics::RouteIndex(std::string_view path) {
   auto under = [path](std::string_view prefix) {
     return path == prefix || (path.starts_with(prefix) && path[prefix.size()] == '/');
   };
-  if (path == "/mcp") return "mcp";
-  if (under("/api/v1")) return "api";
-  if (under("/api/x")) return "endpoint";
-  if (path == "/" || under("/ui")) return "ui";
-  if (path == "/skill.md" || under("/skill")) return "skill";
-  if (path == "/healthz" || path == "/readyz") return "health";
-  if (path == "/metrics") return "metrics";
-  return "other";
+  if (path == "/mcp") return 0;
+  if (under("/api/v1")) return 1;
+  if (under("/api/x")) return 2;
+  if (path == "/" || under("/ui")) return 3;
+  if (path == "/skill.md" || under("/skill")) return 4;
+  if (path == "/healthz" || path == "/readyz") return 5;
+  if (path == "/metrics") return 6;
+  return 7;
+}
+
+std::size_t ServerMetrics::MethodIndex(std::string_view method) {
+  for (std::size_t i = 0; i + 1 < kMethods.size(); ++i) {
+    if (method == kMethods[i]) return i;
+  }
+  return kMethods.size() - 1;
+}
+
+std::string_view ServerMetrics::RouteClass(std::string_view path) {
+  return kRoutes[RouteIndex(path)];
 }
 
 std::string_view ServerMetrics::MethodClass(std::string_view method) {
-  static constexpr std::array<std::string_view, 7> kMethods = {"GET",    "HEAD",  "POST",   "PUT",
-                                                               "DELETE", "PATCH", "OPTIONS"};
-  for (std::string_view known : kMethods) {
-    if (method == known) return known;
-  }
-  return "other";
+  return kMethods[MethodIndex(method)];
+}
+
+MetricCounter& ServerMetrics::RequestCounter(std::size_t route, std::size_t method, int status) {
+  auto find = [&]() -> MetricCounter& {
+    return registry_.Counter("datapipelines_http_requests_total",
+                             "HTTP requests by route class and status.",
+                             {{"route", std::string(kRoutes[route])},
+                              {"method", std::string(kMethods[method])},
+                              {"status", std::to_string(status)}});
+  };
+  if (status < kFirstStatus || status >= kFirstStatus + kStatuses) return find();
+  const std::size_t slot = (route * kMethods.size() + method) * kStatuses + (status - kFirstStatus);
+  return Cached(request_counters_[slot], find);
+}
+
+MetricHistogram& ServerMetrics::RouteDuration(std::size_t route) {
+  return Cached(route_durations_[route], [&]() -> MetricHistogram& {
+    return registry_.Histogram("datapipelines_http_request_duration_seconds",
+                               "HTTP request duration at the server, by route class.",
+                               {{"route", std::string(kRoutes[route])}});
+  });
 }
 
 void ServerMetrics::OnHttpRequest(std::string_view method, std::string_view path, int status,
                                   double seconds) {
-  const std::string route(RouteClass(path));
-  const std::string verb(MethodClass(method));
-  const std::string code = std::to_string(status);
-  registry_
-      .Counter("datapipelines_http_requests_total", "HTTP requests by route class and status.",
-               {{"route", route}, {"method", verb}, {"status", code}})
-      .Add();
-  registry_
-      .Histogram("datapipelines_http_request_duration_seconds",
-                 "HTTP request duration at the server, by route class.", {{"route", route}})
-      .Observe(seconds);
+  const std::size_t route = RouteIndex(path);
+  RequestCounter(route, MethodIndex(method), status).Add();
+  RouteDuration(route).Observe(seconds);
   if (status == 429) {
     registry_
         .Counter("datapipelines_rate_limit_refusals_total",
-                 "Requests refused by a rate limit (429), by route class.", {{"route", route}})
+                 "Requests refused by a rate limit (429), by route class.",
+                 {{"route", std::string(kRoutes[route])}})
         .Add();
   }
 }

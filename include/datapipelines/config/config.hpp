@@ -106,6 +106,8 @@ struct Config {
   // generated key files, every secret must be configured.
   bool IsProductionMode() const;
   bool ServesTls() const;
+  // Clients reach the server over HTTPS (native TLS or a terminating proxy): cookies are Secure.
+  bool ClientsUseHttps() const { return ServesTls() || tls_terminated_upstream; }
 };
 
 // One declared configuration key.

@@ -100,5 +100,26 @@ TEST(ServerMetricsTest, RoutesAndMethodsCollapseIntoClosedSets) {
   EXPECT_TRUE(Has(text, R"(datapipelines_build_info{version="9.9.9"} 1)")) << text;
 }
 
+TEST(ServerMetricsTest, CachedInstrumentsCountEveryRequestFromEveryThread) {
+  ServerMetrics metrics("1");
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&] {
+      for (int i = 0; i < 1000; ++i) metrics.OnHttpRequest("POST", "/mcp", 200, 0.001);
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  metrics.OnHttpRequest("GET", "/healthz", 999, 0.001);  // outside 100–599: not cached, counted
+  std::string text = metrics.Registry().RenderPrometheus();
+  EXPECT_TRUE(
+      Has(text, R"(datapipelines_http_requests_total{route="mcp",method="POST",status="200"} 4000)"))
+      << text;
+  EXPECT_TRUE(Has(text, R"(datapipelines_http_request_duration_seconds_count{route="mcp"} 4000)"))
+      << text;
+  EXPECT_TRUE(
+      Has(text, R"(datapipelines_http_requests_total{route="health",method="GET",status="999"} 1)"))
+      << text;
+}
+
 }  // namespace
 }  // namespace dp
