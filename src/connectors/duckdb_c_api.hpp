@@ -211,7 +211,6 @@ duckdb_type duckdb_decimal_internal_type(duckdb_logical_type type);
 duckdb_type duckdb_enum_internal_type(duckdb_logical_type type);
 char* duckdb_enum_dictionary_value(duckdb_logical_type type, idx_t index);
 void duckdb_destroy_logical_type(duckdb_logical_type* type);
-char* duckdb_logical_type_get_alias(duckdb_logical_type type);
 
 // Materialized-result access (the staging engine's own catalog reads).
 int64_t duckdb_value_int64(duckdb_result* result, idx_t col, idx_t row);

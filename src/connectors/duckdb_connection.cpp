@@ -425,15 +425,9 @@ std::string StripTrailing(std::string_view sql) {
   return out;
 }
 
-// The DuckDB tempdb (DuckdbStaging) stages canonical INTEGER as BIGINT, BIGINTEGER as HUGEINT,
-// and NULL / unbounded BIGDECIMAL as the VARCHAR aliases dp_null / dp_bigdecimal: read back,
-// each is the canonical type the staged column had.
+// The DuckDB tempdb (DuckdbStaging) stages canonical INTEGER as BIGINT and BIGINTEGER as
+// HUGEINT: read back, each is the canonical type the staged column had.
 TypeMapping StagedMapping(duckdb_logical_type type, const TypeMapping& mapped) {
-  char* alias = duckdb_logical_type_get_alias(type);
-  std::string name = alias ? alias : "";
-  if (alias) duckdb_free(alias);
-  if (name == "dp_null") return Simple(CanonicalType::kNull);
-  if (name == "dp_bigdecimal") return TypeMapping{CanonicalType::kBigDecimal, {}, {}, {}};
   duckdb_type id = duckdb_get_type_id(type);
   if (id == DUCKDB_TYPE_BIGINT) return Simple(CanonicalType::kInteger);
   if (id == DUCKDB_TYPE_HUGEINT) return Simple(CanonicalType::kBigInteger);

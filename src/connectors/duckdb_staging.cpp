@@ -63,11 +63,6 @@ DuckdbStaging::DuckdbStaging(const Limits& limits) : limits_(limits) {
     engine_ = DuckdbEngine::Open(config);
     setup_ = engine_->Connect(config);
     session_ = std::make_unique<DuckdbConnection>(config, engine_);
-    for (const char* ddl :
-         {"CREATE TYPE dp_null AS VARCHAR", "CREATE TYPE dp_bigdecimal AS VARCHAR"}) {
-      std::string failure = RunTrusted(ddl);
-      if (!failure.empty()) throw std::runtime_error(failure);
-    }
   } catch (const DomainError& error) {
     std::string reason = error.what();
     auto it = error.details().find("driver_message");
@@ -88,7 +83,7 @@ std::string DuckdbStaging::ColumnType(const TypeMapping& mapping) {
   };
   switch (mapping.type) {
     case CanonicalType::kNull:
-      return "dp_null";  // a VARCHAR alias: read back as NULL-typed
+      return "VARCHAR";  // every value NULL; read back as STRING (DuckDB keeps no alias)
     case CanonicalType::kString:
       return "VARCHAR";
     case CanonicalType::kBoolean:
@@ -109,7 +104,7 @@ std::string DuckdbStaging::ColumnType(const TypeMapping& mapping) {
           mapping.scale.value_or(0) <= *mapping.precision) {
         return decimal(*mapping.precision, mapping.scale.value_or(0));
       }
-      return "dp_bigdecimal";  // unbounded or past 38 digits: exact text (a VARCHAR alias)
+      return "VARCHAR";  // unbounded or past 38 digits: exact text, read back as STRING
     case CanonicalType::kBinary:
       return "BLOB";
     case CanonicalType::kDate:

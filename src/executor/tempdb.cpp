@@ -31,8 +31,11 @@ DomainError CreationFailed(const std::string& reason, const char* engine = "sqli
                      Json{{"engine", engine}, {"reason", reason}});
 }
 
+// DuckDB past its memory_limit: "Out of Memory Error: …", or a failed block allocation
+// surfacing through the appender's commit.
 bool IsOutOfMemory(const std::string& message) {
-  return message.find("Out of Memory") != std::string::npos;
+  return message.find("Out of Memory") != std::string::npos ||
+         message.find("could not allocate block") != std::string::npos;
 }
 
 // A staged cell as the DuckDB appender casts it: flags as true/false, temporal values in

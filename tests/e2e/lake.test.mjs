@@ -227,6 +227,8 @@ describe('a pipeline joining demo_lake trips with the SQLite zones in tempdb', (
     zones: 'city/lake/sql/zones.sql',
     report: 'city/lake/sql/zone_report.sql',
   };
+  let expectedSchema;
+  let expectedRows;
   const BODIES = {
     [T.lakeTrips]: ['LAKE', 'SELECT pickup_zone_id AS zone_id, count(*) AS trips, sum(fare) AS fares '
       + 'FROM demo.trips WHERE month = :month GROUP BY pickup_zone_id'],
@@ -244,6 +246,7 @@ describe('a pipeline joining demo_lake trips with the SQLite zones in tempdb', (
       await a.ok('templates_create', { id, dialect, display_name: id.split('/').pop(),
         description: 'e2e lake template', body, ...(first ? { confirm_new_root: true } : {}) });
       first = false;
+      await a.ok('templates_render', { id, context: {} });
     }
     const pipeline = await a.ok('pipelines_create', {
       name: 'city/lake/zone_trips',
@@ -267,6 +270,7 @@ describe('a pipeline joining demo_lake trips with the SQLite zones in tempdb', (
     const run = await a.ok('pipelines_execute', { id: pipeline.id, parameters: {} });
     assert.equal(run.status, 'SUCCESS', JSON.stringify(run));
     assert.equal(run.total_rows, 60);
+    expectedSchema = run.schema;
     const stats = Object.fromEntries(run.node_stats.map((s) => [s.node_id, s]));
     assert.equal(stats.stg_zones.rows_out, 60);
     const expected = await a.ok('sql_probe', { name: 'demo', limit: 100,
@@ -274,10 +278,52 @@ describe('a pipeline joining demo_lake trips with the SQLite zones in tempdb', (
     const want = new Map(expected.rows.map((r) => [Number(r.z), Number(r.n)]));
     assert.equal(stats.stg_trips.rows_out, want.size);
     let total = 0;
-    for (const row of run.rows) {
-      assert.equal(Number(row.trips), want.get(Number(row.zone_id)) ?? 0, JSON.stringify(row));
-      total += Number(row.trips);
+    assert.deepEqual(run.schema.map((c) => c.name), ['zone_id', 'zone_name', 'borough', 'trips']);
+    for (const [zoneId, , , trips] of run.rows) {
+      assert.equal(Number(trips), want.get(Number(zoneId)) ?? 0, `zone ${zoneId}`);
+      total += Number(trips);
     }
     assert.ok(total > 0);
+    expectedRows = run.rows;
+  });
+
+  it('runs the same with settings.tempdb.engine DUCKDB (a DUCKDB report template)', async () => {
+    const report = 'city/lake/sql/zone_report_duckdb.sql';
+    await a.ok('templates_create', { id: report, dialect: 'DUCKDB', display_name: 'zone_report_duckdb',
+      description: 'e2e lake template', body: BODIES[T.report][1] });
+    await a.ok('templates_render', { id: report, context: {} });
+    const body = (tempdb) => ({
+      name: `city/lake/zone_trips_${tempdb.engine.toLowerCase()}`,
+      display_name: 'Trips per zone from the lake, staged in DuckDB',
+      description: 'The same join as city/lake/zone_trips, staged in an in-memory DuckDB.',
+      settings: { tempdb },
+      parameters: { month: { type: 'STRING', required: false, default: MONTH,
+        description: 'The pickup month, YYYY-MM.' } },
+      nodes: [
+        { id: 'stg_trips', description: 'Pickups per zone in the month, from the lake.', type: 'DQL',
+          source: 'demo_lake', template: { id: T.lakeTrips, version: 1 },
+          output: { target: 'tempdb', table: 'stg_trips' }, depends_on: [] },
+        { id: 'stg_zones', description: 'Every zone, from SQLite.', type: 'DQL', source: 'demo',
+          template: { id: T.zones, version: 1 }, output: { target: 'tempdb', table: 'stg_zones' },
+          depends_on: [] },
+        { id: 'report', description: 'Zones joined with their pickups.', type: 'DQL',
+          source: 'tempdb', template: { id: report, version: 1 },
+          depends_on: ['stg_trips', 'stg_zones'] },
+      ],
+    });
+    // A SQLITE-engine body cannot pin the DUCKDB template, and an unknown engine is refused.
+    await a.refused('pipelines_create', body({ engine: 'SQLITE' }),
+      'pipeline.validation.template_dialect_mismatch');
+    await a.refused('pipelines_create', body({ engine: 'POSTGRES' }),
+      'pipeline.validation.tempdb_engine_unsupported');
+    const pipeline = await a.ok('pipelines_create',
+      body({ engine: 'DUCKDB', config: { max_memory_mb: 256 } }));
+    const run = await a.ok('pipelines_execute', { id: pipeline.id, parameters: {} });
+    assert.equal(run.status, 'SUCCESS', JSON.stringify(run));
+    // Columns selected straight from a staged column keep their canonical type on both engines;
+    // a computed one (the COALESCE) gets what its engine reports.
+    assert.deepEqual(run.schema.map((c) => c.name), expectedSchema.map((c) => c.name));
+    assert.deepEqual(run.schema.slice(0, 3), expectedSchema.slice(0, 3));
+    assert.deepEqual(run.rows.map((r) => r.map(String)), expectedRows.map((r) => r.map(String)));
   });
 });

@@ -81,6 +81,13 @@ std::vector<RoundTripCase> Cases() {
 // Every case on both engines: the staged type mapping is the same contract on SQLite and
 // DuckDB. DuckDB spells temporal values its own way, so for those only the wire (what a client
 // receives) is compared byte for byte, never the driver text.
+// DuckDB has no type to carry these two labels: NULL-typed and unbounded BIGDECIMAL columns
+// are staged as VARCHAR and read back as STRING, with the same wire values.
+bool StagedAsString(const TypeMapping& mapping) {
+  return mapping.type == CanonicalType::kNull ||
+         (mapping.type == CanonicalType::kBigDecimal && !mapping.precision);
+}
+
 class TempdbRoundTripTest
     : public ::testing::TestWithParam<std::tuple<RoundTripCase, TempdbEngine>> {};
 
@@ -94,9 +101,12 @@ TEST_P(TempdbRoundTripTest, ValueAndTypeComeBackIdentical) {
   ReadBack back = Read(db, "SELECT v FROM t");
   ASSERT_EQ(back.columns.size(), 1u);
   const TypeMapping& read = back.columns[0].mapping;
-  EXPECT_EQ(read.type, c.mapping.type);
-  EXPECT_EQ(read.precision, c.mapping.precision);
-  EXPECT_EQ(read.scale, c.mapping.scale);
+  TypeMapping want = c.mapping;
+  if (engine == TempdbEngine::kDuckdb && StagedAsString(c.mapping))
+    want = Simple(CanonicalType::kString);
+  EXPECT_EQ(read.type, want.type);
+  EXPECT_EQ(read.precision, want.precision);
+  EXPECT_EQ(read.scale, want.scale);
   ASSERT_EQ(back.wire.size(), 1u);
   EXPECT_EQ(back.wire[0][0], c.wire);
   // Exactly what the same cell gives read straight from its source.
@@ -134,7 +144,11 @@ TEST(TempdbTypesTest, AllTypesInOneTableKeepTheirSchema) {
     ReadBack back = Read(db, "SELECT * FROM wide");
     ASSERT_EQ(back.columns.size(), columns.size());
     for (std::size_t k = 0; k < columns.size(); ++k) {
-      EXPECT_EQ(back.columns[k].ToDescriptor(), columns[k].ToDescriptor()) << columns[k].name;
+      ColumnSchema want = columns[k];
+      if (engine == TempdbEngine::kDuckdb && StagedAsString(want.mapping)) {
+        want.mapping = Simple(CanonicalType::kString);
+      }
+      EXPECT_EQ(back.columns[k].ToDescriptor(), want.ToDescriptor()) << columns[k].name;
       EXPECT_EQ(back.wire[0][k], WireEncoder::Encode(columns[k].mapping, row[k])) << k;
       EXPECT_TRUE(back.wire[1][k].is_null()) << k;
     }
