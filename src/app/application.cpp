@@ -111,6 +111,8 @@ DatasourceServiceOptions DatasourceOptions(const Config& config, UserConcurrency
   options.max_payload_bytes = static_cast<std::size_t>(config.datasources_max_payload_bytes);
   options.expensive = expensive;
   options.duckdb_extension_directory = config.duckdb_extension_directory;
+  options.duckdb_threads = config.duckdb_threads;
+  options.duckdb_memory_limit_mb = config.duckdb_memory_limit_mb;
   return options;
 }
 
@@ -273,7 +275,15 @@ struct Application::Impl {
     BindLakeTools(catalog, *lake);
     rest->Mount("/api/v1/datasources", LakeRoutes(*lake));
     if (!config.bootstrap_datasources_file.empty()) {
-      for (const auto& name : datasources->BootstrapFromFile(config.bootstrap_datasources_file)) {
+      auto import_manifest = [this](const std::string& name, const std::string& url) {
+        Json result = lake->ImportAsOperator(name, url);
+        if (result.value("registered_count", 0) > 0) {
+          spdlog::info("bootstrap: {} lake table(s) imported into {}",
+                       result["registered_count"].get<int>(), name);
+        }
+      };
+      for (const auto& name :
+           datasources->BootstrapFromFile(config.bootstrap_datasources_file, import_manifest)) {
         spdlog::info("bootstrap: datasource {} registered", name);
       }
     }

@@ -8,6 +8,7 @@
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/service/demo_dataset.hpp"
 #include "datapipelines/service/demo_dataset_loader.hpp"
+#include "datapipelines/service/demo_lake_writer.hpp"
 
 namespace dp::cli {
 namespace {
@@ -29,14 +30,19 @@ DemoDataCommand::DemoDataCommand(CLI::App& app) {
   command_ = app.add_subcommand(
       "demo-data",
       "Load the deterministic city-mobility demo dataset (zones, calendar, weather, "
-      "trips) into SQLite, PostgreSQL or MariaDB");
+      "trips) into SQLite, PostgreSQL or MariaDB, or write it as a parquet demo lake");
   auto* sqlite = command_->add_option("--sqlite", sqlite_path_, "SQLite database file to write");
+  auto* lake = command_->add_option(
+      "--lake", lake_dir_,
+      "Folder to write the demo lake into: trips as hive-partitioned parquet by month "
+      "(trips/month=YYYY-MM/), zones.parquet, and manifest.json for lake_tables_import");
   auto* url = command_->add_option(
       "--url", url_, "postgresql://… or mysql://… (prefer --url-env: argv is visible to others)");
   auto* url_env = command_->add_option("--url-env", url_env_,
                                        "Name of an environment variable holding the URL");
   sqlite->excludes(url, url_env);
   url->excludes(url_env);
+  lake->excludes(sqlite, url, url_env);
   command_
       ->add_option("--trips", trips_,
                    "Trip rows (default 100000 for SQLite, 1000000 for PostgreSQL/MariaDB)")
@@ -60,7 +66,8 @@ ConnectorConfig DemoDataCommand::TargetConfig() const {
     return config;
   }
   if (!url_.empty()) return ConnectorConfig::FromUrl(url_);
-  if (url_env_.empty()) throw std::runtime_error("one of --sqlite, --url or --url-env is required");
+  if (url_env_.empty())
+    throw std::runtime_error("one of --sqlite, --url, --url-env or --lake is required");
   const char* value = std::getenv(url_env_.c_str());
   if (!value || !*value) {
     throw std::runtime_error("environment variable " + url_env_ + " is not set");
@@ -68,8 +75,27 @@ ConnectorConfig DemoDataCommand::TargetConfig() const {
   return ConnectorConfig::FromUrl(value);
 }
 
+int DemoDataCommand::RunLake() {
+  DemoDataset dataset(trips_ >= 0 ? trips_ : kDefaultSqliteTrips, seed_);
+  DemoLakeReport report = DemoLakeWriter::Write(dataset, lake_dir_, force_);
+  if (json_) {
+    std::cout << report.ToJson().dump(2) << "\n";
+  } else if (report.skipped) {
+    std::cout << "demo lake v" << DemoDataset::kVersion << " (seed " << dataset.seed() << ", "
+              << report.trips << " trips) already written in " << report.root << "; skipped\n";
+  } else {
+    std::cout << "demo lake v" << DemoDataset::kVersion << " (seed " << dataset.seed()
+              << ") written into " << report.root << ": trips=" << report.trips << " ("
+              << report.partitions << " month partitions) zones=" << report.zones << " in "
+              << Seconds(report.elapsed_ms) << "; manifest file://" << report.root << "/"
+              << DemoLakeWriter::kManifest << "\n";
+  }
+  return 0;
+}
+
 int DemoDataCommand::Run() {
   try {
+    if (!lake_dir_.empty()) return RunLake();
     ConnectorConfig config = TargetConfig();
     int64_t trips = trips_ >= 0                          ? trips_
                     : config.dialect == Dialect::kSqlite ? kDefaultSqliteTrips

@@ -149,6 +149,12 @@ const std::vector<KeyBinding>& Bindings() {
                     duckdb_extension_directory,
                     "Folder of DuckDB extensions (httpfs, iceberg) for s3:// and iceberg lake "
                     "tables; empty = none, such tables are refused."),
+      DP_INT_KEY("datapipelines.connectors.duckdb.threads", duckdb_threads, 0, 1024,
+                 "Worker threads of each DUCKDB/LAKE datasource's engine; 0 = one per core."),
+      DP_INT_KEY("datapipelines.connectors.duckdb.memory-limit-mb", duckdb_memory_limit_mb, 0,
+                 1 << 30,
+                 "Memory limit of each DUCKDB/LAKE datasource's engine in MiB; 0 = DuckDB's "
+                 "default (80% of RAM)."),
       DP_INT_KEY("datapipelines.datasources.max-cell-bytes", datasources_max_cell_bytes, 16,
                  1 << 30,
                  "Longest cell a sql_probe or preview returns; longer is cut and counted."),

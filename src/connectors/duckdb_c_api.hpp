@@ -104,6 +104,9 @@ typedef struct _duckdb_vector {
 typedef struct _duckdb_logical_type {
   void* internal_ptr;
 } * duckdb_logical_type;
+typedef struct _duckdb_appender {
+  void* internal_ptr;
+} * duckdb_appender;
 
 typedef struct {
   idx_t deprecated_column_count;
@@ -208,5 +211,21 @@ duckdb_type duckdb_decimal_internal_type(duckdb_logical_type type);
 duckdb_type duckdb_enum_internal_type(duckdb_logical_type type);
 char* duckdb_enum_dictionary_value(duckdb_logical_type type, idx_t index);
 void duckdb_destroy_logical_type(duckdb_logical_type* type);
+
+// Materialized-result access (the staging engine's own catalog reads).
+int64_t duckdb_value_int64(duckdb_result* result, idx_t col, idx_t row);
+idx_t duckdb_row_count(duckdb_result* result);
+
+// The appender: rows into one table, cast from text to the column types.
+duckdb_state duckdb_appender_create(duckdb_connection connection, const char* schema,
+                                    const char* table, duckdb_appender* out_appender);
+const char* duckdb_appender_error(duckdb_appender appender);
+duckdb_state duckdb_appender_flush(duckdb_appender appender);
+duckdb_state duckdb_appender_close(duckdb_appender appender);
+duckdb_state duckdb_appender_destroy(duckdb_appender* appender);
+duckdb_state duckdb_appender_end_row(duckdb_appender appender);
+duckdb_state duckdb_append_varchar_length(duckdb_appender appender, const char* val, idx_t length);
+duckdb_state duckdb_append_blob(duckdb_appender appender, const void* data, idx_t length);
+duckdb_state duckdb_append_null(duckdb_appender appender);
 
 }  // extern "C"

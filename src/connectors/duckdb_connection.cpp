@@ -425,6 +425,15 @@ std::string StripTrailing(std::string_view sql) {
   return out;
 }
 
+// The DuckDB tempdb (DuckdbStaging) stages canonical INTEGER as BIGINT and BIGINTEGER as
+// HUGEINT: read back, each is the canonical type the staged column had.
+TypeMapping StagedMapping(duckdb_logical_type type, const TypeMapping& mapped) {
+  duckdb_type id = duckdb_get_type_id(type);
+  if (id == DUCKDB_TYPE_BIGINT) return Simple(CanonicalType::kInteger);
+  if (id == DUCKDB_TYPE_HUGEINT) return Simple(CanonicalType::kBigInteger);
+  return mapped;
+}
+
 }  // namespace
 
 DuckdbConnection::DuckdbConnection(const ConnectorConfig& config,
@@ -498,6 +507,7 @@ QueryResult DuckdbConnection::Query(std::string_view sql, const BindMap& binds,
       source.display = column.source_type;
       column.mapping = mapper.Map(source, column.name);
       readers[c].id = duckdb_get_type_id(logical.type);
+      if (config_.duckdb_staging) column.mapping = StagedMapping(logical.type, column.mapping);
       if (readers[c].id == DUCKDB_TYPE_DECIMAL) {
         readers[c].decimal_storage = duckdb_decimal_internal_type(logical.type);
         readers[c].scale = duckdb_decimal_scale(logical.type);

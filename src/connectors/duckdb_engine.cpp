@@ -51,6 +51,18 @@ std::shared_ptr<DuckdbEngine> DuckdbEngine::Open(const ConnectorConfig& config) 
   }
   std::string path = config.dialect == Dialect::kLake ? ":memory:" : config.duckdb_path;
   if (path.empty()) path = ":memory:";
+  // Bounded like any other tenant of the process: threads and memory (0 = DuckDB's default).
+  std::string threads = std::to_string(config.duckdb_threads);
+  if (config.duckdb_threads > 0) duckdb_set_config(settings, "threads", threads.c_str());
+  std::string memory = std::to_string(config.duckdb_memory_limit_mb) + "MB";
+  if (config.duckdb_memory_limit_mb > 0) {
+    duckdb_set_config(settings, "memory_limit", memory.c_str());
+  }
+  // An in-memory DUCKDB engine (a :memory: datasource, the DuckDB tempdb) never writes
+  // temporary files: past its memory limit a statement fails instead of spilling to disk.
+  if (config.dialect == Dialect::kDuckdb && !IsFileDatabase(path)) {
+    duckdb_set_config(settings, "temp_directory", "");
+  }
   if (IsFileDatabase(path) && (config.readonly || config.probe)) {
     duckdb_set_config(settings, "access_mode", "READ_ONLY");
   }

@@ -137,6 +137,10 @@ ExecutionOutcome PipelineExecutor::Run(const PipelineBody& body, ExecutionContex
   TempdbOptions tempdb_options;
   tempdb_options.max_memory_bytes = options_.tempdb_max_memory_bytes;
   if (body.settings.contains("tempdb")) {
+    // The validator admitted the engine: SQLITE (H2 its alias) or DUCKDB.
+    if (body.settings["tempdb"].value("engine", "") == "DUCKDB") {
+      tempdb_options.engine = TempdbEngine::kDuckdb;
+    }
     const Json config = body.settings["tempdb"].value("config", Json::object());
     if (config.contains("max_memory_mb") && config["max_memory_mb"].is_number_integer()) {
       tempdb_options.max_memory_bytes = std::min<int64_t>(

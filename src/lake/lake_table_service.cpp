@@ -289,6 +289,25 @@ Json LakeTableService::ReadManifest(const Target& target, const std::string& url
 
 Json LakeTableService::Import(const Principal& principal, const Json& arguments) {
   Target target = RequireLake(principal, RequiredString(arguments, "name"));
+  return ImportInto(principal, target, arguments);
+}
+
+Json LakeTableService::ImportAsOperator(const std::string& datasource,
+                                        const std::string& manifest_url) {
+  auto resolved = datasources_.ResolveConfiguredAsOperator(datasource);
+  if (resolved.dialect != "LAKE") {
+    Fail(errc::kLakeDialectRequired,
+         "Datasource '" + datasource + "' is a " + resolved.dialect +
+             " datasource; only a LAKE datasource has a table registry.",
+         Json{{"datasource", datasource}, {"dialect", resolved.dialect}});
+  }
+  Principal system;  // no user: the rows and the audit event say "system"
+  return ImportInto(system, Target{resolved.name, resolved.config},
+                    Json{{"name", resolved.name}, {"manifest_url", manifest_url}});
+}
+
+Json LakeTableService::ImportInto(const Principal& principal, const Target& target,
+                                  const Json& arguments) {
   bool inline_tables = arguments.contains("tables");
   bool by_url = arguments.contains("manifest_url");
   if (inline_tables == by_url) {

@@ -25,7 +25,8 @@ using pipeline_paths::Member;
 using pipeline_paths::NodePath;
 using pipeline_paths::Quoted;
 
-constexpr std::array<std::string_view, 2> kTempdbEngines = {"H2", "SQLITE"};
+// SQLITE is the default (H2, the spec's engine, runs as SQLite); DUCKDB is beyond the spec.
+constexpr std::array<std::string_view, 3> kTempdbEngines = {"H2", "SQLITE", "DUCKDB"};
 constexpr std::array<std::string_view, 3> kOutputTargets = {"tempdb", "caller", "datasource"};
 constexpr std::array<std::string_view, 2> kOutputModes = {"replace", "append"};
 
@@ -160,8 +161,8 @@ void ValidateSettings(const Json& settings, ValidationProblems& problems) {
       if (!value.is_string() || !OneOf(engine, kTempdbEngines)) {
         problems.Add(errc::kPipelineTempdbEngineUnsupported, "settings.tempdb.engine",
                      "tempdb engine " + Quoted(engine) +
-                         " is not supported (H2 or SQLITE: the "
-                         "one in-memory engine this server runs)",
+                         " is not supported (SQLITE — H2 is its alias — or DUCKDB: the "
+                         "in-memory engines this server runs)",
                      {{"engine", Bounded(engine)}, {"supported", ToJsonList(kTempdbEngines)}});
       }
     } else if (key == "config") {

@@ -424,7 +424,9 @@ Json DatasourceService::ListAllForOperator() {
   return out;
 }
 
-std::vector<std::string> DatasourceService::BootstrapFromFile(const std::string& path) {
+std::vector<std::string> DatasourceService::BootstrapFromFile(
+    const std::string& path,
+    const std::function<void(const std::string&, const std::string&)>& on_lake_manifest) {
   YAML::Node root;
   try {
     root = YAML::LoadFile(path);
@@ -441,7 +443,29 @@ std::vector<std::string> DatasourceService::BootstrapFromFile(const std::string&
   for (Json entry : entries) {
     std::string name = entry.is_object() ? entry.value("name", std::string()) : std::string();
     if (name.empty()) throw std::runtime_error("datasources bootstrap file: an entry has no name");
-    if (store_.FindDatasource(name)) continue;  // create-if-absent, never update
+    std::string lake_manifest;
+    if (auto it = entry.find("lake_manifest"); it != entry.end()) {
+      if (!it->is_string()) {
+        throw std::runtime_error("datasources bootstrap file: '" + name +
+                                 "': lake_manifest must be a string (a manifest URL)");
+      }
+      lake_manifest = it->get<std::string>();
+      entry.erase(it);
+    }
+    auto import_manifest = [&] {
+      if (lake_manifest.empty() || !on_lake_manifest) return;
+      try {
+        on_lake_manifest(name, lake_manifest);
+      } catch (const DomainError& error) {
+        throw std::runtime_error("datasources bootstrap file: '" + name +
+                                 "' lake_manifest refused: " + std::string(error.code().code) +
+                                 ": " + error.what());
+      }
+    };
+    if (store_.FindDatasource(name)) {  // create-if-absent, never update
+      import_manifest();
+      continue;
+    }
     CoerceTypes(entry);
     if (entry.contains("password") && entry["password"].is_string()) {
       entry["password"] = ExpandEnv(entry["password"].get<std::string>());
@@ -465,6 +489,7 @@ std::vector<std::string> DatasourceService::BootstrapFromFile(const std::string&
                                std::string(error.code().code) + ": " + error.what());
     }
     created.push_back(name);
+    import_manifest();
   }
   return created;
 }

@@ -146,6 +146,8 @@ ConnectorConfig DatasourceService::ConfigFor(const DatasourceRecord& record) {
   config.query_timeout_seconds = record.query_timeout_seconds.value_or(60);
   if (config.dialect == Dialect::kDuckdb || config.dialect == Dialect::kLake) {
     config.duckdb_extension_directory = options_.duckdb_extension_directory;
+    config.duckdb_threads = options_.duckdb_threads;
+    config.duckdb_memory_limit_mb = options_.duckdb_memory_limit_mb;
   }
   if (config.dialect == Dialect::kLake && lake_tables_)
     config.lake_tables = lake_tables_(record.name);
@@ -156,6 +158,13 @@ DatasourceService::ConfiguredDatasource DatasourceService::ResolveConfigured(
     const Principal& principal, const std::string& name) {
   DatasourceRecord record = RequireVisible(principal, name);
   return ConfiguredDatasource{record.name, record.dialect, ConfigFor(record)};
+}
+
+DatasourceService::ConfiguredDatasource DatasourceService::ResolveConfiguredAsOperator(
+    const std::string& name) {
+  auto record = store_.FindDatasource(name);
+  if (!record || record->is_deleted) throw NotFound(name);
+  return ConfiguredDatasource{record->name, record->dialect, ConfigFor(*record)};
 }
 
 void DatasourceService::DropConnector(const std::string& name) {

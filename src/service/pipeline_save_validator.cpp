@@ -26,8 +26,7 @@ constexpr std::string_view kTempdbDialect = "SQLITE";
 std::string NodePath(size_t index) { return "nodes[" + std::to_string(index) + "]"; }
 
 bool IsSqlNode(const PipelineNode& node) {
-  return node.type == NodeType::kDql || node.type == NodeType::kDml ||
-         node.type == NodeType::kDdl;
+  return node.type == NodeType::kDql || node.type == NodeType::kDml || node.type == NodeType::kDdl;
 }
 
 // A child body as stored (it validated when it was saved).
@@ -91,8 +90,8 @@ const DatasourceRecord* PipelineSaveValidator::Visible(const std::string& name) 
   if (it == datasources_.end()) {
     std::optional<DatasourceRecord> record = metadata_.FindDatasource(name);
     // Not granted and nonexistent are one answer (D-R7).
-    if (record && (record->is_deleted ||
-                   !metadata_.IsDatasourceGranted(name, principal_.workspace_id))) {
+    if (record &&
+        (record->is_deleted || !metadata_.IsDatasourceGranted(name, principal_.workspace_id))) {
       record.reset();
     }
     it = datasources_.emplace(name, std::move(record)).first;
@@ -107,14 +106,14 @@ void PipelineSaveValidator::CheckNodeDatasources(const PipelineBody& body, size_
     if (name.empty() || name == kTempdb) return;
     const DatasourceRecord* ds = Visible(name);
     if (!ds) {
-      problems.Add(errc::kPipelineUnknownDatasource,
-                   path, "No datasource '" + name + "' is visible to this workspace.",
+      problems.Add(errc::kPipelineUnknownDatasource, path,
+                   "No datasource '" + name + "' is visible to this workspace.",
                    Json{{"node", node.id}, {"datasource", name}});
     } else if (write_shape && ds->readonly) {
-      problems.Add(errc::kPipelineDatasourceReadonly, path,
-                   "Datasource '" + name + "' is readonly; node '" + node.id +
-                       "' would write to it.",
-                   Json{{"node", node.id}, {"datasource", name}, {"shape", write_shape}});
+      problems.Add(
+          errc::kPipelineDatasourceReadonly, path,
+          "Datasource '" + name + "' is readonly; node '" + node.id + "' would write to it.",
+          Json{{"node", node.id}, {"datasource", name}, {"shape", write_shape}});
     }
   };
   const char* source_shape = node.type == NodeType::kDml   ? "dml_source"
@@ -140,8 +139,8 @@ void PipelineSaveValidator::CheckNodeTemplate(const PipelineBody& body, size_t i
                  "No template '" + ref.id + "' in this workspace.", where);
     return;
   }
-  auto version = metadata_.FindTemplateVersion(principal_.workspace_id, ref.id,
-                                               static_cast<int>(ref.version));
+  auto version =
+      metadata_.FindTemplateVersion(principal_.workspace_id, ref.id, static_cast<int>(ref.version));
   if (!version || version->status == "DISCARDED") {
     problems.Add(errc::kPipelineTemplateVersionNotFound, path + ".version",
                  "Template '" + ref.id + "' has no version " + std::to_string(ref.version) + ".",
@@ -155,7 +154,12 @@ void PipelineSaveValidator::CheckNodeTemplate(const PipelineBody& body, size_t i
     return;
   }
   const std::string source = node.source.value_or("");
-  std::string expected = std::string(kTempdbDialect);
+  // tempdb speaks its engine's dialect: SQLite by default, DuckDB under
+  // settings.tempdb.engine: DUCKDB.
+  const bool duck_tempdb = body.settings.is_object() && body.settings.contains("tempdb") &&
+                           body.settings["tempdb"].is_object() &&
+                           body.settings["tempdb"].value("engine", "") == "DUCKDB";
+  std::string expected = duck_tempdb ? "DUCKDB" : std::string(kTempdbDialect);
   if (source != kTempdb) {
     const DatasourceRecord* ds = Visible(source);
     if (!ds) return;  // reported by CheckNodeDatasources
@@ -167,7 +171,8 @@ void PipelineSaveValidator::CheckNodeTemplate(const PipelineBody& body, size_t i
     problems.Add(errc::kPipelineTemplateDialectMismatch, path + ".id",
                  "Template '" + ref.id + "' is written in " + version->dialect + " but node '" +
                      node.id + "' runs on " +
-                     (source == kTempdb ? "tempdb (an in-memory SQLite database)"
+                     (source == kTempdb ? (duck_tempdb ? "tempdb (an in-memory DuckDB database)"
+                                                       : "tempdb (an in-memory SQLite database)")
                                         : "'" + source + "'") +
                      ", which speaks " + expected + ".",
                  where);
@@ -194,7 +199,8 @@ void PipelineSaveValidator::CheckBinds(const PipelineBody& body, size_t index,
                                        ValidationProblems& problems) {
   const PipelineNode& node = body.nodes[index];
   auto parsed_dialect = ParseDialect(dialect);
-  NamedParameters binds = NamedParameters::Parse(rendered, parsed_dialect.value_or(Dialect::kSqlite));
+  NamedParameters binds =
+      NamedParameters::Parse(rendered, parsed_dialect.value_or(Dialect::kSqlite));
   std::map<std::string, std::string> producers;  // calculator key -> writing node
   for (const auto& other : body.nodes) {
     for (const auto& key : other.WrittenContextKeys()) producers[key] = other.id;
@@ -301,8 +307,9 @@ void PipelineSaveValidator::CheckChildNode(const PipelineBody& body, size_t inde
   }
   if (node.output && !HasCallerNode(child_body)) {
     problems.Add(errc::kPipelinePipelineOutputOnSideeffectChild, NodePath(index) + ".output",
-                 "Child pipeline '" + ref.name + "' has no caller node, so this node has no "
-                 "result to route; remove its output block.",
+                 "Child pipeline '" + ref.name +
+                     "' has no caller node, so this node has no "
+                     "result to route; remove its output block.",
                  where);
   }
 }
@@ -333,10 +340,10 @@ void PipelineSaveValidator::CheckCompositionDepth(const PipelineBody& body,
       return;
     }
     if (next.name == body.name) {
-      problems.Add(errc::kPipelinePipelineSelfReference, "nodes",
-                   "The composition of '" + body.name + "' reaches itself through '" + next.name +
-                       "'.",
-                   Json{{"pipeline", body.name}});
+      problems.Add(
+          errc::kPipelinePipelineSelfReference, "nodes",
+          "The composition of '" + body.name + "' reaches itself through '" + next.name + "'.",
+          Json{{"pipeline", body.name}});
       return;
     }
     if (!seen.insert({next.name, next.version}).second) continue;

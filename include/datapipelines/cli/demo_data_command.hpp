@@ -1,6 +1,7 @@
 #pragma once
 // `datapipelines demo-data`: loads the deterministic demo dataset into a SQLite file or a
-// PostgreSQL/MariaDB database through our connectors. Prints what it loaded, never a credential.
+// PostgreSQL/MariaDB database through our connectors, or (--lake) as a parquet demo lake.
+// Prints what it loaded, never a credential.
 #include <CLI/CLI.hpp>
 
 #include <cstdint>
@@ -19,9 +20,11 @@ class DemoDataCommand {
 
  private:
   ConnectorConfig TargetConfig() const;
+  int RunLake();
 
   CLI::App* command_ = nullptr;
   std::string sqlite_path_;
+  std::string lake_dir_;
   std::string url_;
   std::string url_env_;
   std::string schema_;

@@ -49,6 +49,8 @@ struct Config {
   std::string encryption_key;              // base64 of 32 bytes; "" = embedded key file
   std::string bootstrap_datasources_file;  // "" = none
   std::string duckdb_extension_directory;  // "" = none: s3:// and iceberg lake tables refused
+  int duckdb_threads = 0;                  // DUCKDB/LAKE engine worker threads; 0 = one per core
+  int duckdb_memory_limit_mb = 0;          // DUCKDB/LAKE engine memory limit; 0 = DuckDB's 80%
   int64_t datasources_max_cell_bytes = 64 * 1024;
   int64_t datasources_max_payload_bytes = 4 * 1024 * 1024;
   // templates (configuration §3.9)

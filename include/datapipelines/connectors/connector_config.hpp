@@ -28,6 +28,15 @@ struct ConnectorConfig {
   // DUCKDB/LAKE: an operator-provided folder of DuckDB extensions (httpfs, iceberg). Empty
   // (the default): no extension can load, so s3:// and iceberg tables are refused.
   std::string duckdb_extension_directory;
+  // DUCKDB/LAKE: the engine's bounds (datapipelines.connectors.duckdb.*): worker threads and
+  // memory limit in MiB; 0 = DuckDB's own default (one thread per core, 80% of RAM). An
+  // in-memory DUCKDB engine never spills to disk, so its limit is a hard one.
+  int duckdb_threads = 0;
+  int64_t duckdb_memory_limit_mb = 0;
+  // The DuckDB tempdb's own engine (DuckdbStaging): staged INTEGER columns are BIGINT and
+  // BIGINTEGER ones HUGEINT, so its sessions read BIGINT back as INTEGER and HUGEINT as
+  // BIGINTEGER — the canonical types the staged columns had (SQLite's tempdb does the same).
+  bool duckdb_staging = false;
   bool readonly = false;
   // sql_probe's own sessions: read-only whatever `readonly` says (a SQLite handle opens
   // SQLITE_OPEN_READONLY with the probe authorizer; PG/MySQL sessions are read-only).

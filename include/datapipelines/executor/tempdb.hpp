@@ -16,6 +16,7 @@
 #include "datapipelines/connectors/column_schema.hpp"
 #include "datapipelines/connectors/query_options.hpp"
 #include "datapipelines/connectors/row_view.hpp"
+#include "datapipelines/domain/domain_error.hpp"
 
 struct sqlite3;
 struct sqlite3_stmt;
@@ -23,10 +24,16 @@ struct sqlite3_stmt;
 namespace dp {
 
 class Connection;
+class DuckdbStaging;
 class RowBatch;
 class SqliteConnection;
 
+// settings.tempdb.engine: SQLITE (the default; H2 is its alias) or DUCKDB (beyond the spec:
+// an in-memory DuckDB, columnar, for joins and aggregations over millions of staged rows).
+enum class TempdbEngine { kSqlite, kDuckdb };
+
 struct TempdbOptions {
+  TempdbEngine engine = TempdbEngine::kSqlite;
   // settings.tempdb.config.max_memory_mb, clamped by configuration. Bounds the database's
   // own pages (PRAGMA max_page_count), so it is this execution's budget alone.
   int64_t max_memory_bytes = 1024LL * 1024 * 1024;
@@ -86,6 +93,9 @@ class Tempdb {
   // Bytes of database pages in use (page_count × page_size): measured, not estimated.
   int64_t memory_used_bytes() const;
   int64_t max_memory_bytes() const { return options_.max_memory_bytes; }
+  TempdbEngine engine() const { return options_.engine; }
+  // "sqlite" | "duckdb", as payloads and error details name the engine.
+  const char* engine_name() const;
   bool HasTable(const std::string& table) const;
 
   // Exclusive use of the query session as a Connection, for callers that drive one
@@ -116,6 +126,11 @@ class Tempdb {
   std::unique_ptr<SqliteConnection> session_;
   // Tables an abandoned writer could not drop yet (a statement was still reading).
   std::vector<std::string> pending_drops_;
+  // TempdbEngine::kDuckdb: the DuckDB staging engine; db_ and session_ stay null.
+  std::unique_ptr<DuckdbStaging> duck_;
+  DomainError DuckMemoryExceeded(const std::string& table) const;
+  [[noreturn]] void ThrowDuckStaging(const std::string& table, const std::string& action,
+                                     const std::string& message) const;
 };
 
 }  // namespace dp

@@ -30,6 +30,9 @@ class LakeTableService {
   // §6.2.30: {name, tables? | manifest_url?, namespace?, publish_prefix?} →
   // {registered, registered_count, already_registered, already_registered_count}.
   Json Import(const Principal& principal, const Json& arguments);
+  // The operator path (the datasources bootstrap file's `lake_manifest`): Import of one
+  // manifest URL with no caller, recorded as the system; the same validation and refusals.
+  Json ImportAsOperator(const std::string& datasource, const std::string& manifest_url);
   // §6.2.31: {name, namespace, table} → {datasource, table, deleted: true}.
   Json Unregister(const Principal& principal, const Json& arguments);
   // REST GET …/lake-tables: the registry's own rows.
@@ -45,6 +48,7 @@ class LakeTableService {
  private:
   struct Target;
   Target RequireLake(const Principal& principal, const std::string& name);
+  Json ImportInto(const Principal& principal, const Target& target, const Json& arguments);
   LakeTable ValidateEntry(const Target& target, const Json& ns, const Json& table,
                           const Json& format, const Json& location, const Json& partition);
   void Preflight(const Target& target, const LakeTable& table);

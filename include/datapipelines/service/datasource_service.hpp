@@ -68,6 +68,10 @@ struct DatasourceServiceOptions {
   // datapipelines.connectors.duckdb.extension-directory: an operator-provided folder of DuckDB
   // extensions (httpfs, iceberg); "" = none, so s3:// and iceberg lake tables are refused.
   std::string duckdb_extension_directory;
+  // datapipelines.connectors.duckdb.threads / memory-limit-mb: each DUCKDB/LAKE engine's bounds
+  // (0 = DuckDB's defaults).
+  int duckdb_threads = 0;
+  int64_t duckdb_memory_limit_mb = 0;
 };
 
 // One built connection pool, as the metrics endpoint reports it.
@@ -106,7 +110,12 @@ class DatasourceService {
   Json CreateAsOperator(const Json& body, const std::vector<std::string>& grant_workspaces);
   // datapipelines.bootstrap.datasources-file: creates each absent entry, never updates one.
   // Returns the names created. Throws std::runtime_error (credential-free) on a bad file.
-  std::vector<std::string> BootstrapFromFile(const std::string& path);
+  // An entry's `lake_manifest` (a LAKE datasource's manifest URL) is not a datasource field:
+  // it is handed to `on_lake_manifest(name, url)` on every start once the datasource exists,
+  // so the lake registry imports it (idempotently).
+  std::vector<std::string> BootstrapFromFile(
+      const std::string& path,
+      const std::function<void(const std::string&, const std::string&)>& on_lake_manifest = {});
   // Every live datasource, for the operator CLI (no credentials).
   Json ListAllForOperator();
 
@@ -168,6 +177,8 @@ class DatasourceService {
     ConnectorConfig config;
   };
   ConfiguredDatasource ResolveConfigured(const Principal& principal, const std::string& name);
+  // The operator path (bootstrap): any live datasource, no grant check.
+  ConfiguredDatasource ResolveConfiguredAsOperator(const std::string& name);
   // The registered tables of a LAKE datasource, read when its pool is built; set by the
   // application once the lake registry exists. Without one a LAKE datasource serves no table.
   void SetLakeTableSource(std::function<std::vector<LakeTable>(const std::string&)> source) {

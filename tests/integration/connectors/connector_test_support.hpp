@@ -141,6 +141,11 @@ class DuckdbConnectorTest : public ::testing::Test {
   void SetUp() override {
     config_.dialect = Dialect::kDuckdb;
     config_.duckdb_path = file_.path() + ".duckdb";
+    // Bounded as a served engine should be: one worker thread and a memory limit. DuckDB's
+    // per-thread buffers and allocator caches otherwise grow with the host's core count, which
+    // made StreamsRowsWithBoundedMemory measure the machine rather than our row streaming.
+    config_.duckdb_threads = 1;
+    config_.duckdb_memory_limit_mb = 256;
     connector_ = MakeConnector(config_);
   }
   void TearDown() override {

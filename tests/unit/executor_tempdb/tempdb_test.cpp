@@ -30,6 +30,22 @@ BindMap Binds(std::initializer_list<std::pair<std::string, BindValue>> entries) 
   return binds;
 }
 
+// The engine-neutral cases run on both tempdb engines (settings.tempdb.engine SQLITE and
+// DUCKDB); the SQLite page-budget and message cases below are the SQLite engine's own.
+class TempdbEngineTest : public ::testing::TestWithParam<TempdbEngine> {
+ protected:
+  TempdbOptions Options(TempdbOptions options = {}) const {
+    options.engine = GetParam();
+    return options;
+  }
+};
+
+INSTANTIATE_TEST_SUITE_P(Engines, TempdbEngineTest,
+                         ::testing::Values(TempdbEngine::kSqlite, TempdbEngine::kDuckdb),
+                         [](const auto& info) {
+                           return info.param == TempdbEngine::kSqlite ? "sqlite" : "duckdb";
+                         });
+
 // ---- identifier safety (staging.md §4.5) ----------------------------------------------
 
 struct BadName {
@@ -68,8 +84,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadName{"duplicate_exact", {"id", "id"}, "id", 2}),
     [](const auto& info) { return info.param.label; });
 
-TEST(TempdbTest, ValidNamesAreStagedExactlyAsWritten) {
-  Tempdb db;
+TEST_P(TempdbEngineTest, ValidNamesAreStagedExactlyAsWritten) {
+  Tempdb db(Options());
   std::vector<ColumnSchema> columns{Column("_x", CanonicalType::kInteger),
                                     Column("MixedCase", CanonicalType::kInteger),
                                     Column(std::string(63, 'z'), CanonicalType::kInteger)};
@@ -80,8 +96,8 @@ TEST(TempdbTest, ValidNamesAreStagedExactlyAsWritten) {
   EXPECT_EQ(back.columns[2].name, std::string(63, 'z'));
 }
 
-TEST(TempdbTest, TableStagedTwiceIsRefused) {
-  Tempdb db;
+TEST_P(TempdbEngineTest, TableStagedTwiceIsRefused) {
+  Tempdb db(Options());
   Stage(db, "stg_orders", kOrders, OrderRows(2));
   for (const char* again : {"stg_orders", "STG_ORDERS"}) {
     DomainError error = Refusal([&] { db.CreateTable(again, kOrders); });
@@ -94,8 +110,8 @@ TEST(TempdbTest, TableStagedTwiceIsRefused) {
 
 // ---- writer lifecycle -------------------------------------------------------------------
 
-TEST(TempdbTest, FinishReturnsRowsAndEmptyResultsStageAnEmptyTable) {
-  Tempdb db(TempdbOptions{.insert_batch_rows = 7});
+TEST_P(TempdbEngineTest, FinishReturnsRowsAndEmptyResultsStageAnEmptyTable) {
+  Tempdb db(Options({.insert_batch_rows = 7}));
   EXPECT_EQ(Stage(db, "many", kOrders, OrderRows(50)), 50);
   EXPECT_EQ(Read(db, "SELECT count(*), sum(id) FROM many").text,
             (std::vector<Cells>{{"50", "1275"}}));
@@ -103,8 +119,8 @@ TEST(TempdbTest, FinishReturnsRowsAndEmptyResultsStageAnEmptyTable) {
   EXPECT_TRUE(db.HasTable("none"));
 }
 
-TEST(TempdbTest, UnfinishedWriterDropsItsTable) {
-  Tempdb db(TempdbOptions{.insert_batch_rows = 10});
+TEST_P(TempdbEngineTest, UnfinishedWriterDropsItsTable) {
+  Tempdb db(Options({.insert_batch_rows = 10}));
   {
     auto writer = db.CreateTable("partial", kOrders);
     AppendRows(writer, kOrders, OrderRows(25));  // two batches already inserted
@@ -115,8 +131,8 @@ TEST(TempdbTest, UnfinishedWriterDropsItsTable) {
   EXPECT_EQ(Stage(db, "partial", kOrders, OrderRows(3)), 3);
 }
 
-TEST(TempdbTest, WriterFailingMidwayLeavesNothingBehind) {
-  Tempdb db(TempdbOptions{.insert_batch_rows = 2});
+TEST_P(TempdbEngineTest, WriterFailingMidwayLeavesNothingBehind) {
+  Tempdb db(Options({.insert_batch_rows = 2}));
   std::vector<ColumnSchema> columns{Column("n", CanonicalType::kInteger)};
   try {
     auto writer = db.CreateTable("t", columns);
@@ -166,8 +182,8 @@ TEST(TempdbTest, AuthorSqlCannotLiftTheBudget) {
             errc::kStagingMemoryLimitExceeded);
 }
 
-TEST(TempdbTest, MemoryUsedIsMeasuredFromTheDatabase) {
-  Tempdb db;
+TEST_P(TempdbEngineTest, MemoryUsedIsMeasuredFromTheDatabase) {
+  Tempdb db(Options());
   int64_t empty = db.memory_used_bytes();
   std::vector<ColumnSchema> columns{Column("s", CanonicalType::kString)};
   Stage(db, "t", columns, std::vector<Cells>(1000, Cells{std::string(1000, 'x')}));
@@ -176,8 +192,8 @@ TEST(TempdbTest, MemoryUsedIsMeasuredFromTheDatabase) {
 
 // ---- queries and statements ------------------------------------------------------------
 
-TEST(TempdbTest, QueryBindsNamedParameters) {
-  Tempdb db;
+TEST_P(TempdbEngineTest, QueryBindsNamedParameters) {
+  Tempdb db(Options());
   Stage(db, "stg", kOrders, OrderRows(10));
   BindMap binds = Binds({{"lo", BindValue{CanonicalType::kInteger, "8"}},
                          {"name", BindValue{CanonicalType::kString, "name9"}}});
@@ -186,8 +202,8 @@ TEST(TempdbTest, QueryBindsNamedParameters) {
   EXPECT_EQ(back.columns[0].mapping.type, CanonicalType::kInteger);
 }
 
-TEST(TempdbTest, QueryReportsColumnsAndHonoursMaxRows) {
-  Tempdb db;
+TEST_P(TempdbEngineTest, QueryReportsColumnsAndHonoursMaxRows) {
+  Tempdb db(Options());
   Stage(db, "stg", kOrders, OrderRows(10));
   std::vector<ColumnSchema> reported;
   QueryOptions options;
@@ -214,8 +230,8 @@ TEST(TempdbTest, SqlErrorIsQueryExecutionFailedWithTheSqliteMessage) {
   EXPECT_EQ(cast.ToJson().dump().find("secret-row-value"), std::string::npos);
 }
 
-TEST(TempdbTest, ExecuteRunsDdlAndDml) {
-  Tempdb db;
+TEST_P(TempdbEngineTest, ExecuteRunsDdlAndDml) {
+  Tempdb db(Options());
   EXPECT_EQ(db.Execute("CREATE TABLE int_t (id INTEGER, label TEXT)"), 0);
   EXPECT_EQ(db.Execute("INSERT INTO int_t VALUES (1, 'a'), (2, 'b'), (3, 'c')"), 3);
   EXPECT_EQ(db.Execute("CREATE INDEX int_t_id ON int_t (id)"), 0);  // not the last DML's 3
@@ -230,8 +246,8 @@ TEST(TempdbTest, ExecuteRunsDdlAndDml) {
   EXPECT_EQ(Refusal([&] { db.Execute("CREATE TABLE"); }).code(), errc::kNodeQueryFailed);
 }
 
-TEST(TempdbTest, TempdbToTempdbStagingInsideAQueryCallback) {
-  Tempdb db(TempdbOptions{.insert_batch_rows = 16});
+TEST_P(TempdbEngineTest, TempdbToTempdbStagingInsideAQueryCallback) {
+  Tempdb db(Options({.insert_batch_rows = 16}));
   Stage(db, "stg", kOrders, OrderRows(100));
   std::optional<Tempdb::TableWriter> writer;
   std::vector<ColumnSchema> derived;
@@ -250,8 +266,8 @@ TEST(TempdbTest, TempdbToTempdbStagingInsideAQueryCallback) {
             (std::vector<Cells>{{"50", "200"}}));
 }
 
-TEST(TempdbTest, WriterAbandonedInsideAQueryCallbackIsDroppedAfterwards) {
-  Tempdb db(TempdbOptions{.insert_batch_rows = 4});
+TEST_P(TempdbEngineTest, WriterAbandonedInsideAQueryCallbackIsDroppedAfterwards) {
+  Tempdb db(Options({.insert_batch_rows = 4}));
   Stage(db, "stg", kOrders, OrderRows(20));
   db.Query("SELECT * FROM stg", {}, QueryOptions{}, [&](const RowView& row) {
     if (row.text(0) != "1") return false;
@@ -264,8 +280,8 @@ TEST(TempdbTest, WriterAbandonedInsideAQueryCallbackIsDroppedAfterwards) {
   EXPECT_EQ(Stage(db, "doomed", kOrders, OrderRows(2)), 2);
 }
 
-TEST(TempdbTest, CancelInterruptsALongQueryFromAnotherThread) {
-  Tempdb db;
+TEST_P(TempdbEngineTest, CancelInterruptsALongQueryFromAnotherThread) {
+  Tempdb db(Options());
   std::atomic<bool> done{false};
   std::thread canceller([&] {
     std::this_thread::sleep_for(100ms);
@@ -289,8 +305,8 @@ TEST(TempdbTest, CancelInterruptsALongQueryFromAnotherThread) {
   EXPECT_EQ(Read(db, "SELECT 1").text, (std::vector<Cells>{{"1"}}));
 }
 
-TEST(TempdbTest, TwoThreadsStageAndQueryWithoutLocking) {
-  Tempdb db(TempdbOptions{.insert_batch_rows = 100});
+TEST_P(TempdbEngineTest, TwoThreadsStageAndQueryWithoutLocking) {
+  Tempdb db(Options({.insert_batch_rows = 100}));
   Stage(db, "shared", kOrders, OrderRows(1000));
   auto worker = [&](const std::string& table, std::atomic<int>& failures) {
     try {
@@ -333,8 +349,8 @@ TEST(TempdbTest, EachTempdbIsPrivateAndDestructionFreesIt) {
   EXPECT_EQ(Stage(second, "stg_orders", kOrders, OrderRows(1)), 1);
 }
 
-TEST(TempdbTest, WithSessionRunsOnTheSameDatabase) {
-  Tempdb db;
+TEST_P(TempdbEngineTest, WithSessionRunsOnTheSameDatabase) {
+  Tempdb db(Options());
   Stage(db, "stg", kOrders, OrderRows(4));
   int64_t count = 0;
   db.WithSession([&](Connection& conn) {
@@ -344,6 +360,54 @@ TEST(TempdbTest, WithSessionRunsOnTheSameDatabase) {
     });
   });
   EXPECT_EQ(count, 4);
+}
+
+}  // namespace
+}  // namespace dp
+
+namespace dp {
+namespace {
+
+using namespace tempdb_test;
+
+// ---- the DuckDB engine's own bounds and hardening -------------------------------------------
+
+TEST(TempdbDuckdbTest, StagingBeyondTheBudgetFailsWithMemoryLimitExceeded) {
+  Tempdb db(TempdbOptions{.engine = TempdbEngine::kDuckdb, .max_memory_bytes = 16 << 20});
+  EXPECT_STREQ(db.engine_name(), "duckdb");
+  std::vector<ColumnSchema> columns{Column("blob", CanonicalType::kString)};
+  std::vector<Cells> rows;
+  for (int i = 0; i < 40000; ++i) rows.push_back({std::to_string(i) + std::string(2000, 'x')});
+  DomainError error = Refusal([&] { Stage(db, "big", columns, rows); });  // ~80 MB
+  EXPECT_EQ(error.code(), errc::kStagingMemoryLimitExceeded) << error.what();
+  EXPECT_EQ(error.details()["limit_bytes"], 16 << 20);
+  EXPECT_EQ(error.details()["table"], "big");
+  EXPECT_FALSE(db.HasTable("big"));
+  // The database stays usable for what fits.
+  EXPECT_EQ(Stage(db, "small", columns, {{"y"}}), 1);
+}
+
+TEST(TempdbDuckdbTest, AuthorSqlGetsNoFileExtensionOrConfigurationPrimitive) {
+  Tempdb db(TempdbOptions{.engine = TempdbEngine::kDuckdb});
+  Stage(db, "stg", {Column("id", CanonicalType::kInteger)}, {{"1"}});
+  for (const char* sql :
+       {"SELECT * FROM read_csv('/etc/passwd')", "COPY stg TO '/tmp/dp_tempdb_escape.csv'",
+        "ATTACH '/tmp/dp_tempdb_escape.duckdb' AS x", "INSTALL httpfs", "LOAD httpfs",
+        "SET enable_external_access = true", "SET memory_limit = '100GB'", "PRAGMA threads = 64"}) {
+    DomainError error = Refusal([&] { Read(db, sql); });
+    EXPECT_TRUE(error.code() == errc::kNodeQueryFailed ||
+                error.code() == errc::kDatasourceTableForbidden)
+        << sql << ": " << error.code().code;
+  }
+  EXPECT_EQ(Read(db, "SELECT count(*) FROM stg").text, (std::vector<Cells>{{"1"}}));
+}
+
+TEST(TempdbDuckdbTest, EachTempdbIsPrivate) {
+  Tempdb first(TempdbOptions{.engine = TempdbEngine::kDuckdb});
+  Stage(first, "stg", {Column("id", CanonicalType::kInteger)}, {{"1"}});
+  Tempdb other(TempdbOptions{.engine = TempdbEngine::kDuckdb});
+  EXPECT_FALSE(other.HasTable("stg"));
+  EXPECT_EQ(Refusal([&] { Read(other, "SELECT * FROM stg"); }).code(), errc::kNodeQueryFailed);
 }
 
 }  // namespace
