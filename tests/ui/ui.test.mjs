@@ -290,12 +290,12 @@ describe('the web UI in headless chromium', () => {
       path: '/api/v1/executions?started_after=2999-01-01T00:00:00Z', headers: bearerHeader(server.adminKey),
     });
     assert.equal(future.status, 200, future.text);
-    assert.deepEqual([future.json.items.length, future.json.total], [0, 0]);
+    assert.deepEqual([future.json.data.items.length, future.json.data.total], [0, 0]);
     const past = await request(server, {
       path: `/api/v1/executions?started_after=2000-01-01T00:00:00.000Z&started_before=2999-01-01T00:00:00Z&pipeline_id=${pipeline.id}`,
       headers: bearerHeader(server.adminKey),
     });
-    assert.equal(past.json.total, 1, past.text);
+    assert.equal(past.json.data.total, 1, past.text);
     const bad = await request(server, {
       path: '/api/v1/executions?started_after=yesterday', headers: bearerHeader(server.adminKey),
     });

@@ -87,7 +87,7 @@ TEST_P(DatasourceStoreTest, InsertFindRoundTripsEveryColumn) {
   EXPECT_TRUE(found->readonly);
   EXPECT_EQ(found->workspace_id, "ws-a");
   EXPECT_FALSE(found->is_deleted);
-  EXPECT_TRUE(found->health.is_null());
+  EXPECT_FALSE(found->last_test.has_value());
   EXPECT_FALSE(store_->FindDatasource("nope"));
 }
 

@@ -248,7 +248,9 @@ TEST_P(DatasourceToolsTest, TestConnectsAndWritesHealthDown) {
   EXPECT_EQ(last["tested_at"], result["tested_at"]);
   EXPECT_TRUE(last["error_code"].is_null());
   for (const Json& entry : Keep(h_.service().List(key_, std::nullopt))) {
-    if (entry["name"] == name_) EXPECT_EQ(entry["last_test"], last);
+    if (entry["name"] == name_) {
+      EXPECT_EQ(entry["last_test"], last);
+    }
   }
   // datasources_test is the one ws_admin tool.
   EXPECT_EQ(Refused([&] { h_.service().Test(Key("ws-a", Scope::kAuthor, Role::kAuthor), name_); })

@@ -10,6 +10,7 @@
 #include <future>
 #include <thread>
 
+#include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/net/event_stream.hpp"
 #include "datapipelines/util/crypto.hpp"
 
