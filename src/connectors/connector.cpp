@@ -69,7 +69,8 @@ ConnectionPool::Lease Connector::Acquire() { return pool_->Acquire(); }
 
 ConnectionTestResult Connector::Test() {
   ConnectionTestResult result;
-  result.tested_at = FormatIso8601Ms(NowMs());
+  result.tested_at_ms = NowMs();
+  result.tested_at = FormatIso8601Ms(result.tested_at_ms);
   int64_t start = NowMs();
   try {
     auto conn = Open();
@@ -79,6 +80,7 @@ ConnectionTestResult Connector::Test() {
   } catch (const DomainError& error) {
     result.error = error.what();
     result.error_class = std::string(error.code().code);
+    result.latency_ms = NowMs() - start;  // how long the failure took (stored, not answered)
   }
   return result;
 }

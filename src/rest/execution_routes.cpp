@@ -40,6 +40,12 @@ RestResource ExecutionRoutes(ExecutionService& executions) {
       ExecutionListQuery query;
       query.pipeline_id = QueryParam(request.query, "pipeline_id");
       query.status = QueryParam(request.query, "status");
+      if (auto after = QueryParam(request.query, "started_after")) {
+        query.started_after_ms = ExecutionListQuery::ParseTimeBound(*after, "started_after");
+      }
+      if (auto before = QueryParam(request.query, "started_before")) {
+        query.started_before_ms = ExecutionListQuery::ParseTimeBound(*before, "started_before");
+      }
       ParseListWindow(request, query.limit, query.offset);
       return Ok(request, executions.List(principal, query));
     }

@@ -235,6 +235,7 @@ Principal AuthService::SessionPrincipal(const SessionEntry& entry) {
   principal.scope = SessionScope(principal.super_admin, principal.role);
   principal.kind = KeyKind::kUser;
   principal.via_session = true;
+  principal.session_token_hash = entry.session.token_hash;
   return principal;
 }
 
@@ -509,8 +510,13 @@ void AuthService::ChangeOwnPassword(const Principal& principal, const std::strin
                       {{"min_length", kMinPasswordChars}});
   }
   store_.SetUserPasswordHash(user->id, hasher_.HashSecret(new_password));
+  // Every OTHER session ends (a stolen cookie dies with the old password); this one stays, and
+  // API keys are untouched (auth.md: a key is revoked, never implicitly). InvalidateUser drops
+  // the cached sessions, so this instance refuses the ended ones at once.
+  const int64_t ended = store_.DeleteOtherSessionsOfUser(user->id, principal.session_token_hash);
   InvalidateUser(user->id);
-  Audit("auth.user.password_changed", user->id, principal.key_id, "", "", Json::object());
+  Audit("auth.user.password_changed", user->id, principal.key_id, "", "",
+        Json{{"other_sessions_ended", ended}});
 }
 
 Workspace AuthService::CreateWorkspace(const std::string& name, const std::string& display_name,

@@ -13,6 +13,7 @@
 #include "datapipelines/service/audit_log.hpp"
 #include "datapipelines/service/learned_facts_enricher.hpp"
 #include "datapipelines/store/metadata_store.hpp"
+#include "datapipelines/util/clock.hpp"
 #include "datasource_rules.hpp"
 
 namespace dp {
@@ -193,6 +194,19 @@ void DatasourceService::Audit(const std::string& event, const std::string& name,
   audit_.Record(std::move(row));
 }
 
+namespace {
+
+// The additive last_test field (datasources.md §8.1B): null = never tested.
+Json LastTestView(const std::optional<DatasourceLastTest>& test) {
+  if (!test) return Json();  // never tested
+  return Json{{"tested_at", FormatIso8601Ms(test->tested_at_ms)},
+              {"ok", test->ok},
+              {"latency_ms", test->latency_ms},
+              {"error_code", test->error_code.empty() ? Json() : Json(test->error_code)}};
+}
+
+}  // namespace
+
 Json DatasourceService::View(const DatasourceRecord& record, bool granted) {
   Json view{{"name", record.name}, {"display_name", record.display_name}};
   if (record.description) view["description"] = *record.description;
@@ -212,6 +226,7 @@ Json DatasourceService::View(const DatasourceRecord& record, bool granted) {
   view["properties"] = record.properties;
   view["readonly"] = record.readonly;
   view["granted"] = granted;
+  view["last_test"] = LastTestView(record.last_test);
   if (!record.workspace_id.empty()) {
     if (auto ws = store_.FindWorkspaceById(record.workspace_id)) view["workspace"] = ws->name;
   }
@@ -261,7 +276,11 @@ Json DatasourceService::Test(const Principal& principal, const std::string& name
                        .what();
   }
   Json payload = result.ToJson();
-  store_.SetDatasourceHealth(name, payload);
+  // Every surface's test lands here, so every test is recorded: the outcome and its code, never
+  // the message (datasources.md §8.1B; the text may name a host or a user).
+  store_.SetDatasourceLastTest(
+      name, DatasourceLastTest{result.tested_at_ms, result.connected, result.latency_ms,
+                               result.connected ? "" : result.error_class});
   Audit("datasource.connection_test", name, &principal, Json{{"connected", result.connected}});
   return payload;
 }

@@ -259,6 +259,31 @@ ExecutionService::ExecutionService(MetadataStore& metadata, ExecutionStore& exec
 
 ExecutionService::~ExecutionService() { Stop(); }
 
+int64_t ExecutionListQuery::ParseTimeBound(std::string_view text, std::string_view field) {
+  std::string whole(text);
+  int64_t millis = 0;
+  // "…:SS.fffZ": the fraction is the records' own spelling (FormatIso8601Ms); 1 to 3 digits.
+  if (size_t dot = whole.find('.'); dot != std::string::npos && whole.ends_with('Z')) {
+    std::string fraction = whole.substr(dot + 1, whole.size() - dot - 2);
+    bool digits =
+        !fraction.empty() && fraction.size() <= 3 &&
+        std::all_of(fraction.begin(), fraction.end(), [](char c) { return c >= '0' && c <= '9'; });
+    if (digits) {
+      fraction.resize(3, '0');
+      millis = std::stoi(fraction);
+      whole = whole.substr(0, dot) + "Z";
+    }
+  }
+  std::optional<int64_t> seconds = ParseIso8601Utc(whole);
+  if (!seconds) {
+    throw DomainError(errc::kRequestInvalid,
+                      "'" + std::string(field) +
+                          "' must be an ISO-8601 UTC timestamp such as 2026-12-01T09:30:00Z.",
+                      Json{{"field", std::string(field)}});
+  }
+  return *seconds + millis;
+}
+
 int ExecutionService::ParseResultTtlHeader(std::string_view text) {
   int value = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
@@ -563,6 +588,8 @@ Json ExecutionService::List(const Principal& principal, const ExecutionListQuery
   q.workspace_id = principal.workspace_id;
   q.pipeline_id = query.pipeline_id;
   q.status = query.status;
+  q.started_after_ms = query.started_after_ms;
+  q.started_before_ms = query.started_before_ms;
   if (!principal.super_admin && principal.role != Role::kWsAdmin)
     q.triggered_by = principal.user_id;
   q.limit = std::clamp(query.limit, 1, 200);

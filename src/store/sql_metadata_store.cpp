@@ -260,6 +260,12 @@ void SqlMetadataStore::DeleteSession(const std::string& token_hash) {
   Execute("DELETE FROM sessions WHERE token_hash = $1", {token_hash});
 }
 
+int64_t SqlMetadataStore::DeleteOtherSessionsOfUser(const std::string& user_id,
+                                                    const std::string& keep_token_hash) {
+  return Execute("DELETE FROM sessions WHERE user_id = $1 AND token_hash <> $2",
+                 {user_id, keep_token_hash});
+}
+
 // ---- audit log
 
 namespace {

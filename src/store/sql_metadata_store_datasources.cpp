@@ -5,16 +5,22 @@
 
 namespace dp {
 
-using sql_cells::Text;
+using sql_cells::Bool;
 using sql_cells::Int;
 using sql_cells::NullIfEmpty;
-using sql_cells::Bool;
+using sql_cells::Text;
 namespace {
 
 constexpr const char* kDatasourceColumns =
     "name, display_name, description, dialect, jdbc_url, username, password_encrypted, "
     "properties_json, query_timeout_seconds, include_schemas_json, is_readonly, workspace_id, "
-    "is_deleted, health_json, created_by, created_at_ms, updated_at_ms";
+    "is_deleted, created_by, created_at_ms, updated_at_ms";
+// Read only: written by SetDatasourceLastTest alone (migration 0011).
+constexpr const char* kSelectColumns =
+    "name, display_name, description, dialect, jdbc_url, username, password_encrypted, "
+    "properties_json, query_timeout_seconds, include_schemas_json, is_readonly, workspace_id, "
+    "is_deleted, created_by, created_at_ms, updated_at_ms, last_test_at_ms, last_test_ok, "
+    "last_test_latency_ms, last_test_error_code";
 constexpr const char* kGrantColumns = "datasource_name, workspace_id, granted_by, granted_at_ms";
 
 Json ParseJson(const std::optional<std::string>& text, Json fallback) {
@@ -41,10 +47,12 @@ DatasourceRecord ToDatasource(const SqlRow& r) {
   ds.readonly = Int(r, 10) != 0;
   ds.workspace_id = Text(r, 11);
   ds.is_deleted = Int(r, 12) != 0;
-  ds.health = ParseJson(r.at(13), Json());
-  ds.created_by = Text(r, 14);
-  ds.created_at_ms = Int(r, 15);
-  ds.updated_at_ms = Int(r, 16);
+  ds.created_by = Text(r, 13);
+  ds.created_at_ms = Int(r, 14);
+  ds.updated_at_ms = Int(r, 15);
+  if (r.at(16)) {
+    ds.last_test = DatasourceLastTest{Int(r, 16), Int(r, 17) != 0, Int(r, 18), Text(r, 19)};
+  }
   return ds;
 }
 
@@ -83,13 +91,11 @@ std::vector<T> MapAll(const std::vector<SqlRow>& rows, T (*map)(const SqlRow&)) 
 void SqlMetadataStore::InsertDatasource(const DatasourceRecord& ds) {
   std::vector<SqlValue> values = MutableValues(ds);
   values.push_back(Bool(ds.is_deleted));
-  values.push_back(ds.health.is_null() ? SqlValue(nullptr) : SqlValue(ds.health.dump()));
   values.push_back(NullIfEmpty(ds.created_by));
   values.push_back(ds.created_at_ms);
   values.push_back(ds.updated_at_ms);
   Execute(std::string("INSERT INTO datasources (") + kDatasourceColumns +
-              ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, "
-              "$17)",
+              ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
           values);
 }
 
@@ -105,14 +111,14 @@ bool SqlMetadataStore::UpdateDatasource(const DatasourceRecord& ds) {
 }
 
 std::optional<DatasourceRecord> SqlMetadataStore::FindDatasource(const std::string& name) {
-  auto rows = Query(
-      std::string("SELECT ") + kDatasourceColumns + " FROM datasources WHERE name = $1", {name});
+  auto rows =
+      Query(std::string("SELECT ") + kSelectColumns + " FROM datasources WHERE name = $1", {name});
   if (rows.empty()) return std::nullopt;
   return ToDatasource(rows.front());
 }
 
 std::vector<DatasourceRecord> SqlMetadataStore::ListDatasources() {
-  return MapAll(Query(std::string("SELECT ") + kDatasourceColumns +
+  return MapAll(Query(std::string("SELECT ") + kSelectColumns +
                           " FROM datasources WHERE is_deleted = 0 ORDER BY name",
                       {}),
                 &ToDatasource);
@@ -120,7 +126,7 @@ std::vector<DatasourceRecord> SqlMetadataStore::ListDatasources() {
 
 std::vector<DatasourceRecord> SqlMetadataStore::ListDatasourcesGrantedTo(
     const std::string& workspace_id) {
-  return MapAll(Query(std::string("SELECT ") + kDatasourceColumns +
+  return MapAll(Query(std::string("SELECT ") + kSelectColumns +
                           " FROM datasources WHERE is_deleted = 0 AND name IN "
                           "(SELECT datasource_name FROM datasource_grants WHERE workspace_id = $1)"
                           " ORDER BY name",
@@ -135,8 +141,12 @@ bool SqlMetadataStore::SoftDeleteDatasource(const std::string& name, int64_t at_
              {name, at_ms}) > 0;
 }
 
-void SqlMetadataStore::SetDatasourceHealth(const std::string& name, const Json& health) {
-  Execute("UPDATE datasources SET health_json = $2 WHERE name = $1", {name, health.dump()});
+void SqlMetadataStore::SetDatasourceLastTest(const std::string& name,
+                                             const DatasourceLastTest& test) {
+  Execute(
+      "UPDATE datasources SET last_test_at_ms = $2, last_test_ok = $3, last_test_latency_ms = $4, "
+      "last_test_error_code = $5 WHERE name = $1",
+      {name, test.tested_at_ms, Bool(test.ok), test.latency_ms, NullIfEmpty(test.error_code)});
 }
 
 void SqlMetadataStore::InsertDatasourceGrant(const DatasourceGrant& grant) {

@@ -3,6 +3,8 @@
 // first result page with a CSV download from the REST cursor.
 #include <algorithm>
 #include <optional>
+#include <utility>
+#include <vector>
 
 #include "datapipelines/service/execution_service.hpp"
 #include "datapipelines/util/clock.hpp"
@@ -71,20 +73,38 @@ HttpResponse List(UiContext& ctx) {
   if (auto status = ctx.Query("status"); status && !status->empty()) query.status = *status;
   query.limit = 100;
   if (auto offset = ctx.Query("offset")) query.offset = std::max(0, ParseInt(*offset, "offset"));
-  Json listing = ctx.s.executions.List(ctx.principal, query);
-  // The age filter narrows the page shown (the store's query has no time bound yet).
+  // The time filter is the store's (REST's started_after / started_before), so the total and
+  // the pager count only matching runs. "since" is a preset age; the two bounds come from
+  // datetime-local inputs, read as UTC ("2026-12-01T09:30" gains ":00Z").
   std::string since = ctx.QueryOr("since", "");
   if (!since.empty()) {
-    int hours = ParseInt(since, "since");
-    int64_t floor = NowMs() - int64_t{hours} * 3600 * 1000;
-    Json kept = Json::array();
-    for (const Json& row : listing["items"]) {
-      if (Ms(row.value("started_at", Json())) >= floor) kept.push_back(row);
-    }
-    listing["items"] = std::move(kept);
+    query.started_after_ms = NowMs() - int64_t{ParseInt(since, "since")} * 3600 * 1000;
   }
+  std::string after = ctx.QueryOr("started_after", "");
+  std::string before = ctx.QueryOr("started_before", "");
+  auto bound = [](const std::string& text, const char* field) {
+    std::string iso = text.ends_with('Z') ? text : text.size() == 16 ? text + ":00Z" : text + "Z";
+    return ExecutionListQuery::ParseTimeBound(iso, field);
+  };
+  if (!after.empty()) {
+    int64_t at = bound(after, "started_after");
+    query.started_after_ms = std::max(query.started_after_ms.value_or(at), at);
+  }
+  if (!before.empty()) query.started_before_ms = bound(before, "started_before");
+  Json listing = ctx.s.executions.List(ctx.principal, query);
   AddHrefs(listing["items"], "/ui/executions", "execution_id");
+  // The pager keeps every filter: the next page of the SAME query.
+  std::string older = "/ui/executions?offset=" + std::to_string(query.offset + query.limit);
+  for (const auto& [name, value] : std::vector<std::pair<std::string, std::string>>{
+           {"pipeline_id", query.pipeline_id.value_or("")},
+           {"status", query.status.value_or("")},
+           {"since", since},
+           {"started_after", after},
+           {"started_before", before}}) {
+    if (!value.empty()) older += "&" + name + "=" + EncodeSegment(value);
+  }
   Json model{{"executions", listing["items"]},
+             {"older_href", older},
              {"total", listing["total"]},
              {"has_more", listing["has_more"]},
              {"offset", query.offset},
@@ -92,7 +112,9 @@ HttpResponse List(UiContext& ctx) {
              {"filter",
               {{"pipeline_id", query.pipeline_id.value_or("")},
                {"status", query.status.value_or("")},
-               {"since", since}}}};
+               {"since", since},
+               {"started_after", after},
+               {"started_before", before}}}};
   return ctx.Page("executions", std::move(model), "executions");
 }
 

@@ -40,6 +40,7 @@ HttpResponse Detail(UiContext& ctx, const std::string& id) {
              {"self", UiPath({"templates", id})}};
   if (shown["version"].is_number_integer()) {
     model["used_by"] = ctx.s.templates.UsedBy(ctx.principal, id, shown["version"].get<int>());
+    AddHrefs(model["used_by"]["references"], "/ui/pipelines", "pipeline_id");  // who pins it
   }
   return ctx.Page("template", std::move(model), "templates");
 }

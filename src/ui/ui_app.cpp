@@ -156,7 +156,11 @@ HttpResponse UiApp::Route(const HttpRequest& request) {
       throw DomainError(errc::kSessionInvalid, "Sign in to do that.");
     }
     std::string next = request.target.rfind("/ui/", 0) == 0 ? request.target : "/ui/";
-    return ui::UiContext::Redirect("/ui/login?next=" + ui::UiPath({next}).substr(4));
+    // A cookie that no longer opens a session (expired, signed out elsewhere, ended by a
+    // password change) says so on the sign-in page (ui-screens §6, the 401 row).
+    const bool expired = session && !session->empty();
+    return ui::UiContext::Redirect("/ui/login?next=" + ui::UiPath({next}).substr(4) +
+                                   (expired ? "&expired=true" : ""));
   }
   if (request.method == "POST" && !CsrfPresented(request, *session)) {
     throw DomainError(errc::kCsrfInvalid, "This form is stale or forged: reload the page.",
@@ -168,8 +172,9 @@ HttpResponse UiApp::Route(const HttpRequest& request) {
   if (!segments) throw DomainError(errc::kRouteNotFound, "No page at " + path + ".");
   if (!segments->empty() && segments->back().empty()) segments->pop_back();  // "/ui/"
   static const ui::Screen kScreens[] = {
-      ui::DashboardScreen,  ui::PipelineScreens, ui::TemplateScreens, ui::DatasourceScreens,
-      ui::ExecutionScreens, ui::KeyScreens,      ui::AccountScreens,  ui::AdminScreens};
+      ui::ConfirmStep,     ui::DashboardScreen,   ui::PipelineScreens,
+      ui::TemplateScreens, ui::DatasourceScreens, ui::ExecutionScreens,
+      ui::KeyScreens,      ui::AccountScreens,    ui::AdminScreens};
   for (const auto& screen : kScreens) {
     if (auto answer = screen(ctx, *segments)) return std::move(*answer);
   }
@@ -195,6 +200,9 @@ HttpResponse UiApp::Login(const HttpRequest& request) {
       }
     }
     if (auto ok = QueryParam(request.query, "ok")) model["flash_ok"] = *ok;
+    if (QueryParam(request.query, "expired") == std::optional<std::string>("true")) {
+      model["expired"] = true;
+    }
     return Html(200, pages_->Render("login", model));
   }
   if (request.method != "POST") throw DomainError(errc::kRouteNotFound, "No such page.");

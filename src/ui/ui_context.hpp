@@ -74,6 +74,9 @@ std::optional<HttpResponse> ExecutionScreens(UiContext& ctx, const std::vector<s
 std::optional<HttpResponse> KeyScreens(UiContext& ctx, const std::vector<std::string>& s);
 std::optional<HttpResponse> AccountScreens(UiContext& ctx, const std::vector<std::string>& s);
 std::optional<HttpResponse> AdminScreens(UiContext& ctx, const std::vector<std::string>& s);
+// Before every screen: a destructive verb's POST without confirmed=yes (JavaScript off) is sent
+// to its GET confirmation page, which this step renders (confirm_step.cpp).
+std::optional<HttpResponse> ConfirmStep(UiContext& ctx, const std::vector<std::string>& s);
 
 // `text` as a whole decimal int; request.validation.invalid naming `field` otherwise.
 int ParseInt(const std::string& text, const std::string& field);

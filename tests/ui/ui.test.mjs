@@ -14,7 +14,7 @@ import path from 'node:path';
 import puppeteer from 'puppeteer-core';
 import { startDemoServer } from '../e2e/support/demo_server.mjs';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, BINARY, USER_PASSWORD } from '../e2e/support/server.mjs';
-import { request, sdkClient, toolPayload } from '../e2e/support/http.mjs';
+import { bearerHeader, request, sdkClient, toolPayload } from '../e2e/support/http.mjs';
 import { recordSecret } from '../e2e/support/secrets.mjs';
 
 const CACHE_TTL_SECONDS = 2;
@@ -31,6 +31,7 @@ let browser;
 let page;
 let agent;
 const dialogs = [];
+const confirms = [];  // hx-confirm questions, accepted: a destructive verb asks first
 const cspViolations = [];
 let pipeline;
 let scratch;
@@ -42,7 +43,15 @@ async function shot(p, name) {
 async function newPage(context) {
   const p = await context.newPage();
   await p.setViewport({ width: 1360, height: 900 });
-  p.on('dialog', async (d) => { dialogs.push(d.message()); await d.dismiss(); });
+  p.on('dialog', async (d) => {
+    if (d.type() === 'confirm') {
+      confirms.push(d.message());
+      await d.accept();
+    } else {
+      dialogs.push(d.message());
+      await d.dismiss();
+    }
+  });
   p.on('console', (m) => {
     if (/Content Security Policy|Refused to/i.test(m.text())) cspViolations.push(m.text());
   });
@@ -56,6 +65,11 @@ async function login(p, email, password, next = '/ui/') {
   await p.type('#password', password);
   await Promise.all([p.waitForNavigation(), p.click('button[data-verb=login]')]);
   assert.equal(new URL(p.url()).pathname, next);
+}
+
+// A plain page load (JavaScript off: no boost, no marker script).
+async function submitAndWait(p, selector) {
+  await Promise.all([p.waitForNavigation(), p.click(selector)]);
 }
 
 // Navigates like a person (a link or a form click): a marker inside <body> disappears when the
@@ -215,6 +229,8 @@ describe('the web UI in headless chromium', () => {
     await clickAndWait(page, `tr[data-template="${TEMPLATE_ID}"] a`);
     assert.equal(await text(page, 'h1'), XSS);
     assert.equal(await page.$$eval('#template-body div', (d) => d.length), 4, 'four numbered lines');
+    assert.ok(await page.$(`#used-by tr[data-pinned-by="${PIPELINE_NAME}"] a[href="/ui/pipelines/${pipeline.id}"]`),
+      'who pins it: the draft pipeline, linked');
     await shot(page, '08-template-draft');
     await clickAndWait(page, 'button[data-verb=release]');
     assert.equal(await page.$eval('[data-status]', (e) => e.dataset.status), 'RELEASED');
@@ -223,7 +239,10 @@ describe('the web UI in headless chromium', () => {
 
   it('releases the draft an agent made over MCP, and pipelines_get reports RELEASED', async () => {
     await page.goto(`${server.baseUrl}/ui/pipelines/${pipeline.id}`);
+    const asked = confirms.length;
     await clickAndWait(page, 'button[data-verb=release]');
+    assert.equal(confirms.length, asked + 1, 'Release asked first (hx-confirm)');
+    assert.equal(confirms.at(-1), `Release v1 of pipeline “${PIPELINE_NAME}”? The version becomes current and locked.`);
     assert.match(await text(page, '.alert.ok'), /Released/);
     assert.equal(await page.$eval('[data-status]', (e) => e.dataset.status), 'RELEASED');
     const got = await ok('pipelines_get', { id: pipeline.id });
@@ -261,6 +280,28 @@ describe('the web UI in headless chromium', () => {
     await page.waitForFunction(() => location.search.includes('status=SUCCESS'), { timeout: 10_000 });
     await page.waitForNetworkIdle({ idleTime: 150 });
     await shot(page, '12-executions');
+    // The time filter is the store's: the total counts matching runs only, REST shares it.
+    await page.goto(`${server.baseUrl}/ui/executions?started_before=2000-01-01T00:00`);
+    assert.match(await text(page, '#execution-list'), /No executions match/);
+    await page.goto(`${server.baseUrl}/ui/executions?started_after=2000-01-01T00:00&status=SUCCESS`);
+    assert.match(await text(page, '#execution-list'), /SUCCESS/);
+    assert.match(await text(page, '#execution-total'), /^1 matching run$/);
+    assert.equal(await page.$eval('#started_after', (e) => e.value), '2000-01-01T00:00');
+    const future = await request(server, {
+      path: '/api/v1/executions?started_after=2999-01-01T00:00:00Z', headers: bearerHeader(server.adminKey),
+    });
+    assert.equal(future.status, 200, future.text);
+    assert.deepEqual([future.json.data.items.length, future.json.data.total], [0, 0]);
+    const past = await request(server, {
+      path: `/api/v1/executions?started_after=2000-01-01T00:00:00.000Z&started_before=2999-01-01T00:00:00Z&pipeline_id=${pipeline.id}`,
+      headers: bearerHeader(server.adminKey),
+    });
+    assert.equal(past.json.data.total, 1, past.text);
+    const bad = await request(server, {
+      path: '/api/v1/executions?started_after=yesterday', headers: bearerHeader(server.adminKey),
+    });
+    assert.equal(bad.status, 400);
+    assert.match(bad.text, /request\.validation\.invalid/);
     await page.goto(`${server.baseUrl}/ui/executions/${run.execution_id}`);
     assert.ok(await page.$('svg.timeline g[data-node="zones"]'));
     assert.equal(await page.$$eval('#result tbody tr', (r) => r.length), 7);
@@ -311,9 +352,21 @@ describe('the web UI in headless chromium', () => {
     assert.equal(await text(page, 'h1'), XSS);
     const html = await page.content();
     assert.doesNotMatch(html, /never-shown-again/, 'the password is never echoed');
+    assert.match(await text(page, '[data-health="extra"]'), /never tested/);
     await clickAndWait(page, 'button[data-verb=test]');
     assert.equal(await page.$eval('#test-result', (e) => e.dataset.connected), 'true');
+    assert.equal(await page.$eval('[data-health="extra"] [data-last-test]', (e) => e.dataset.lastTest), 'ok');
     await shot(page, '15-datasource-tested');
+    // Stored, so the list and the dashboard show it (and MCP's datasources_get carries it).
+    await page.goto(`${server.baseUrl}/ui/datasources`);
+    assert.equal(await page.$eval('[data-health="extra"] [data-last-test]', (e) => e.dataset.lastTest), 'ok');
+    await page.goto(`${server.baseUrl}/ui/`);
+    assert.equal(await page.$eval('#datasource-health [data-health="extra"] [data-last-test]',
+      (e) => e.dataset.lastTest), 'ok');
+    await shot(page, '15b-dashboard-health');
+    const got = await ok('datasources_get', { name: 'extra' });
+    assert.equal(got.last_test.ok, true, JSON.stringify(got.last_test));
+    assert.equal(got.last_test.error_code, null);
   });
 
   it('Connect an agent: a key minted here works from the MCP SDK client, then revoked is refused', async () => {
@@ -331,6 +384,8 @@ describe('the web UI in headless chromium', () => {
     assert.match(await text(page, '#snippet-cursor'), new RegExp(key));
     assert.match(await text(page, '#snippet-claude-desktop'), new RegExp(`Bearer ${key}`));
     assert.match(await text(page, '#snippet-claude-code'), new RegExp(`DP-API-Key: ${key}`));
+    assert.match(await text(page, '#snippet-generic'), new RegExp(`DP-API-Key: ${key}`), 'both header forms');
+    assert.match(await text(page, '#snippet-generic'), new RegExp(`Authorization: Bearer ${key}`));
     await shot(page, '17-connect-key-issued');
     const listed = await ok('pipelines_list', {}, key);
     assert.ok(JSON.stringify(listed).includes(PIPELINE_NAME));
@@ -343,6 +398,7 @@ describe('the web UI in headless chromium', () => {
     for (const r of keyRow) if ((await r.evaluate((e) => e.textContent)).includes('ui-test agent')) target = r;
     const keyId = await target.evaluate((e) => e.dataset.keyId);
     await clickAndWait(page, `tr[data-key-id="${keyId}"] button[data-verb=revoke]`);
+    assert.match(confirms.at(-1), /^Revoke the key “ui-test agent”\?/);
     assert.match(await text(page, '.alert.ok'), /Revoked/);
     await new Promise((r) => setTimeout(r, (CACHE_TTL_SECONDS + 1) * 1000));
     let refused = false;
@@ -402,7 +458,7 @@ describe('the web UI in headless chromium', () => {
     const answer = await viewer.evaluate(async (args) => {
       const r = await fetch(`/ui/pipelines/${args.id}/release`, {
         method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: `_csrf=${args.csrf}&body_hash=${args.hash}`,
+        body: `_csrf=${args.csrf}&confirmed=yes&body_hash=${args.hash}`,
       });
       return { status: r.status, text: await r.text() };
     }, { id: pipeline.id, csrf, hash: next.body_hash });
@@ -423,7 +479,11 @@ describe('the web UI in headless chromium', () => {
     }, { csrf, email: VIEWER });
     assert.equal(promote.status, 403, 'a viewer cannot promote themselves');
     assert.match(promote.text, /auth\.role_required/);
-    // Change password (§4.14): the current one is checked first, then the new one replaces it.
+    // Change password (§4.14): the current one is checked first, then the new one replaces it,
+    // and the viewer's OTHER sessions end (this one stays).
+    const elsewhere = await browser.createBrowserContext();
+    const other = await newPage(elsewhere);
+    await login(other, VIEWER, USER_PASSWORD, '/ui/settings');
     await viewer.goto(`${server.baseUrl}/ui/settings`);
     await viewer.type('#current_password', 'not-my-password');
     await viewer.type('#new_password', 'a-brand-new-password-42');
@@ -436,12 +496,43 @@ describe('the web UI in headless chromium', () => {
     await clickAndWait(viewer, 'button[data-verb=change-password]');
     assert.match(await text(viewer, '.alert.ok'), /Password changed/);
     await shot(viewer, '24-settings-password-changed');
+    await viewer.goto(`${server.baseUrl}/ui/settings`);
+    assert.equal(new URL(viewer.url()).pathname, '/ui/settings', 'the session that changed it stays');
+    await other.goto(`${server.baseUrl}/ui/settings`);
+    assert.match(other.url(), /\/ui\/login\?next=/, 'the other session ended');
+    assert.ok(await other.$('[data-expired=true]'), 'the sign-in page says the session ended (§6, 401)');
+    await elsewhere.close();
     const relogin = await request(server, {
       method: 'POST', path: '/ui/login',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
       body: `email=${encodeURIComponent(VIEWER)}&password=a-brand-new-password-42`,
     });
     assert.equal(relogin.status, 303, 'the new password signs in');
+    await context.close();
+  });
+
+  it('with JavaScript off, a destructive verb asks on a confirmation page first', async () => {
+    assert.equal((await ok('pipelines_get', { id: pipeline.id })).status, 'DRAFT');
+    const context = await browser.createBrowserContext();
+    const plain = await newPage(context);
+    await plain.setJavaScriptEnabled(false);
+    await login(plain, ADMIN_EMAIL, ADMIN_PASSWORD, `/ui/pipelines/${pipeline.id}`);
+    await submitAndWait(plain, 'button[data-verb=discard]');
+    const url = new URL(plain.url());
+    assert.equal(url.pathname, `/ui/pipelines/${pipeline.id}/discard`, 'a GET confirmation page');
+    assert.equal(await text(plain, 'h1'), 'Are you sure?');
+    assert.match(await text(plain, '#confirm-question'), /^Discard the draft v\d+ of pipeline “test\/ui\/zones”\? Its edits are lost\.$/);
+    assert.equal(await plain.$eval('#confirm input[name=_csrf]', (e) => e.value.length > 0), true);
+    assert.equal((await ok('pipelines_get', { id: pipeline.id })).status, 'DRAFT', 'nothing happened yet');
+    await shot(plain, '25-confirm-no-js');
+    await submitAndWait(plain, 'a[data-verb=cancel-confirm]');
+    assert.equal(new URL(plain.url()).pathname, `/ui/pipelines/${pipeline.id}`);
+    await submitAndWait(plain, 'button[data-verb=discard]');
+    await submitAndWait(plain, 'button[data-verb=confirm]');
+    assert.match(await text(plain, '.alert.ok'), /discarded/);
+    const got = await ok('pipelines_get', { id: pipeline.id });
+    assert.equal(got.status, 'RELEASED');
+    assert.equal(got.draft, undefined);
     await context.close();
   });
 
@@ -460,6 +551,7 @@ describe('the web UI in headless chromium', () => {
     assert.ok(await page.$('#users'), 'an instance admin sees the users');
     await shot(page, '23-admin');
     await clickAndWait(page, `tr[data-member="${NEWCOMER}"] button[data-verb=remove-member]`);
+    assert.match(confirms.at(-1), /^Remove newcomer@ui\.test from workspace/);
     assert.equal(await page.$(`tr[data-member="${NEWCOMER}"]`), null);
   });
 

@@ -12,7 +12,7 @@
             <button type="submit" data-verb="set-role">Save</button></form>
           <#else><span class="badge info">${m.role}</span></#if></td>
         <td class="small">${m.joined_at}</td>
-        <#if can.admin_workspace><td><form class="inline-form" method="post" action="${m.href}/remove"><input type="hidden" name="_csrf" value="${csrf}"><button type="submit" class="danger" data-verb="remove-member">Remove</button></form></td></#if></tr>
+        <#if can.admin_workspace><td><form class="inline-form" method="post" action="${m.href}/remove" hx-confirm="Remove ${m.email} from workspace “${me.workspace}”?" hx-vals='{"confirmed": "yes"}'><input type="hidden" name="_csrf" value="${csrf}"><@layout.confirm question="Remove ${m.email} from workspace “${me.workspace}”?"/><button type="submit" class="danger" data-verb="remove-member">Remove</button></form></td></#if></tr>
     </#list>
     </tbody></table>
   </section>

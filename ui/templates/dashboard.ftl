@@ -29,11 +29,12 @@
   </section>
 </div>
 <section class="card flush" id="datasource-health">
-  <div class="card-head"><h2>Datasources</h2><a href="/ui/datasources">Manage →</a></div>
+  <div class="card-head"><h2>Datasource health</h2><a href="/ui/datasources">Manage →</a></div>
   <#if datasources?has_content>
-  <table><thead><tr><th>Name</th><th>Dialect</th><th>Access</th><th></th></tr></thead><tbody>
+  <table><thead><tr><th>Name</th><th>Dialect</th><th>Access</th><th>Last test</th><th></th></tr></thead><tbody>
   <#list datasources as d>
     <tr><td><a href="${d.href}">${d.display_name!d.name}</a> <span class="muted small mono">${d.name}</span></td><td>${d.dialect}</td><td><#if d.readonly!false><span class="badge muted">read-only</span><#else><span class="badge info">read-write</span></#if></td>
+    <td data-health="${d.name}"><@layout.last_test d=d/></td>
     <td><#if can.admin_workspace><form class="inline-form" method="post" action="${d.href}/test"><input type="hidden" name="_csrf" value="${csrf}"><button type="submit" data-verb="test">Test connection</button></form></#if></td></tr>
   </#list>
   </tbody></table>

@@ -16,6 +16,7 @@
         <tr><td class="muted">JDBC URL</td><td class="mono">${datasource.jdbc_url}</td></tr>
         <tr><td class="muted">Username</td><td class="mono">${datasource.username!''}</td></tr>
         <tr><td class="muted">Password</td><td><#if datasource.password_set!false><span class="badge ok">set</span><#else><span class="badge muted">none</span></#if> <span class="small muted">(write-only)</span></td></tr>
+        <tr><td class="muted">Last test</td><td data-health="${datasource.name}"><@layout.last_test d=datasource/></td></tr>
         <tr><td class="muted">Query timeout</td><td>${datasource.query_timeout_seconds!'default'} s</td></tr>
       </tbody></table>
     </section>
@@ -44,7 +45,7 @@
     <#if grants??>
     <section class="card flush" id="grants">
       <div class="card-head"><h2>Grants</h2></div>
-      <table><tbody><#list grants as g><tr><td>${g.workspace}</td><td class="small muted">${g.granted_at!''}</td><td><form class="inline-form" method="post" action="${g.href}/revoke"><input type="hidden" name="_csrf" value="${csrf}"><button type="submit" class="danger" data-verb="revoke-grant">Revoke</button></form></td></tr></#list></tbody></table>
+      <table><tbody><#list grants as g><tr><td>${g.workspace}</td><td class="small muted">${g.granted_at!''}</td><td><form class="inline-form" method="post" action="${g.href}/revoke" hx-confirm="Revoke the grant of “${datasource.name}” to workspace “${g.workspace}”? Its pipelines can no longer read it." hx-vals='{"confirmed": "yes"}'><input type="hidden" name="_csrf" value="${csrf}"><@layout.confirm question="Revoke the grant of “${datasource.name}” to workspace “${g.workspace}”? Its pipelines can no longer read it."/><button type="submit" class="danger" data-verb="revoke-grant">Revoke</button></form></td></tr></#list></tbody></table>
       <form class="row tree-crumbs" method="post" action="${self}/grants"><input type="hidden" name="_csrf" value="${csrf}"><input type="text" name="workspace" placeholder="workspace name" required><button type="submit" data-verb="grant">Grant</button></form>
     </section>
     </#if>

@@ -4,10 +4,11 @@
   <section class="card flush" id="datasource-list">
     <div class="card-head"><h2>Granted to ${me.workspace}</h2></div>
     <#if datasources?has_content>
-    <table><thead><tr><th>Name</th><th>Dialect</th><th>Access</th><th>Facts</th></tr></thead><tbody>
+    <table><thead><tr><th>Name</th><th>Dialect</th><th>Access</th><th>Last test</th><th>Facts</th></tr></thead><tbody>
     <#list datasources as d>
       <tr data-datasource="${d.name}"><td><a href="${d.href}">${d.display_name!d.name}</a><div class="small muted mono">${d.name}</div></td><td>${d.dialect}</td>
-        <td><#if d.readonly!false><span class="badge muted">read-only</span><#else><span class="badge info">read-write</span></#if></td><td class="small">${(d.facts![])?size}</td></tr>
+        <td><#if d.readonly!false><span class="badge muted">read-only</span><#else><span class="badge info">read-write</span></#if></td>
+        <td data-health="${d.name}"><@layout.last_test d=d/></td><td class="small">${(d.facts![])?size}</td></tr>
     </#list>
     </tbody></table>
     <#else><@layout.empty title="No datasources granted to this workspace">An instance admin registers one and grants it here.</@layout.empty></#if>

@@ -1,5 +1,5 @@
 <@layout.ceremony title="Something went wrong">
-<#assign status = {"request.route_not_found": "Page not found", "auth.csrf.invalid": "Refused: this form is stale", "internal.error": "Something went wrong"}>
+<#assign status = {"request.route_not_found": "Page not found", "auth.csrf.invalid": "Refused: this form is stale", "internal.error": "Something went wrong", "auth.role_required": "You don't have permission to do this", "auth.scope.insufficient": "You don't have permission to do this", "workspace.membership_required": "You don't have permission to access this page"}>
 <h1>${status[error.code]!"Refused"}</h1>
 <div class="alert error" role="alert" data-error="${error.code}">
   <b>${error.message}</b><br>

@@ -8,6 +8,8 @@
   <div class="field"><label for="since">Started within</label>
     <select id="since" name="since"><option value="">Any time</option>
       <#list [{"v": "1", "l": "the last hour"}, {"v": "24", "l": "the last 24 hours"}, {"v": "168", "l": "the last 7 days"}] as o><option value="${o.v}"<#if filter.since == o.v> selected</#if>>${o.l}</option></#list></select></div>
+  <div class="field"><label for="started_after">Started after (UTC)</label><input id="started_after" type="datetime-local" name="started_after" value="${filter.started_after}"></div>
+  <div class="field"><label for="started_before">Started before (UTC)</label><input id="started_before" type="datetime-local" name="started_before" value="${filter.started_before}"></div>
   <button type="submit">Filter</button>
 </form>
 <section class="card flush" id="execution-list">
@@ -17,7 +19,8 @@
     <tr><td class="mono small"><a href="${e.href}">${e.execution_id?substring(0, 8)}…</a></td><td>${e.pipeline_name} <span class="muted small">v${e.version}</span></td><td><@layout.status e.status/></td><td class="small">${e.via}</td><td class="small">${e.started_at!''}</td><td class="small">${e.duration_ms} ms</td><td class="small">${(e.result.total_rows)!'—'}</td></tr>
   </#list>
   </tbody></table>
-  <#if has_more><div class="tree-crumbs"><a href="/ui/executions?pipeline_id=${filter.pipeline_id}&amp;status=${filter.status}&amp;offset=${next_offset}">Older →</a></div></#if>
+  <p class="small muted" id="execution-total">${total} matching run<#if total != 1>s</#if></p>
+  <#if has_more><div class="tree-crumbs"><a href="${older_href}" data-pager="older">Older →</a></div></#if>
   <#else><@layout.empty title="No executions match">Change the filters, or run a pipeline.</@layout.empty></#if>
 </section>
 </@layout.page>

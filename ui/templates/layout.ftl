@@ -97,6 +97,18 @@
 <div class="card forbidden muted">Your role in this workspace cannot ${what}. Ask a workspace admin.</div>
 </#macro>
 
+<#-- A datasource's last connection test (datasources.md §8.1B): never blank, because an empty
+     cell on a health column reads as health. The code, never a message, is all that is stored. -->
+<#macro last_test d>
+<#if d.last_test??><#if d.last_test.ok><span class="badge ok" data-last-test="ok">ok</span><#else><span class="badge danger" data-last-test="failed">failed</span> <code class="small">${d.last_test.error_code!''}</code></#if>
+<div class="small muted">${d.last_test.tested_at} · ${d.last_test.latency_ms} ms</div><#else><span class="badge muted" data-last-test="never">never tested</span></#if>
+</#macro>
+
+<#-- A destructive verb's confirmation (issue 17). htmx asks first (the form's hx-confirm) and
+     marks its request confirmed (hx-vals); a plain post (JavaScript off) is answered with the
+     GET confirmation page instead, which shows this question above a POST form of its own. -->
+<#macro confirm question><input type="hidden" name="question" value="${question}"></#macro>
+
 <#macro status value><span class="badge ${value!''}">${value!'—'}</span></#macro>
 
 <#-- API keys, shared by the keys page and Connect an agent. -->
@@ -137,7 +149,7 @@
   <table><thead><tr><th>Name</th><th>Scope</th><th>Created</th><th>Last used</th><th></th></tr></thead><tbody>
   <#list keys as k>
     <tr data-key-id="${k.id}"><td>${k.name}</td><td><span class="badge info">${k.scope}</span></td><td class="small">${k.created_at}</td><td class="small">${k.last_used_at!'never'}</td>
-      <td><#if k.revoked><span class="badge muted">revoked</span><#else><form class="inline-form" method="post" action="${k.href}/revoke"><input type="hidden" name="_csrf" value="${csrf}"><button type="submit" class="danger" data-verb="revoke">Revoke</button></form></#if></td></tr>
+      <td><#if k.revoked><span class="badge muted">revoked</span><#else><form class="inline-form" method="post" action="${k.href}/revoke" hx-confirm="Revoke the key “${k.name}”? Agents using it are refused within the key cache TTL." hx-vals='{"confirmed": "yes"}'><input type="hidden" name="_csrf" value="${csrf}"><@confirm question="Revoke the key “${k.name}”? Agents using it are refused within the key cache TTL."/><button type="submit" class="danger" data-verb="revoke">Revoke</button></form></#if></td></tr>
   </#list>
   </tbody></table>
   <#else><@empty title="No keys yet">Create one for each agent, so each can be revoked on its own.</@empty></#if>

@@ -2,6 +2,7 @@
 <h1>Sign in</h1>
 <p class="muted">Use your datapipelines account.</p>
 <#if flash_ok?? && flash_ok == "signed_out"><div class="alert ok" role="status">You are signed out.</div></#if>
+<#if expired??><div class="alert warn" role="status" data-expired="true">Your session has expired or was ended: sign in again.</div></#if>
 <#if refusal??><div class="alert error" role="alert" data-error="${refusal.code}">${refusal.message}<br><span class="small">correlation id <code>${correlation_id}</code></span></div></#if>
 <form method="post" action="/ui/login?next=${next_q}">
   <div class="field"><label for="email">Email</label><input id="email" type="email" name="email" value="${email!''}" autocomplete="username" required autofocus></div>

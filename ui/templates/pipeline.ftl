@@ -8,12 +8,12 @@
   </div>
   <div class="row">
     <#if pipeline.draft?? && can.author>
-      <form class="inline-form" method="post" action="${self}/release">
-        <input type="hidden" name="_csrf" value="${csrf}"><input type="hidden" name="body_hash" value="${pipeline.draft.body_hash}">
+      <form class="inline-form" method="post" action="${self}/release" hx-confirm="Release v${pipeline.draft.version} of pipeline “${pipeline.name}”? The version becomes current and locked." hx-vals='{"confirmed": "yes"}'>
+        <input type="hidden" name="_csrf" value="${csrf}"><@layout.confirm question="Release v${pipeline.draft.version} of pipeline “${pipeline.name}”? The version becomes current and locked."/><input type="hidden" name="body_hash" value="${pipeline.draft.body_hash}">
         <button type="submit" class="primary" data-verb="release">Release v${pipeline.draft.version}</button>
       </form>
-      <form class="inline-form" method="post" action="${self}/discard">
-        <input type="hidden" name="_csrf" value="${csrf}"><input type="hidden" name="body_hash" value="${pipeline.draft.body_hash}">
+      <form class="inline-form" method="post" action="${self}/discard" hx-confirm="Discard the draft v${pipeline.draft.version} of pipeline “${pipeline.name}”? Its edits are lost." hx-vals='{"confirmed": "yes"}'>
+        <input type="hidden" name="_csrf" value="${csrf}"><@layout.confirm question="Discard the draft v${pipeline.draft.version} of pipeline “${pipeline.name}”? Its edits are lost."/><input type="hidden" name="body_hash" value="${pipeline.draft.body_hash}">
         <button type="submit" class="danger" data-verb="discard">Discard draft</button>
       </form>
     </#if>
@@ -77,15 +77,15 @@
     <section class="card">
       <h2>Danger zone</h2>
       <#if pipeline.draft?? && checks?has_content>
-      <form method="post" action="${self}/release" class="stack">
-        <input type="hidden" name="_csrf" value="${csrf}"><input type="hidden" name="body_hash" value="${pipeline.draft.body_hash}">
+      <form method="post" action="${self}/release" class="stack" hx-confirm="Release v${pipeline.draft.version} of pipeline “${pipeline.name}” past its failing checks?" hx-vals='{"confirmed": "yes"}'>
+        <input type="hidden" name="_csrf" value="${csrf}"><@layout.confirm question="Release v${pipeline.draft.version} of pipeline “${pipeline.name}” past its failing checks?"/><input type="hidden" name="body_hash" value="${pipeline.draft.body_hash}">
         <label for="override">Release past failing checks — the reason is recorded on the audit event</label>
         <textarea id="override" name="override_checks_reason" rows="2" minlength="10" placeholder="At least 10 characters"></textarea>
         <button type="submit" data-verb="release-override">Release anyway</button>
       </form>
       </#if>
-      <form method="post" action="${self}/delete" class="stack" data-confirm-typed="${pipeline.name}">
-        <input type="hidden" name="_csrf" value="${csrf}">
+      <form method="post" action="${self}/delete" class="stack" data-confirm-typed="${pipeline.name}" hx-confirm="Delete pipeline “${pipeline.name}” and every version of it?" hx-vals='{"confirmed": "yes"}'>
+        <input type="hidden" name="_csrf" value="${csrf}"><@layout.confirm question="Delete pipeline “${pipeline.name}” and every version of it?"/>
         <label for="confirm">Type the name to delete this pipeline and its versions</label>
         <input id="confirm" type="text" name="confirm" autocomplete="off">
         <button type="submit" class="danger" data-verb="delete">Delete pipeline</button>

@@ -23,6 +23,9 @@ struct Principal {
   KeyKind kind = KeyKind::kUser;
   bool super_admin = false;
   bool via_session = false;
+  // The session row this request came with (its token's SHA-256); empty for a key. Lets a
+  // password change end the user's OTHER sessions and keep this one.
+  std::string session_token_hash;
 };
 
 }  // namespace dp

@@ -19,9 +19,10 @@ struct ConnectionTestResult {
   bool connected = false;
   std::string server_version;
   int64_t latency_ms = 0;
-  std::string error;        // already free of credentials
-  std::string error_class;  // the DomainError code of the failure
-  std::string tested_at;    // ISO-8601 UTC
+  std::string error;         // already free of credentials
+  std::string error_class;   // the DomainError code of the failure
+  std::string tested_at;     // ISO-8601 UTC
+  int64_t tested_at_ms = 0;  // the same instant, epoch ms (what the registry stores)
 
   Json ToJson() const;
 };

@@ -83,11 +83,20 @@ struct ExecuteRequest {
   std::optional<int> page_rows;  // DP-Result-Page-Rows, clamped to 1..page-max-rows
 };
 
+// One listing request for every surface (REST §10.1, the UI's history, executions_list).
 struct ExecutionListQuery {
   std::optional<std::string> pipeline_id;
   std::optional<std::string> status;
+  // rest-api §10.1's started_after / started_before (exclusive), epoch ms; applied by the
+  // store's query, so total and paging count only the matching rows.
+  std::optional<int64_t> started_after_ms;
+  std::optional<int64_t> started_before_ms;
   int limit = 50;
   int offset = 0;
+
+  // A started_after / started_before value: ISO-8601 UTC, "2026-12-01T09:30:00Z" with optional
+  // milliseconds ("…:00.250Z"), else request.validation.invalid naming `field`.
+  static int64_t ParseTimeBound(std::string_view text, std::string_view field);
 };
 
 class ExecutionService {

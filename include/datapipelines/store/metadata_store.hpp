@@ -77,6 +77,15 @@ struct AuditEvent {
 };
 
 // A registered datasource (datasources.md §3, metadata-db §4.10). The password is held only
+// The outcome of the last connection test (datasources.md §8.1B): no message, by construction
+// (a driver's sentence can name a host or a user); error_code is "" on success.
+struct DatasourceLastTest {
+  int64_t tested_at_ms = 0;
+  bool ok = false;
+  int64_t latency_ms = 0;
+  std::string error_code;
+};
+
 // as the sealed envelope; properties is the {"hikari": {...}, "jdbc": {...}} object.
 struct DatasourceRecord {
   std::string name;
@@ -92,7 +101,7 @@ struct DatasourceRecord {
   bool readonly = false;
   std::string workspace_id;  // the registering workspace; "" = instance-level
   bool is_deleted = false;
-  Json health;  // the last connection test outcome; null = never tested
+  std::optional<DatasourceLastTest> last_test;  // nullopt = never tested (migration 0011)
   std::string created_by;
   int64_t created_at_ms = 0;
   int64_t updated_at_ms = 0;
@@ -159,6 +168,9 @@ class MetadataStore {
   virtual void InsertSession(const Session& session) = 0;
   virtual std::optional<Session> FindSession(const std::string& token_hash) = 0;
   virtual void DeleteSession(const std::string& token_hash) = 0;
+  // Ends every session of the user but `keep_token_hash`'s; the number ended.
+  virtual int64_t DeleteOtherSessionsOfUser(const std::string& user_id,
+                                            const std::string& keep_token_hash) = 0;
 
   // audit log (append-only)
   virtual void AppendAudit(const AuditEvent& event) = 0;
@@ -218,7 +230,8 @@ class MetadataStore {
   virtual std::vector<DatasourceRecord> ListDatasourcesGrantedTo(
       const std::string& workspace_id) = 0;
   virtual bool SoftDeleteDatasource(const std::string& name, int64_t at_ms) = 0;
-  virtual void SetDatasourceHealth(const std::string& name, const Json& health) = 0;
+  // Records the last connection test; touches the last_test_* columns only (not updated_at).
+  virtual void SetDatasourceLastTest(const std::string& name, const DatasourceLastTest& test) = 0;
   // Idempotent: re-granting keeps the first grant's provenance.
   virtual void InsertDatasourceGrant(const DatasourceGrant& grant) = 0;
   virtual bool DeleteDatasourceGrant(const std::string& name, const std::string& workspace_id) = 0;

@@ -46,6 +46,8 @@ class SqlMetadataStore : public MetadataStore, public SqlExecutor {
   void InsertSession(const Session& session) override;
   std::optional<Session> FindSession(const std::string& token_hash) override;
   void DeleteSession(const std::string& token_hash) override;
+  int64_t DeleteOtherSessionsOfUser(const std::string& user_id,
+                                    const std::string& keep_token_hash) override;
 
   void AppendAudit(const AuditEvent& event) override;
   // limit <= 0 returns nothing.
@@ -84,7 +86,7 @@ class SqlMetadataStore : public MetadataStore, public SqlExecutor {
   std::vector<DatasourceRecord> ListDatasources() override;
   std::vector<DatasourceRecord> ListDatasourcesGrantedTo(const std::string& workspace_id) override;
   bool SoftDeleteDatasource(const std::string& name, int64_t at_ms) override;
-  void SetDatasourceHealth(const std::string& name, const Json& health) override;
+  void SetDatasourceLastTest(const std::string& name, const DatasourceLastTest& test) override;
   void InsertDatasourceGrant(const DatasourceGrant& grant) override;
   bool DeleteDatasourceGrant(const std::string& name, const std::string& workspace_id) override;
   std::vector<DatasourceGrant> ListDatasourceGrants(const std::string& name) override;

@@ -92,6 +92,40 @@ TEST_F(SessionAuth, LogoutAndDeactivationEndTheSessionAtOnce) {
   EXPECT_EQ(CodeOf([&] { service_->AuthenticateSession(second.token); }), "auth.session.invalid");
 }
 
+// issue 17: a password change ends the user's OTHER sessions, keeps the one it came from, and
+// revokes nothing else (keys, another user's sessions); one audit event counts the ended ones.
+TEST_F(SessionAuth, PasswordChangeEndsTheOtherSessionsOnly) {
+  MakeMember("bob@example.com", Role::kAuthor);
+  MakeMember("carol@example.com", Role::kAuthor);
+  IssuedApiKey key = KeyFor("bob@example.com", Scope::kAuthor);
+  LoginResult current = service_->Login("bob@example.com", kPassword, "");
+  LoginResult laptop = service_->Login("bob@example.com", kPassword, "");
+  LoginResult phone = service_->Login("bob@example.com", kPassword, "");
+  LoginResult carol = service_->Login("carol@example.com", kPassword, "");
+  for (const auto* login : {&current, &laptop, &phone, &carol}) {
+    service_->AuthenticateSession(login->token);  // cached: the change must reach the cache
+  }
+  Principal me = service_->AuthenticateSession(current.token);
+  EXPECT_EQ(me.session_token_hash, Sha256Hex(current.token));
+  service_->ChangeOwnPassword(me, kPassword, "a brand new passphrase");
+
+  EXPECT_EQ(service_->AuthenticateSession(current.token).user_id, me.user_id);
+  for (const auto* ended : {&laptop, &phone}) {
+    EXPECT_EQ(CodeOf([&] { service_->AuthenticateSession(ended->token); }), "auth.session.invalid");
+    EXPECT_FALSE(store_->FindSession(Sha256Hex(ended->token)).has_value());
+  }
+  EXPECT_EQ(service_->AuthenticateSession(carol.token).email, "carol@example.com");
+  EXPECT_EQ(service_->AuthenticateApiKey(key.plaintext, "").user_id, me.user_id);
+  auto audit = store_->ListAudit("auth.user.password_changed", 5);
+  ASSERT_EQ(audit.size(), 1u);
+  EXPECT_EQ(audit[0].details["other_sessions_ended"], 2);
+  EXPECT_EQ(audit[0].details.dump().find("passphrase"), std::string::npos);
+  // The new password signs in; the old one no longer does.
+  EXPECT_NO_THROW(service_->Login("bob@example.com", "a brand new passphrase", ""));
+  EXPECT_EQ(CodeOf([&] { service_->Login("bob@example.com", kPassword, ""); }),
+            "auth.login.invalid_credentials");
+}
+
 TEST_F(SessionAuth, SessionCacheRereadsMembershipAtTtl) {
   User bob = MakeMember("bob@example.com", Role::kViewer);
   LoginResult login = service_->Login("bob@example.com", kPassword, "");

@@ -87,7 +87,7 @@ TEST_P(DatasourceStoreTest, InsertFindRoundTripsEveryColumn) {
   EXPECT_TRUE(found->readonly);
   EXPECT_EQ(found->workspace_id, "ws-a");
   EXPECT_FALSE(found->is_deleted);
-  EXPECT_TRUE(found->health.is_null());
+  EXPECT_FALSE(found->last_test.has_value());
   EXPECT_FALSE(store_->FindDatasource("nope"));
 }
 
@@ -173,10 +173,33 @@ TEST_P(DatasourceStoreTest, GrantsDecideVisibilityPerWorkspace) {
   EXPECT_EQ(store_->ListDatasourcesGrantedTo("ws-a").size(), 1u);
 }
 
-TEST_P(DatasourceStoreTest, HealthIsWrittenDown) {
+// Migration 0011: the last test is typed columns, an observation that never moves updated_at
+// and survives an edit of the row.
+TEST_P(DatasourceStoreTest, LastTestIsWrittenDownAsAnObservation) {
   store_->InsertDatasource(MakeDatasource("health"));
-  store_->SetDatasourceHealth("health", Json{{"connected", true}, {"latency_ms", 3}});
-  EXPECT_EQ(store_->FindDatasource("health")->health["connected"], true);
+  EXPECT_FALSE(store_->FindDatasource("health")->last_test.has_value());  // never tested
+  const int64_t updated = store_->FindDatasource("health")->updated_at_ms;
+  store_->SetDatasourceLastTest("health",
+                                DatasourceLastTest{1000, false, 41, "pipeline.node.query_failed"});
+  auto failed = store_->FindDatasource("health")->last_test;
+  ASSERT_TRUE(failed.has_value());
+  EXPECT_EQ(failed->tested_at_ms, 1000);
+  EXPECT_FALSE(failed->ok);
+  EXPECT_EQ(failed->latency_ms, 41);
+  EXPECT_EQ(failed->error_code, "pipeline.node.query_failed");
+  EXPECT_EQ(store_->FindDatasource("health")->updated_at_ms, updated);
+  // An edit keeps the observation; the next test replaces it whole (the code is cleared).
+  DatasourceRecord edited = *store_->FindDatasource("health");
+  edited.display_name = "Edited";
+  edited.updated_at_ms = updated + 5;
+  ASSERT_TRUE(store_->UpdateDatasource(edited));
+  EXPECT_EQ(store_->ListDatasources().front().last_test->latency_ms, 41);
+  store_->SetDatasourceLastTest("health", DatasourceLastTest{2000, true, 3, ""});
+  auto ok = store_->FindDatasource("health")->last_test;
+  ASSERT_TRUE(ok.has_value());
+  EXPECT_TRUE(ok->ok);
+  EXPECT_EQ(ok->tested_at_ms, 2000);
+  EXPECT_EQ(ok->error_code, "");
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, DatasourceStoreTest,

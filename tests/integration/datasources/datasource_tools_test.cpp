@@ -241,7 +241,17 @@ TEST_P(DatasourceToolsTest, TestConnectsAndWritesHealthDown) {
   EXPECT_EQ(result["connected"], true) << result.dump();
   EXPECT_FALSE(result["server_version"].get<std::string>().empty());
   EXPECT_TRUE(result.contains("latency_ms"));
-  EXPECT_EQ(h_.store().FindDatasource(name_)->health["connected"], true);
+  // Recorded (datasources.md §8.1B) and projected on every read as last_test.
+  ASSERT_TRUE(h_.store().FindDatasource(name_)->last_test.has_value());
+  Json last = Keep(h_.service().Get(key_, name_))["last_test"];
+  EXPECT_EQ(last["ok"], true) << last.dump();
+  EXPECT_EQ(last["tested_at"], result["tested_at"]);
+  EXPECT_TRUE(last["error_code"].is_null());
+  for (const Json& entry : Keep(h_.service().List(key_, std::nullopt))) {
+    if (entry["name"] == name_) {
+      EXPECT_EQ(entry["last_test"], last);
+    }
+  }
   // datasources_test is the one ws_admin tool.
   EXPECT_EQ(Refused([&] { h_.service().Test(Key("ws-a", Scope::kAuthor, Role::kAuthor), name_); })
                 .code()
@@ -488,9 +498,18 @@ TEST_P(DatasourceToolsTest, UnreachableDatasourceIsTheCataloguedEnvelope) {
     EXPECT_EQ(error.code().code, "pipeline.execution.datasource_unreachable");
     EXPECT_EQ(error.http_status(), 502);
   }
+  EXPECT_TRUE(Keep(h_.service().Get(key_, body["name"]))["last_test"].is_null());  // never tested
   Json test = Keep(h_.service().Test(key_, body["name"]));
   EXPECT_EQ(test["connected"], false);
   EXPECT_FALSE(test["error"].get<std::string>().empty());
+  // The failure is recorded by its code alone: no message, nothing naming the host or user.
+  Json last = Keep(h_.service().Get(key_, body["name"]))["last_test"];
+  EXPECT_EQ(last["ok"], false) << last.dump();
+  EXPECT_EQ(last["error_code"], test["error_class"]);
+  EXPECT_FALSE(last.contains("message"));
+  EXPECT_EQ(last.dump().find("127.0.0.1"), std::string::npos);
+  EXPECT_EQ(last.dump().find("nobody"), std::string::npos);
+  EXPECT_EQ(last.dump().find("nonexistent"), std::string::npos);
 }
 
 TEST_P(DatasourceToolsTest, UpdateRebuildsThePoolAndDeleteHidesIt) {

@@ -10,6 +10,7 @@
 #include <future>
 #include <thread>
 
+#include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/net/event_stream.hpp"
 #include "datapipelines/util/crypto.hpp"
 
@@ -257,6 +258,60 @@ TEST_P(ExecutionFlows, TheResourceListingIsTheLastDayOfTheCallersOwnRuns) {
   ASSERT_EQ(victor.size(), 1u) << victor.dump();
   EXPECT_EQ(victor[0]["execution_id"], victors);
   EXPECT_EQ(executions_->ListForResources(P("olga")).size(), 0u);
+}
+
+// issue 17: started_after / started_before go through the store's query, so the total and the
+// pages count matching runs only (REST's list and the UI's history share ExecutionListQuery).
+TEST_P(ExecutionFlows, TheTimeFilterIsTheStoresQueryAndPagesCorrectly) {
+  const std::string id = CreateSimple("shop/exec/windowed", "shop/orders.sql");
+  const int64_t base = ExecutionListQuery::ParseTimeBound("2001-02-03T04:05:06Z", "t");
+  EXPECT_EQ(ExecutionListQuery::ParseTimeBound("2001-02-03T04:05:06.250Z", "t"), base + 250);
+  EXPECT_EQ(ExecutionListQuery::ParseTimeBound("2001-02-03T04:05:06.5Z", "t"), base + 500);
+  for (const char* bad :
+       {"", "yesterday", "2001-02-03", "2001-02-03T04:05:06", "2001-02-03T04:05:06.Z",
+        "2001-02-03T04:05:06.1234Z", "2001-02-03T04:05:06.x1Z"}) {
+    try {
+      ExecutionListQuery::ParseTimeBound(bad, "started_after");
+      ADD_FAILURE() << "accepted " << bad;
+    } catch (const DomainError& error) {
+      EXPECT_EQ(error.code().code, "request.validation.invalid") << bad;
+      EXPECT_EQ(error.details()["field"], "started_after") << bad;
+    }
+  }
+  std::vector<std::string> ids;  // one run a minute, oldest first
+  for (int i = 0; i < 6; ++i) {
+    ExecutionRecord record;
+    record.id = NewUuid();
+    record.workspace_id = P("alice").workspace_id;
+    record.pipeline_id = id;
+    record.pipeline_name = "shop/exec/windowed";
+    record.pipeline_version = 1;
+    record.version_status = "DRAFT";
+    record.status = "SUCCESS";
+    record.triggered_by = P("alice").user_id;
+    record.via = "mcp";
+    record.correlation_id = NewUuid();
+    record.started_at_ms = base + i * 60'000;
+    record.finished_at_ms = record.started_at_ms + 5;
+    execution_store_->Insert(record);
+    ids.push_back(record.id);
+  }
+  ExecutionListQuery query;
+  query.pipeline_id = id;
+  query.started_after_ms = base;                // exclusive: run 0 is out
+  query.started_before_ms = base + 5 * 60'000;  // exclusive: run 5 is out
+  query.limit = 3;
+  Json first = executions_->List(P("alice"), query);
+  EXPECT_EQ(first["total"], 4);
+  EXPECT_EQ(first["has_more"], true);
+  std::vector<std::string> seen;
+  for (const Json& item : first["items"]) seen.push_back(item["execution_id"]);
+  query.offset = 3;
+  Json second = executions_->List(P("alice"), query);
+  EXPECT_EQ(second["total"], 4);
+  EXPECT_EQ(second["has_more"], false);
+  for (const Json& item : second["items"]) seen.push_back(item["execution_id"]);
+  EXPECT_EQ(seen, (std::vector<std::string>{ids[4], ids[3], ids[2], ids[1]}));  // newest first
 }
 
 TEST_P(ExecutionFlows, CancelStopsARunningExecutionUnderTheSameCredentialRule) {

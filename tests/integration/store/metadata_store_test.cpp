@@ -459,6 +459,19 @@ TEST_P(MetadataStoreTest, SessionInsertFindDelete) {
   EXPECT_NO_THROW(store().DeleteSession("hash-a"));
 }
 
+TEST_P(MetadataStoreTest, DeleteOtherSessionsOfUserKeepsOneAndOtherUsers) {
+  SeedUserAndWorkspace();
+  store().InsertUser(MakeUser("u2", "two@example.com"));
+  for (const char* hash : {"keep", "old-1", "old-2"}) store().InsertSession({hash, "u1", "", 1, 9});
+  store().InsertSession({"theirs", "u2", "", 1, 9});
+  EXPECT_EQ(store().DeleteOtherSessionsOfUser("u1", "keep"), 2);
+  EXPECT_TRUE(store().FindSession("keep").has_value());
+  EXPECT_FALSE(store().FindSession("old-1").has_value());
+  EXPECT_FALSE(store().FindSession("old-2").has_value());
+  EXPECT_TRUE(store().FindSession("theirs").has_value());
+  EXPECT_EQ(store().DeleteOtherSessionsOfUser("u1", "keep"), 0);
+}
+
 // ---- audit log
 
 TEST_P(MetadataStoreTest, AuditAppendAndListNewestFirst) {

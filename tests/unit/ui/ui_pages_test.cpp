@@ -88,7 +88,14 @@ Json HostileModel() {
                      {"readonly", true},
                      {"password_set", true},
                      {"href", "/ui/datasources/ds"},
-                     {"facts", {{{"kind", kHostile}, {"text", kHostile}}}}};
+                     {"facts", {{{"kind", kHostile}, {"text", kHostile}}}},
+                     {"last_test",
+                      {{"tested_at", "2026-01-01T00:00:00.000Z"},
+                       {"ok", false},
+                       {"latency_ms", 4},
+                       {"error_code", kHostile}}}};
+  Json untested = datasource;
+  untested["last_test"] = nullptr;  // never tested
   Json tmpl = {{"id", kHostile}, {"display_name", kHostile}, {"status", "DRAFT"},
                {"version", 1},   {"body_hash", "h"},         {"href", "/ui/templates/t"}};
   Json key = {{"id", "k1"},
@@ -113,12 +120,13 @@ Json HostileModel() {
       {"refusal", {{"code", "x.y.z"}, {"message", kHostile}, {"correlation_id", "c1"}}},
       {"error", {{"code", "x.y.z"}, {"message", kHostile}}},
       {"next", "/ui/"},
+      {"expired", true},
       {"next_q", "%2Fui%2F"},
       {"email", kHostile},
       {"stats", {{"pipelines", 1}, {"drafts", 1}, {"datasources", 1}, {"failed_recent", 1}}},
       {"executions", {execution}},
       {"drafts", {pipeline}},
-      {"datasources", {datasource}},
+      {"datasources", {datasource, untested}},
       {"registry", {datasource}},
       {"datasource", datasource},
       {"grants", {{{"workspace", kHostile}, {"href", "/ui/x"}}}},
@@ -149,7 +157,18 @@ Json HostileModel() {
       {"diff_to", 2},
       {"checks", {{{"check_id", "c"}, {"name", kHostile}, {"datasource", kHostile}}}},
       {"self", "/ui/pipelines/p1"},
-      {"filter", {{"pipeline_id", kHostile}, {"status", ""}, {"since", ""}}},
+      {"filter",
+       {{"pipeline_id", kHostile},
+        {"status", ""},
+        {"since", ""},
+        {"started_after", kHostile},
+        {"started_before", kHostile}}},
+      {"older_href", "/ui/executions?offset=100"},
+      {"action", "/ui/pipelines/p1/release"},
+      {"question", kHostile},
+      {"verb", "release"},
+      {"fields", {{{"name", kHostile}, {"value", kHostile}}}},
+      {"back", "/ui/pipelines/p1"},
       {"execution", execution},
       {"pipeline_href", "/ui/p"},
       {"csv_href", "/api/x"},
@@ -177,11 +196,19 @@ Json HostileModel() {
            {"node_id", kHostile},
            {"pipeline_version_status", "DRAFT"}}}}}},
       {"keys", {key}},
-      {"members", {{{"email", kHostile}, {"display_name", kHostile}, {"role", "author"},
-                    {"joined_at", "t"}, {"href", "/ui/admin/members/x"}}}},
+      {"members",
+       {{{"email", kHostile},
+         {"display_name", kHostile},
+         {"role", "author"},
+         {"joined_at", "t"},
+         {"href", "/ui/admin/members/x"}}}},
       {"roles", {"viewer", "operator", "author", "ws_admin"}},
-      {"users", {{{"email", kHostile}, {"display_name", kHostile}, {"active", true},
-                  {"super_admin", false}, {"created_at", "t"}}}},
+      {"users",
+       {{{"email", kHostile},
+         {"display_name", kHostile},
+         {"active", true},
+         {"super_admin", false},
+         {"created_at", "t"}}}},
       {"workspaces", {{{"name", kHostile}, {"display_name", kHostile}, {"created_at", "t"}}}},
       {"mcp_url", kHostile},
       {"max_scope", "author"},
@@ -196,15 +223,17 @@ Json HostileModel() {
 TEST(UiPages, EveryPageRendersAndEscapesEveryUserString) {
   PageRenderer pages;  // parses every embedded template: a broken one throws here
   const Json model = HostileModel();
-  for (const char* page :
-       {"login", "error", "dashboard", "pipelines", "pipeline", "executions", "execution",
-        "datasources", "datasource", "templates", "template", "keys", "connect", "settings", "admin"}) {
+  for (const char* page : {"login", "error", "dashboard", "pipelines", "pipeline", "executions",
+                           "execution", "datasources", "datasource", "templates", "template",
+                           "keys", "connect", "settings", "admin", "confirm"}) {
     SCOPED_TRACE(page);
     ASSERT_TRUE(pages.Has(page));
     std::string html;
     ASSERT_NO_THROW(html = pages.Render(page, model));
     EXPECT_EQ(html.find(kHostile), std::string::npos) << "unescaped markup on " << page;
     EXPECT_NE(html.find("&lt;script&gt;"), std::string::npos) << page;
+    // Escaped once: a string built in the template (hx-confirm's question) is not re-escaped.
+    EXPECT_EQ(html.find("&amp;lt;"), std::string::npos) << "double-escaped on " << page;
     // No inline script: every <script> element loads a same-origin file.
     for (size_t at = html.find("<script"); at != std::string::npos;
          at = html.find("<script", at + 1)) {
