@@ -243,7 +243,26 @@ std::string DatasourceService::RequireGrantedDialect(const Principal& principal,
 
 Json DatasourceService::Test(const Principal& principal, const std::string& name) {
   EnforceAccess(principal, Scope::kAuthor, Role::kWsAdmin);
-  DatasourceRecord record = RequireVisible(principal, name);
+  // A super admin administers the registry itself: any live datasource, granted to the
+  // active workspace or not (one they just registered, before any grant).
+  DatasourceRecord record =
+      principal.super_admin ? RequireLive(name) : RequireVisible(principal, name);
+  return RunTest(record, &principal);
+}
+
+Json DatasourceService::TestAsOperator(const std::string& name) {
+  return RunTest(RequireLive(name), nullptr);
+}
+
+DatasourceRecord DatasourceService::RequireLive(const std::string& name) {
+  auto record = store_.FindDatasource(name);
+  if (record && record->is_deleted) DropConnector(name);
+  if (!record || record->is_deleted) throw NotFound(name);
+  return *record;
+}
+
+Json DatasourceService::RunTest(const DatasourceRecord& record, const Principal* principal) {
+  const std::string& name = record.name;
   auto connector = ConnectorFor(record);
   ConnectionTestResult result = connector->Test();
   if (!result.connected) {
@@ -253,7 +272,7 @@ Json DatasourceService::Test(const Principal& principal, const std::string& name
   }
   Json payload = result.ToJson();
   store_.SetDatasourceHealth(name, payload);
-  Audit("datasource.connection_test", name, &principal, Json{{"connected", result.connected}});
+  Audit("datasource.connection_test", name, principal, Json{{"connected", result.connected}});
   return payload;
 }
 

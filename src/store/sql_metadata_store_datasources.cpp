@@ -5,10 +5,10 @@
 
 namespace dp {
 
-using sql_cells::Text;
+using sql_cells::Bool;
 using sql_cells::Int;
 using sql_cells::NullIfEmpty;
-using sql_cells::Bool;
+using sql_cells::Text;
 namespace {
 
 constexpr const char* kDatasourceColumns =
@@ -133,6 +133,17 @@ bool SqlMetadataStore::SoftDeleteDatasource(const std::string& name, int64_t at_
              "UPDATE datasources SET is_deleted = 1, updated_at_ms = $2 "
              "WHERE name = $1 AND is_deleted = 0",
              {name, at_ms}) > 0;
+}
+
+bool SqlMetadataStore::RestoreDatasource(const std::string& name, int64_t at_ms) {
+  return Execute(
+             "UPDATE datasources SET is_deleted = 0, updated_at_ms = $2 "
+             "WHERE name = $1 AND is_deleted = 1",
+             {name, at_ms}) > 0;
+}
+
+bool SqlMetadataStore::PurgeDatasource(const std::string& name) {
+  return Execute("DELETE FROM datasources WHERE name = $1 AND is_deleted = 1", {name}) > 0;
 }
 
 void SqlMetadataStore::SetDatasourceHealth(const std::string& name, const Json& health) {
