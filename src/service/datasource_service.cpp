@@ -243,10 +243,12 @@ std::string DatasourceService::RequireGrantedDialect(const Principal& principal,
 
 Json DatasourceService::Test(const Principal& principal, const std::string& name) {
   EnforceAccess(principal, Scope::kAuthor, Role::kWsAdmin);
-  // A super admin administers the registry itself: any live datasource, granted to the
-  // active workspace or not (one they just registered, before any grant).
-  DatasourceRecord record =
-      principal.super_admin ? RequireLive(name) : RequireVisible(principal, name);
+  // A signed-in super admin administers the registry itself: any live datasource, granted to
+  // the active workspace or not (one just registered, before any grant). A key, even a super
+  // admin's, stays inside its workspace's grants: an agent learns nothing of the registry.
+  DatasourceRecord record = principal.super_admin && principal.via_session
+                                ? RequireLive(name)
+                                : RequireVisible(principal, name);
   return RunTest(record, &principal);
 }
 

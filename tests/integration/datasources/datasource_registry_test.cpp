@@ -200,6 +200,10 @@ TEST_F(DatasourceRegistryTest, OperatorsTestAnyDatasource) {
   // A ws_admin of a workspace it is not granted to still cannot see it.
   EXPECT_EQ(Refusal([&] { h_.service().Test(Key("ws-a"), "fresh"); }).code().code,
             "datasource.not_found");
+  Principal super_key = Key("ws-a");  // a super admin's key stays inside its grants
+  super_key.super_admin = true;
+  EXPECT_EQ(Refusal([&] { h_.service().Test(super_key, "fresh"); }).code().code,
+            "datasource.not_found");
   EXPECT_EQ(h_.service().TestAsOperator("fresh")["connected"], true);
   EXPECT_EQ(Refusal([&] { h_.service().TestAsOperator("nope"); }).code().code,
             "datasource.not_found");
