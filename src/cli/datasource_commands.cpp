@@ -5,7 +5,9 @@
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/service/audit_log.hpp"
 #include "datapipelines/service/datasource_service.hpp"
+#include "datapipelines/service/pipeline_service.hpp"
 #include "datapipelines/store/metadata_store.hpp"
+#include "datapipelines/store/pipeline_store.hpp"
 
 namespace dp::cli {
 
@@ -27,6 +29,24 @@ DatasourceCommands::DatasourceCommands(CLI::App& app) {
   add_->add_flag("--readonly", readonly_, "Mark the datasource readonly");
   add_->add_option("--grant", grants_, "Workspace to grant it to (repeatable)");
   add_->add_flag("--json", json_, "Print JSON");
+  grant_ = group->add_subcommand("grant", "Grant a datasource to a workspace (idempotent)");
+  grant_->add_option("--name", name_, "Datasource name")->required();
+  grant_->add_option("--workspace", workspace_, "Workspace name")->required();
+  grant_->add_flag("--json", json_, "Print JSON");
+  ungrant_ = group->add_subcommand("ungrant", "Remove a workspace's grant on a datasource");
+  ungrant_->add_option("--name", name_, "Datasource name")->required();
+  ungrant_->add_option("--workspace", workspace_, "Workspace name")->required();
+  ungrant_->add_flag("--json", json_, "Print JSON");
+  test_ = group->add_subcommand("test", "Test a datasource's connection (granted or not)");
+  test_->add_option("--name", name_, "Datasource name")->required();
+  test_->add_flag("--json", json_, "Print JSON");
+  restore_ = group->add_subcommand("restore", "Restore a deleted datasource (name, grants)");
+  restore_->add_option("--name", name_, "Datasource name")->required();
+  restore_->add_flag("--json", json_, "Print JSON");
+  purge_ = group->add_subcommand(
+      "purge", "Delete a deleted datasource for good when no pipeline names it (frees the name)");
+  purge_->add_option("--name", name_, "Datasource name")->required();
+  purge_->add_flag("--json", json_, "Print JSON");
 }
 
 int DatasourceCommands::Run(const Config& config) {
@@ -37,10 +57,28 @@ int DatasourceCommands::Run(const Config& config) {
       *store, audit,
       SecretBox::FromConfigOrKeyFile(config.encryption_key, config.data_dir + "/encryption.key",
                                      !config.IsProductionMode()));
+  // delete-for-good refuses a name a pipeline still uses, as the server does.
+  std::unique_ptr<PipelineStore> pipelines = OpenPipelineStore(*store);
+  service.SetUsageSource([&pipelines](const std::string& name) {
+    return PipelineService::PipelinesUsingDatasource(*pipelines, name);
+  });
   try {
     Json out;
     if (list_->parsed()) {
       out = service.ListAllForOperator();
+    } else if (grant_->parsed()) {
+      out = service.GrantAsOperator(name_, workspace_);
+    } else if (ungrant_->parsed()) {
+      service.RevokeAsOperator(name_, workspace_);
+      out = Json{{"datasource", name_}, {"workspace", workspace_}, {"ungranted", true}};
+    } else if (test_->parsed()) {
+      out = service.TestAsOperator(name_);
+      out["datasource"] = name_;
+    } else if (restore_->parsed()) {
+      out = service.RestoreAsOperator(name_);
+    } else if (purge_->parsed()) {
+      service.PurgeAsOperator(name_);
+      out = Json{{"datasource", name_}, {"purged", true}};
     } else {
       Json body{{"name", name_},
                 {"display_name", display_name_.empty() ? name_ : display_name_},
@@ -64,6 +102,17 @@ int DatasourceCommands::Run(const Config& config) {
                   << "\t" << ds["jdbc_url"].get<std::string>() << "\tgrants=" << ds["grants"].dump()
                   << "\n";
       }
+    } else if (grant_->parsed()) {
+      std::cout << "datasource " << name_ << " grants=" << out["grants"].dump() << "\n";
+    } else if (ungrant_->parsed()) {
+      std::cout << "datasource " << name_ << " no longer granted to " << workspace_ << "\n";
+    } else if (test_->parsed()) {
+      std::cout << "datasource " << name_ << ": " << out.dump() << "\n";
+      return out.value("connected", false) ? 0 : 1;
+    } else if (restore_->parsed()) {
+      std::cout << "restored datasource " << name_ << "\n";
+    } else if (purge_->parsed()) {
+      std::cout << "datasource " << name_ << " deleted for good; the name is free\n";
     } else {
       std::cout << "registered datasource " << out["name"].get<std::string>() << "\n";
     }

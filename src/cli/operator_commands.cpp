@@ -175,6 +175,19 @@ OperatorCommands::OperatorCommands(CLI::App& app) {
   keys_revoke_ = keys->add_subcommand("revoke", "Revoke an API key");
   keys_revoke_->add_option("--id", o.key_id, "dpk_… id")->required();
   json_flag(keys_revoke_);
+  keys_revoke_all_ = keys->add_subcommand(
+      "revoke-all", "Revoke every live API key of a user (keys minted by keys included)");
+  keys_revoke_all_->add_option("--user-email", o.email, "The keys' owner")->required();
+  json_flag(keys_revoke_all_);
+
+  audit_ = app.add_subcommand("audit", "Read the audit log, newest first");
+  audit_->add_option("--since", o.since, "ISO-8601 UTC instant, or a span back: 90s, 15m, 24h, 7d")
+      ->default_val("24h");
+  audit_->add_option("--event", o.event, "Only events starting with this (e.g. rest.write)");
+  audit_->add_option("--limit", o.limit, "At most this many rows")
+      ->default_val(100)
+      ->check(CLI::Range(1, 10000));
+  json_flag(audit_);
 }
 
 int OperatorCommands::Run(const Config& config) {
@@ -258,6 +271,30 @@ int OperatorCommands::Run(const Config& config) {
     } else if (keys_revoke_->parsed()) {
       auth.RevokeApiKeyById(o.key_id);
       Print(Json{{"id", o.key_id}, {"revoked", true}}, o.json);
+    } else if (keys_revoke_all_->parsed()) {
+      std::vector<std::string> revoked = auth.RevokeAllKeysOf(o.email, "");
+      Print(Json{{"user_email", o.email}, {"revoked", revoked}, {"count", revoked.size()}}, o.json);
+    } else if (audit_->parsed()) {
+      auto since = AuditLog::ParseSince(o.since, NowMs());
+      if (!since) {
+        throw std::runtime_error("--since must be an ISO-8601 UTC instant or a span like 24h");
+      }
+      AuditLog::Page page = context.audit->Read(*since, o.event, 0, o.limit);
+      Json rows = Json::array();
+      for (const AuditEvent& row : page.rows) rows.push_back(AuditLog::View(row));
+      if (o.json) {
+        Print(Json{{"items", rows}, {"has_more", page.has_more}}, true);
+      } else {
+        for (const Json& row : rows) {
+          std::cout << row["timestamp"].get<std::string>() << "  "
+                    << row["event"].get<std::string>() << "  user="
+                    << (row["user_id"].is_null() ? "-" : row["user_id"].get<std::string>())
+                    << "  key="
+                    << (row["key_id"].is_null() ? "-" : row["key_id"].get<std::string>()) << "  "
+                    << row["details"].dump() << "\n";
+        }
+        if (page.has_more) std::cout << "(more rows: raise --limit or narrow --since)\n";
+      }
     }
     return 0;
   } catch (const DomainError& error) {

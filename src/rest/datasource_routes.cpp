@@ -72,12 +72,19 @@ std::optional<HttpResponse> Member(DatasourceService& service, const HttpRequest
   if (n == 1 && method == "PUT")
     return Ok(service.Update(principal, name, ParseBody(request)), request);
   if (n == 1 && method == "DELETE") {
-    service.Delete(principal, name);
+    // ?purge=true deletes a soft-deleted datasource for good (its name is free again).
+    if (QueryParam(request.query, "purge") == std::optional<std::string>("true")) {
+      service.Purge(principal, name);
+    } else {
+      service.Delete(principal, name);
+    }
     return NoContent();
   }
   const std::string& verb = n > 1 ? segments[1] : std::string();
   if (n == 2 && verb == "test" && method == "POST")
     return Ok(service.Test(principal, name), request);
+  if (n == 2 && verb == "restore" && method == "POST")
+    return Ok(service.Restore(principal, name), request);
   if (n == 2 && verb == "schemas" && method == "GET") {
     return Ok(service.GetSchemas(principal, name), request);
   }

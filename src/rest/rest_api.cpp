@@ -6,9 +6,11 @@
 #include "datapipelines/net/envelope.hpp"
 #include "datapipelines/rest/rest_support.hpp"
 #include "datapipelines/service/api_key_view.hpp"
+#include "datapipelines/service/audit_log.hpp"
 #include "datapipelines/service/auth_service.hpp"
 #include "datapipelines/service/endpoint_service.hpp"
 #include "datapipelines/service/request_authenticator.hpp"
+#include "datapipelines/service/rest_call_audit.hpp"
 #include "datapipelines/service/skill_docs.hpp"
 #include "datapipelines/util/clock.hpp"
 #include "datapipelines/util/crypto.hpp"
@@ -74,38 +76,103 @@ RestApi::RestApi(AuthService& auth, RequestAuthenticator& authenticator, const S
 
 HttpResponse RestApi::HandleApi(const HttpRequest& request) {
   const std::string& path = request.path;
+  if (path == "/api/v1/auth/login" && request.method == "POST") {
+    try {
+      return Login(request);  // audited by its own auth.login.* events
+    } catch (const DomainError& error) {
+      return ErrorEnvelope(error, request.correlation_id);
+    }
+  }
+  std::optional<Principal> caller;
+  RestCallAudit writes(auth_.audit_log());
+  // The choke point: one rest.write row per mutating call, whatever its outcome.
+  auto audit = [&](int status, std::string_view code) {
+    if (!caller || !RestCallAudit::IsMutating(request.method)) return;
+    writes.Record(*caller, request.method, path, status,
+                  status >= 500 && code == errc::kInternal.code ? "internal_error"
+                  : status < 400                                ? "success"
+                                                                : "error",
+                  code, request.correlation_id, request.remote_ip);
+  };
   try {
-    if (path == "/api/v1/auth/login" && request.method == "POST") return Login(request);
     AuthenticatedRequest authenticated = authenticator_.Authenticate(
         request.headers, request.remote_ip, CredentialPolicy::kApiKeyOrSession);
-    const Principal& principal = authenticated.principal;
-    RequireUserKindOnApi(request, principal);
-    RequireCsrf(request, principal);
-    HttpResponse response;
-    if (path == "/api/v1/auth/logout" && request.method == "POST") {
-      response = Logout(request);
-    } else if (path == "/api/v1/auth/me" && request.method == "GET") {
-      response = Me(request, principal);
-    } else if (path == "/api/v1/auth/password" && request.method == "POST") {
-      Json body = ParseBody(request);
-      auth_.ChangeOwnPassword(principal, RequiredString(body, "current_password"),
-                              RequiredString(body, "new_password"));
-      response.status = 204;
-      response.content_type.clear();
-    } else if (path == kKeysPath && request.method == "POST") {
-      response = CreateKey(request, principal);
-    } else if (path == kKeysPath && request.method == "GET") {
-      response = ListKeys(request, principal);
-    } else if (path.rfind(std::string(kKeysPath) + "/", 0) == 0 && request.method == "DELETE") {
-      response = RevokeKey(request, principal, path.substr(kKeysPath.size() + 1));
-    } else {
-      response = Dispatch(request, principal);
-    }
+    caller = authenticated.principal;
+    HttpResponse response = Route(request, *caller);
     AddRateLimitHeaders(response, authenticated.rate);
+    audit(response.status, "");
     return response;
   } catch (const DomainError& error) {
-    return ErrorEnvelope(error, request.correlation_id);
+    HttpResponse response = ErrorEnvelope(error, request.correlation_id);
+    audit(response.status, error.code().code);
+    return response;
+  } catch (...) {
+    audit(500, errc::kInternal.code);
+    throw;
   }
+}
+
+HttpResponse RestApi::Route(const HttpRequest& request, const Principal& principal) {
+  const std::string& path = request.path;
+  RequireUserKindOnApi(request, principal);
+  RequireCsrf(request, principal);
+  HttpResponse response;
+  if (path == "/api/v1/auth/logout" && request.method == "POST") {
+    response = Logout(request);
+  } else if (path == "/api/v1/auth/me" && request.method == "GET") {
+    response = Me(request, principal);
+  } else if (path == "/api/v1/auth/password" && request.method == "POST") {
+    Json body = ParseBody(request);
+    auth_.ChangeOwnPassword(principal, RequiredString(body, "current_password"),
+                            RequiredString(body, "new_password"));
+    response = NoContent();
+  } else if (path == kKeysPath && request.method == "POST") {
+    response = CreateKey(request, principal);
+  } else if (path == kKeysPath && request.method == "GET") {
+    response = ListKeys(request, principal);
+  } else if (path.rfind(std::string(kKeysPath) + "/", 0) == 0 && request.method == "DELETE") {
+    response = RevokeKey(request, principal, path.substr(kKeysPath.size() + 1));
+  } else if (path == "/api/v1/admin/audit" && request.method == "GET") {
+    response = AdminAudit(request, principal);
+  } else if (path == "/api/v1/admin/api-keys/revoke-all" && request.method == "POST") {
+    response = RevokeAllKeys(request, principal);
+  } else {
+    response = Dispatch(request, principal);
+  }
+  return response;
+}
+
+HttpResponse RestApi::AdminAudit(const HttpRequest& request, const Principal& principal) {
+  auth_.RequireInstanceAdmin(principal);
+  int limit = 50;
+  int offset = 0;
+  ParseListWindow(request, limit, offset);
+  int64_t since = 0;
+  if (auto text = QueryParam(request.query, "since")) {
+    auto parsed = AuditLog::ParseSince(*text, NowMs());
+    if (!parsed) {
+      throw InvalidField("since",
+                         "must be an ISO-8601 UTC instant (2026-12-01T00:00:00Z) or a span back "
+                         "from now (90s, 15m, 24h, 7d)");
+    }
+    since = *parsed;
+  }
+  std::string event = QueryParam(request.query, "event").value_or("");
+  AuditLog::Page page = auth_.audit_log().Read(since, event, offset, limit);
+  Json items = Json::array();
+  for (const AuditEvent& row : page.rows) items.push_back(AuditLog::View(row));
+  Json data{{"items", std::move(items)},
+            {"pagination", {{"offset", offset}, {"limit", limit}, {"has_more", page.has_more}}}};
+  return SuccessEnvelope(std::move(data), request.correlation_id);
+}
+
+HttpResponse RestApi::RevokeAllKeys(const HttpRequest& request, const Principal& principal) {
+  auth_.RequireInstanceAdmin(principal);
+  Json body = ParseBody(request);
+  std::vector<std::string> revoked =
+      auth_.RevokeAllKeysOf(RequiredString(body, "user_email"), principal.user_id);
+  return SuccessEnvelope(Json{{"revoked", revoked}, {"count", revoked.size()}},
+                         request.correlation_id);
 }
 
 void RestApi::Mount(std::string prefix, RestResource resource) {
@@ -158,13 +225,8 @@ HttpResponse RestApi::CreateKey(const HttpRequest& request, const Principal& pri
   Json body = ParseBody(request);
   CreateApiKeyRequest create;
   create.name = RequiredString(body, "name");
-  std::string scope_text = OptionalStringField(body, "scope").value_or("read");
-  auto scope = ParseScope(scope_text);
-  if (!scope) {
-    throw DomainError(errc::kRequestInvalid, "'scope' must be read, execute or author.",
-                      Json{{"field", "scope"}});
-  }
-  create.scope = *scope;
+  create.scope =
+      AuthService::ParseRequestedScope(OptionalStringField(body, "scope").value_or("read"));
   auto kind = ParseKeyKind(OptionalStringField(body, "kind").value_or("user"));
   if (!kind) {
     throw DomainError(errc::kRequestInvalid, "'kind' must be user, endpoint or server.",

@@ -21,7 +21,9 @@ Json ApiKeyView(const ApiKeyRecord& key) {
               {"revoked", key.is_revoked},
               {"created_at", FormatIso8601Ms(key.created_at_ms)},
               {"expires_at", OptionalTimestamp(key.expires_at_ms)},
-              {"last_used_at", OptionalTimestamp(key.last_used_at_ms)}};
+              {"last_used_at", OptionalTimestamp(key.last_used_at_ms)},
+              // "session", "operator" or the minting key's id; null = not recorded (pre-0010).
+              {"minted_by", key.minted_by.empty() ? Json() : Json(key.minted_by)}};
 }
 
 }  // namespace dp

@@ -115,4 +115,47 @@ void AuditLog::Record(AuditEvent event) noexcept {
   }
 }
 
+AuditLog::Page AuditLog::Read(int64_t since_ms, const std::string& event_prefix, int offset,
+                              int limit) {
+  Page page;
+  page.rows = store_.ListAuditSince(since_ms, event_prefix, offset, limit + 1);
+  if (static_cast<int>(page.rows.size()) > limit) {
+    page.rows.resize(limit);
+    page.has_more = true;
+  }
+  return page;
+}
+
+Json AuditLog::View(const AuditEvent& event) {
+  auto id = [](const std::string& text) { return text.empty() ? Json() : Json(text); };
+  return Json{{"id", event.id},
+              {"timestamp", FormatIso8601Ms(event.timestamp_ms)},
+              {"event", event.event},
+              {"user_id", id(event.user_id)},
+              {"key_id", id(event.key_id)},
+              {"workspace_id", id(event.workspace_id)},
+              {"correlation_id", id(event.correlation_id)},
+              {"source_ip", id(event.source_ip)},
+              {"details", event.details}};
+}
+
+std::optional<int64_t> AuditLog::ParseSince(std::string_view text, int64_t now_ms) {
+  if (text.empty()) return std::nullopt;
+  if (auto instant = ParseIso8601Utc(std::string(text))) return instant;
+  const char unit = text.back();
+  int64_t unit_ms = unit == 's'   ? 1000
+                    : unit == 'm' ? 60'000
+                    : unit == 'h' ? 3'600'000
+                    : unit == 'd' ? 86'400'000
+                                  : 0;
+  std::string_view digits = text.substr(0, text.size() - 1);
+  if (unit_ms == 0 || digits.empty() || digits.size() > 9) return std::nullopt;
+  int64_t amount = 0;
+  for (char c : digits) {
+    if (c < '0' || c > '9') return std::nullopt;
+    amount = amount * 10 + (c - '0');
+  }
+  return now_ms - amount * unit_ms;
+}
+
 }  // namespace dp

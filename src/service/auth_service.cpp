@@ -355,12 +355,70 @@ IssuedApiKey AuthService::CreateApiKey(const Principal& issuer,
     }
     cap = issuer.scope;
   }
-  return IssueKey(*user, workspace, cap, request);
+  if (request.kind == KeyKind::kServer) {
+    // Whoever holds a server key writes released content into this deployment (§7.7).
+    if (!issuer.via_session && issuer.super_admin) {
+      throw DomainError(errc::kScopeInsufficient,
+                        "A server key is minted by a super admin signed in; no API key holds "
+                        "the admin scope it needs.",
+                        {{"required", "admin"},
+                         {"granted", ToString(issuer.scope)},
+                         {"reason", "server_key_needs_admin"}});
+    }
+    if (!issuer.super_admin) {
+      throw DomainError(
+          errc::kRoleRequired, "A server key is minted by a super admin only.",
+          {{"required", "super_admin"},
+           {"role", issuer.role ? Json(std::string(ToString(*issuer.role))) : Json(nullptr)},
+           {"reason", "server_key_needs_admin"}});
+    }
+  }
+  if (request.kind == KeyKind::kEndpoint && !issuer.via_session && issuer.scope < Scope::kAuthor) {
+    // Binding keys to endpoint paths is an authoring act on both axes (§7.6).
+    throw DomainError(errc::kScopeInsufficient,
+                      "An endpoint key is minted with author scope; this key's scope is '" +
+                          std::string(ToString(issuer.scope)) + "'.",
+                      {{"required", "author"}, {"granted", ToString(issuer.scope)}});
+  }
+  return IssueKey(*user, workspace, cap, request, issuer.via_session ? "session" : issuer.key_id,
+                  true);
+}
+
+Scope AuthService::ParseRequestedScope(std::string_view text) {
+  if (text == "admin") {
+    throw DomainError(
+        errc::kKeyScopeUnavailable,
+        "No API key may hold the admin scope; the instance verbs are a signed-in "
+        "super admin's (auth.md 7.5).",
+        {{"field", "scope"}, {"allowed", Json::array({"read", "execute", "author"})}});
+  }
+  auto scope = ParseScope(text);
+  if (!scope) {
+    throw DomainError(errc::kRequestInvalid, "'scope' must be read, execute or author.",
+                      {{"field", "scope"}});
+  }
+  return *scope;
+}
+
+void AuthService::RequireInstanceAdmin(const Principal& principal) const {
+  if (!principal.via_session) {
+    throw DomainError(errc::kScopeInsufficient,
+                      "Instance administration needs the admin scope, which no API key holds: "
+                      "sign in as a super admin.",
+                      {{"required", "admin"}, {"granted", ToString(principal.scope)}});
+  }
+  if (!principal.super_admin) {
+    throw DomainError(
+        errc::kRoleRequired, "Instance administration is a super admin's.",
+        {{"required", "super_admin"},
+         {"role", principal.role ? Json(std::string(ToString(*principal.role))) : Json(nullptr)}});
+  }
 }
 
 IssuedApiKey AuthService::IssueKey(const User& issuer, const Workspace& workspace,
                                    std::optional<Scope> issuer_scope_cap,
-                                   const CreateApiKeyRequest& request) {
+                                   const CreateApiKeyRequest& request, const std::string& minted_by,
+                                   bool require_author) {
   const std::size_t name_length = Utf8Length(request.name);
   if (name_length < 1 || name_length > kMaxKeyNameChars) {
     throw DomainError(errc::kRequestInvalid, "the key name must be 1 to 100 characters",
@@ -375,6 +433,13 @@ IssuedApiKey AuthService::IssueKey(const User& issuer, const Workspace& workspac
     throw DomainError(errc::kWorkspaceMembershipRequired,
                       "the issuer is not a member of workspace '" + workspace.name + "'",
                       {{"workspace", workspace.name}});
+  }
+  // Viewers and operators never mint keys (auth.md §11A.4, O-2).
+  if (require_author && !issuer.is_super_admin && *role < Role::kAuthor) {
+    throw DomainError(
+        errc::kRoleRequired,
+        "Issuing an API key needs the author role in workspace '" + workspace.name + "'.",
+        {{"required", "author"}, {"role", std::string(ToString(*role))}});
   }
   // super_admin issues anywhere as a ws_admin would.
   Scope max = issuer.is_super_admin ? Scope::kAuthor : MaxScopeForRole(*role);
@@ -396,10 +461,13 @@ IssuedApiKey AuthService::IssueKey(const User& issuer, const Workspace& workspac
                       Now(),
                       request.expires_at_ms,
                       std::nullopt,
-                      ApiKeyCheck(generated.plaintext)};
+                      ApiKeyCheck(generated.plaintext),
+                      minted_by};
   store_.InsertApiKey(record);
-  Json details = {
-      {"name", record.name}, {"scope", ToString(record.scope)}, {"kind", ToString(record.kind)}};
+  Json details = {{"name", record.name},
+                  {"scope", ToString(record.scope)},
+                  {"kind", ToString(record.kind)},
+                  {"minted_by", minted_by}};
   if (record.expires_at_ms) details["expires_at"] = FormatIso8601Ms(*record.expires_at_ms);
   Audit("auth.api_key.created", issuer.id, record.id, workspace.id, "", std::move(details));
   return IssuedApiKey{WithoutSecret(std::move(record)), workspace.name,
@@ -417,11 +485,55 @@ std::vector<ApiKeyRecord> AuthService::ListApiKeys(const Principal& principal) {
 
 void AuthService::RevokeApiKey(const Principal& principal, const std::string& key_id) {
   auto key = store_.FindApiKey(key_id);
-  // Someone else's key is reported as absent: its existence is not the caller's business.
-  if (!key || (key->user_id != principal.user_id && !principal.super_admin)) {
-    throw DomainError(errc::kApiKeyNotFound, "no such API key", {{"id", key_id}});
+  auto absent = [&] {
+    return DomainError(errc::kApiKeyNotFound, "no such API key", {{"id", key_id}});
+  };
+  if (!key) throw absent();
+  const bool own = key->user_id == principal.user_id;
+  if (!principal.via_session) {
+    // A key acts inside its pinned workspace, on keys no wider than itself (§7.6): a leaked
+    // read key must not be able to take its owner's author key away.
+    if (!own || key->workspace_id != principal.workspace_id) throw absent();
+    const bool wider = key->kind == KeyKind::kServer ||
+                       (key->kind == KeyKind::kEndpoint && principal.scope < Scope::kAuthor) ||
+                       (key->kind == KeyKind::kUser && key->scope > principal.scope);
+    if (wider) {
+      const std::string needed(key->kind == KeyKind::kServer     ? "admin"
+                               : key->kind == KeyKind::kEndpoint ? "author"
+                                                                 : ToString(key->scope));
+      throw DomainError(errc::kScopeInsufficient,
+                        "This API key's scope is '" + std::string(ToString(principal.scope)) +
+                            "'; revoking a " + std::string(ToString(key->kind)) +
+                            " key of scope '" + needed + "' needs at least that.",
+                        {{"required", needed},
+                         {"granted", ToString(principal.scope)},
+                         {"reason", "target_key_wider"}});
+    }
+  } else if (!own && !principal.super_admin) {
+    // A workspace admin revokes any key pinned to their workspace (§11A); anyone else's key is
+    // reported as absent: its existence is not the caller's business.
+    auto role = key->workspace_id.empty() ? std::nullopt
+                                          : CurrentRole(key->workspace_id, principal.user_id);
+    if (!role || *role < Role::kWsAdmin) throw absent();
   }
   RevokeAndAudit(*key, principal.user_id);
+}
+
+std::vector<std::string> AuthService::RevokeAllKeysOf(const std::string& email,
+                                                      const std::string& actor_user_id) {
+  User user = RequireUser(email);
+  std::vector<std::string> revoked;
+  for (const ApiKeyRecord& key : store_.ListApiKeysOfUser(user.id)) {
+    if (key.is_revoked) continue;
+    RevokeAndAudit(key, actor_user_id);
+    revoked.push_back(key.id);
+  }
+  Audit("auth.api_key.revoked_all", actor_user_id, "", "", "",
+        {{"owner", user.id},
+         {"email", user.email},
+         {"count", revoked.size()},
+         {"by", actor_user_id.empty() ? "operator" : "user"}});
+  return revoked;
 }
 
 void AuthService::RevokeAndAudit(const ApiKeyRecord& key, const std::string& actor_user_id) {
@@ -576,7 +688,8 @@ IssuedApiKey AuthService::CreateApiKeyFor(const std::string& email,
   if (!user.is_active) throw DomainError(errc::kLoginUserInactive, "this account is deactivated");
   Workspace workspace = RequireWorkspace(workspace_name);
   return IssueKey(user, workspace, std::nullopt,
-                  CreateApiKeyRequest{name, scope, kind, workspace_name, expires_at_ms});
+                  CreateApiKeyRequest{name, scope, kind, workspace_name, expires_at_ms}, "operator",
+                  false);
 }
 
 void AuthService::RevokeApiKeyById(const std::string& key_id) {
@@ -647,7 +760,8 @@ BootstrapResult AuthService::Bootstrap(const BootstrapRequest& given) {
   if (!has_key) {
     result.key = IssueKey(*user, *workspace, std::nullopt,
                           CreateApiKeyRequest{request.key_name, Scope::kAuthor, KeyKind::kUser,
-                                              workspace->name, std::nullopt});
+                                              workspace->name, std::nullopt},
+                          "operator", false);
     result.created_key = true;
   }
   Audit("auth.bootstrap", user->id, result.key ? result.key->record.id : "", workspace->id, "",

@@ -272,9 +272,15 @@ Json DatasourceService::Insert(DatasourceRecord record, const std::string& actor
                                const std::vector<std::string>& grant_workspace_ids) {
   record.created_by = actor;
   record.created_at_ms = record.updated_at_ms;
+  if (auto taken = store_.FindDatasource(record.name); taken && taken->is_deleted) {
+    RefuseDeletedName(*taken);
+  }
   try {
     store_.InsertDatasource(record);
   } catch (const DuplicateKeyError&) {
+    if (auto taken = store_.FindDatasource(record.name); taken && taken->is_deleted) {
+      RefuseDeletedName(*taken);
+    }
     throw DomainError(errc::kDatasourceDuplicateName,
                       "A datasource named '" + record.name + "' already exists.",
                       Json{{"name", record.name}});
@@ -336,17 +342,99 @@ Json DatasourceService::Update(const Principal& principal, const std::string& na
 
 void DatasourceService::Delete(const Principal& principal, const std::string& name) {
   RequireManageable(principal, name);
-  if (users_of_) {
-    // A pipeline version naming it (a node source or a write-back target) would fail at run
-    // time: refuse, and say which pipelines to change first.
-    if (auto users = users_of_(name); !users.empty()) {
-      throw DomainError(errc::kDatasourceInUse,
-                        "Pipelines use datasource '" + name + "'; change them before deleting it.",
-                        Json{{"datasource", name}, {"pipelines", users}});
-    }
+  // A pipeline version naming it (a node source or a write-back target) would fail at run
+  // time: refuse, and say which pipelines to change first.
+  if (auto users = UsersOf(name); !users.empty()) {
+    throw DomainError(errc::kDatasourceInUse,
+                      "Pipelines use datasource '" + name + "'; change them before deleting it.",
+                      Json{{"datasource", name}, {"pipelines", users}});
   }
   if (!store_.SoftDeleteDatasource(name, NowMs())) throw NotRegistered(name);
   DropConnector(name);
+}
+
+std::vector<std::string> DatasourceService::UsersOf(const std::string& name) {
+  return users_of_ ? users_of_(name) : std::vector<std::string>{};
+}
+
+DatasourceRecord DatasourceService::RequireDeleted(const std::string& name) {
+  auto record = store_.FindDatasource(name);
+  if (!record || !record->is_deleted) {
+    throw DomainError(errc::kDatasourceNotFound, "No deleted datasource named '" + name + "'.",
+                      Json{{"name", name}, {"reason", record ? "not_deleted" : "unknown"}});
+  }
+  return *record;
+}
+
+void DatasourceService::RefuseDeletedName(const DatasourceRecord& taken_by) {
+  const std::string& name = taken_by.name;
+  std::vector<std::string> users = UsersOf(name);
+  const bool purgeable = users.empty();
+  std::string message = "A deleted datasource holds the name '" + name +
+                        "': restore it (POST /api/v1/datasources/" + name +
+                        "/restore, or `datapipelines datasources restore --name " + name + "`)";
+  if (purgeable) {
+    message += ", or, since no pipeline uses it, delete it for good (DELETE /api/v1/datasources/" +
+               name + "?purge=true, or `datapipelines datasources purge --name " + name +
+               "`) and register the name anew.";
+  } else {
+    message += "; it cannot be deleted for good while pipelines use it.";
+  }
+  Json details{{"name", name},
+               {"reason", "deleted"},
+               {"restore", true},
+               {"purge", purgeable},
+               {"restore_route", "POST /api/v1/datasources/" + name + "/restore"}};
+  if (purgeable) {
+    details["purge_route"] = "DELETE /api/v1/datasources/" + name + "?purge=true";
+  } else {
+    details["pipelines"] = users;
+  }
+  throw DomainError(errc::kDatasourceDuplicateName, message, std::move(details));
+}
+
+Json DatasourceService::Restore(const Principal& principal, const std::string& name) {
+  RequireHuman(principal);
+  DatasourceRecord record = RequireDeleted(name);
+  const bool own = !record.workspace_id.empty() && record.workspace_id == principal.workspace_id;
+  if (!principal.super_admin && !(own && principal.role == Role::kWsAdmin)) {
+    throw DomainError(errc::kRoleRequired,
+                      "Only an instance admin, or a ws_admin of the workspace that registered "
+                      "it, may restore this datasource.",
+                      Json{{"required", own ? "ws_admin" : "super_admin"}});
+  }
+  if (!store_.RestoreDatasource(name, NowMs())) throw NotRegistered(name);
+  record.is_deleted = false;
+  Audit("datasource.restored", name, &principal);
+  return View(record, store_.IsDatasourceGranted(name, principal.workspace_id));
+}
+
+Json DatasourceService::RestoreAsOperator(const std::string& name) {
+  DatasourceRecord record = RequireDeleted(name);
+  if (!store_.RestoreDatasource(name, NowMs())) throw NotRegistered(name);
+  record.is_deleted = false;
+  Audit("datasource.restored", name, nullptr);
+  return View(record, false);
+}
+
+void DatasourceService::Purge(const Principal& principal, const std::string& name) {
+  RequireSuperAdmin(principal);
+  PurgeRow(name, &principal);
+}
+
+void DatasourceService::PurgeAsOperator(const std::string& name) { PurgeRow(name, nullptr); }
+
+void DatasourceService::PurgeRow(const std::string& name, const Principal* principal) {
+  RequireDeleted(name);
+  if (auto users = UsersOf(name); !users.empty()) {
+    throw DomainError(errc::kDatasourceInUse,
+                      "Pipelines still name deleted datasource '" + name +
+                          "'; it can be restored, not deleted for good.",
+                      Json{{"datasource", name}, {"pipelines", users}});
+  }
+  if (!store_.PurgeDatasource(name)) throw NotRegistered(name);
+  DropConnector(name);
+  Audit("datasource.purged", name, principal);
 }
 
 Json DatasourceService::Grant(const Principal& principal, const std::string& name,
@@ -398,6 +486,36 @@ Json DatasourceService::CreateAsOperator(const Json& body,
     grants.push_back(ws->id);
   }
   return Insert(std::move(record), "", grants);
+}
+
+Json DatasourceService::GrantAsOperator(const std::string& name, const std::string& workspace) {
+  DatasourceRecord record = RequireLive(name);
+  auto ws = store_.FindWorkspaceByName(workspace);
+  if (!ws) {
+    throw DomainError(errc::kWorkspaceNotFound, "No workspace named '" + workspace + "'.",
+                      Json{{"workspace", workspace}});
+  }
+  const bool already = store_.IsDatasourceGranted(name, ws->id);
+  if (!already) store_.InsertDatasourceGrant({name, ws->id, "", NowMs()});
+  Audit("datasource.granted", name, nullptr,
+        Json{{"workspace", workspace}, {"already_granted", already}});
+  Json out = Json::array();
+  for (const auto& grant : store_.ListDatasourceGrants(name)) {
+    auto granted = store_.FindWorkspaceById(grant.workspace_id);
+    out.push_back(granted ? granted->name : grant.workspace_id);
+  }
+  return Json{{"datasource", name}, {"grants", out}};
+}
+
+void DatasourceService::RevokeAsOperator(const std::string& name, const std::string& workspace) {
+  RequireLive(name);
+  auto ws = store_.FindWorkspaceByName(workspace);
+  if (!ws || !store_.DeleteDatasourceGrant(name, ws->id)) {
+    throw DomainError(errc::kDatasourceNotFound,
+                      "That workspace holds no grant on this datasource.",
+                      Json{{"name", name}, {"workspace", workspace}});
+  }
+  Audit("datasource.revoked", name, nullptr, Json{{"workspace", workspace}});
 }
 
 Json DatasourceService::ListRegistry(const Principal& principal) {

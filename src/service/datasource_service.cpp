@@ -267,7 +267,28 @@ std::string DatasourceService::RequireGrantedDialect(const Principal& principal,
 
 Json DatasourceService::Test(const Principal& principal, const std::string& name) {
   EnforceAccess(principal, Scope::kAuthor, Role::kWsAdmin);
-  DatasourceRecord record = RequireVisible(principal, name);
+  // A signed-in super admin administers the registry itself: any live datasource, granted to
+  // the active workspace or not (one just registered, before any grant). A key, even a super
+  // admin's, stays inside its workspace's grants: an agent learns nothing of the registry.
+  DatasourceRecord record = principal.super_admin && principal.via_session
+                                ? RequireLive(name)
+                                : RequireVisible(principal, name);
+  return RunTest(record, &principal);
+}
+
+Json DatasourceService::TestAsOperator(const std::string& name) {
+  return RunTest(RequireLive(name), nullptr);
+}
+
+DatasourceRecord DatasourceService::RequireLive(const std::string& name) {
+  auto record = store_.FindDatasource(name);
+  if (record && record->is_deleted) DropConnector(name);
+  if (!record || record->is_deleted) throw NotFound(name);
+  return *record;
+}
+
+Json DatasourceService::RunTest(const DatasourceRecord& record, const Principal* principal) {
+  const std::string& name = record.name;
   auto connector = ConnectorFor(record);
   ConnectionTestResult result = connector->Test();
   if (!result.connected) {
@@ -281,7 +302,7 @@ Json DatasourceService::Test(const Principal& principal, const std::string& name
   store_.SetDatasourceLastTest(
       name, DatasourceLastTest{result.tested_at_ms, result.connected, result.latency_ms,
                                result.connected ? "" : result.error_class});
-  Audit("datasource.connection_test", name, &principal, Json{{"connected", result.connected}});
+  Audit("datasource.connection_test", name, principal, Json{{"connected", result.connected}});
   return payload;
 }
 

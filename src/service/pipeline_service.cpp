@@ -547,8 +547,13 @@ std::vector<TemplatePin> PipelineService::AllPins(const std::string& workspace_i
 }
 
 std::vector<std::string> PipelineService::PipelinesUsingDatasource(const std::string& name) {
+  return PipelinesUsingDatasource(store_, name);
+}
+
+std::vector<std::string> PipelineService::PipelinesUsingDatasource(PipelineStore& store,
+                                                                   const std::string& name) {
   std::set<std::string> users;
-  for (const auto& p : store_.ListPipelines("")) {
+  for (const auto& p : store.ListPipelines("")) {
     for (const auto& v : p.versions) {
       if (v.status == "DISCARDED") continue;
       for (const auto& used : DatasourcesOfBody(v.body)) {

@@ -19,7 +19,7 @@ constexpr const char* kWorkspaceColumns = "id, name, display_name, created_by, c
 constexpr const char* kMemberColumns = "workspace_id, user_id, role, joined_at_ms";
 constexpr const char* kApiKeyColumns =
     "id, user_id, workspace_id, name, kind, scope, key_hash, is_revoked, created_at_ms, "
-    "expires_at_ms, last_used_at_ms, key_check";
+    "expires_at_ms, last_used_at_ms, key_check, minted_by";
 constexpr const char* kSessionColumns =
     "token_hash, user_id, workspace_id, created_at_ms, expires_at_ms";
 constexpr const char* kAuditColumns =
@@ -68,6 +68,7 @@ ApiKeyRecord ToApiKey(const SqlRow& r) {
   key.expires_at_ms = MaybeInt(r, 9);
   key.last_used_at_ms = MaybeInt(r, 10);
   key.key_check = Text(r, 11);
+  key.minted_by = Text(r, 12);
   return key;
 }
 
@@ -206,10 +207,10 @@ bool SqlMetadataStore::DeleteMembership(const std::string& workspace_id,
 
 void SqlMetadataStore::InsertApiKey(const ApiKeyRecord& k) {
   Execute(std::string("INSERT INTO api_keys (") + kApiKeyColumns +
-              ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+              ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
           {k.id, k.user_id, NullIfEmpty(k.workspace_id), k.name, std::string(ToString(k.kind)),
            std::string(ToString(k.scope)), k.key_hash, Bool(k.is_revoked), k.created_at_ms,
-           OptionalInt(k.expires_at_ms), OptionalInt(k.last_used_at_ms), k.key_check});
+           OptionalInt(k.expires_at_ms), OptionalInt(k.last_used_at_ms), k.key_check, k.minted_by});
 }
 
 std::optional<ApiKeyRecord> SqlMetadataStore::FindApiKey(const std::string& id) {
@@ -299,6 +300,21 @@ std::vector<AuditEvent> SqlMetadataStore::ListAudit(const std::string& event_pre
                           "ORDER BY id DESC LIMIT $3"),
                    {event_prefix, prefix_length, int64_t{limit}}),
              &ToAudit);
+}
+
+std::vector<AuditEvent> SqlMetadataStore::ListAuditSince(int64_t since_ms,
+                                                         const std::string& event_prefix,
+                                                         int offset, int limit) {
+  if (limit <= 0) return {};
+  int64_t prefix_length = std::count_if(event_prefix.begin(), event_prefix.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  });
+  return All(
+      Query(Select(kAuditColumns,
+                   "FROM audit_log WHERE timestamp_ms >= $1 AND substr(event, 1, $3) = $2 "
+                   "ORDER BY id DESC LIMIT $4 OFFSET $5"),
+            {since_ms, event_prefix, prefix_length, int64_t{limit}, int64_t{std::max(offset, 0)}}),
+      &ToAudit);
 }
 
 }  // namespace dp

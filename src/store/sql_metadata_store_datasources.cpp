@@ -141,6 +141,17 @@ bool SqlMetadataStore::SoftDeleteDatasource(const std::string& name, int64_t at_
              {name, at_ms}) > 0;
 }
 
+bool SqlMetadataStore::RestoreDatasource(const std::string& name, int64_t at_ms) {
+  return Execute(
+             "UPDATE datasources SET is_deleted = 0, updated_at_ms = $2 "
+             "WHERE name = $1 AND is_deleted = 1",
+             {name, at_ms}) > 0;
+}
+
+bool SqlMetadataStore::PurgeDatasource(const std::string& name) {
+  return Execute("DELETE FROM datasources WHERE name = $1 AND is_deleted = 1", {name}) > 0;
+}
+
 void SqlMetadataStore::SetDatasourceLastTest(const std::string& name,
                                              const DatasourceLastTest& test) {
   Execute(

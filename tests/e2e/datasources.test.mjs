@@ -116,6 +116,14 @@ describe('registering a datasource (REST, humans only)', () => {
     assert.equal(tempdb.json.error.code, 'datasource.validation.name_invalid');
   });
 
+  it('the signed-in super admin tests it before any grant; the agent cannot', async () => {
+    const tested = await rest('POST', '/api/v1/datasources/mobility/test');
+    assert.equal(tested.status, 200, tested.text);
+    assert.equal(tested.json.data.connected, true, tested.text);
+    const byAgent = await callError('datasources_test', { name: 'mobility' });
+    assert.equal(byAgent.code, 'datasource.not_found');
+  });
+
   it('an ungranted datasource is absent for the agent, exactly like a missing one', async () => {
     assert.deepEqual(await callOk('datasources_list', {}), []);
     const hidden = await callError('datasources_get', { name: 'mobility' });
@@ -248,6 +256,36 @@ describe('the REST twins', () => {
     assert.equal(del.status, 204, del.text);
     const gone = await rest('GET', '/api/v1/datasources/mobility', undefined, key());
     assert.equal(gone.status, 404);
+  });
+
+  it('a deleted name offers restore, or purge when nothing uses it', async () => {
+    const body = { name: 'mobility', display_name: 'City mobility', dialect: 'SQLITE',
+      jdbc_url: `jdbc:sqlite:${dbPath}`, readonly: true };
+    const taken = await rest('POST', '/api/v1/datasources', body);
+    assert.equal(taken.status, 409, taken.text);
+    assert.equal(taken.json.error.code, 'datasource.validation.duplicate_name');
+    assert.equal(taken.json.error.details.reason, 'deleted');
+    assert.equal(taken.json.error.details.restore, true);
+    assert.equal(taken.json.error.details.purge, true);
+    const restored = await rest('POST', '/api/v1/datasources/mobility/restore');
+    assert.equal(restored.status, 200, restored.text);
+    assert.equal((await rest('GET', '/api/v1/datasources/mobility', undefined, key())).status, 200);
+    assert.equal((await rest('DELETE', '/api/v1/datasources/mobility')).status, 204);
+    const purged = await rest('DELETE', '/api/v1/datasources/mobility?purge=true');
+    assert.equal(purged.status, 204, purged.text);
+    const again = await rest('POST', '/api/v1/datasources', body);
+    assert.equal(again.status, 201, again.text);
+    assert.equal((await rest('DELETE', '/api/v1/datasources/mobility')).status, 204);
+  });
+
+  it('every one of those REST writes is one rest.write audit row', async () => {
+    const audit = await rest('GET', '/api/v1/admin/audit?event=rest.write&limit=200');
+    assert.equal(audit.status, 200, audit.text);
+    const paths = audit.json.data.items.map((row) => `${row.details.method} ${row.details.path}`);
+    assert.ok(paths.includes('POST /api/v1/datasources/mobility/restore'), paths.join('\n'));
+    assert.ok(paths.includes('DELETE /api/v1/datasources/mobility'), paths.join('\n'));
+    const byKey = await rest('GET', '/api/v1/admin/audit', undefined, key());
+    assert.equal(byKey.status, 403, byKey.text);
   });
 });
 

@@ -146,9 +146,9 @@
 <section class="card flush" id="key-list">
   <div class="card-head"><h2>Your keys</h2></div>
   <#if keys?has_content>
-  <table><thead><tr><th>Name</th><th>Scope</th><th>Created</th><th>Last used</th><th></th></tr></thead><tbody>
+  <table><thead><tr><th>Name</th><th>Scope</th><th>Created</th><th>Last used</th><th>Minted by</th><th></th></tr></thead><tbody>
   <#list keys as k>
-    <tr data-key-id="${k.id}"><td>${k.name}</td><td><span class="badge info">${k.scope}</span></td><td class="small">${k.created_at}</td><td class="small">${k.last_used_at!'never'}</td>
+    <tr data-key-id="${k.id}"><td>${k.name}</td><td><span class="badge info">${k.scope}</span></td><td class="small">${k.created_at}</td><td class="small">${k.last_used_at!'never'}</td><td class="small">${k.minted_by!'unrecorded'}</td>
       <td><#if k.revoked><span class="badge muted">revoked</span><#else><form class="inline-form" method="post" action="${k.href}/revoke" hx-confirm="Revoke the key “${k.name}”? Agents using it are refused within the key cache TTL." hx-vals='{"confirmed": "yes"}'><input type="hidden" name="_csrf" value="${csrf}"><@confirm question="Revoke the key “${k.name}”? Agents using it are refused within the key cache TTL."/><button type="submit" class="danger" data-verb="revoke">Revoke</button></form></#if></td></tr>
   </#list>
   </tbody></table>

@@ -23,8 +23,9 @@ class OperatorCommands {
  private:
   struct Options {
     bool json = false;
-    std::string email, display_name, password, workspace, name, role, scope = "read", kind = "user",
-                                                                      key_id, expires_at;
+    std::string email, display_name, password, workspace, name, role,
+        scope = "read", kind = "user", key_id, expires_at, since, event;
+    int limit = 100;
     bool password_stdin = false;
     bool super_admin = false;
   };
@@ -43,6 +44,8 @@ class OperatorCommands {
   CLI::App* keys_create_ = nullptr;
   CLI::App* keys_list_ = nullptr;
   CLI::App* keys_revoke_ = nullptr;
+  CLI::App* keys_revoke_all_ = nullptr;
+  CLI::App* audit_ = nullptr;
 };
 
 }  // namespace dp::cli

@@ -43,7 +43,11 @@ class RestApi {
   void SetEndpointService(EndpointService* endpoints) { endpoints_ = endpoints; }
 
  private:
+  // Every authenticated call: the kind and CSRF gates, then the route.
+  HttpResponse Route(const HttpRequest& request, const Principal& principal);
   HttpResponse Dispatch(const HttpRequest& request, const Principal& principal);
+  HttpResponse AdminAudit(const HttpRequest& request, const Principal& principal);
+  HttpResponse RevokeAllKeys(const HttpRequest& request, const Principal& principal);
   HttpResponse Login(const HttpRequest& request);
   HttpResponse Logout(const HttpRequest& request);
   HttpResponse Me(const HttpRequest& request, const Principal& principal);

@@ -3,9 +3,11 @@
 // break the request it describes, so a store failure is logged and swallowed.
 #include <atomic>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "datapipelines/store/metadata_store.hpp"
 
@@ -27,6 +29,20 @@ class AuditLog {
   // minute are counted and written as ONE row when the next window opens (or at shutdown),
   // its details.aggregated = {count, first_seen_ms, last_seen_ms}. Never throws.
   void RecordRepeatable(AuditEvent event, std::string_view source) noexcept;
+
+  // One page of the log for operators (`datapipelines audit`, GET /api/v1/admin/audit): rows at
+  // or after since_ms whose event starts with event_prefix, newest first. has_more says a
+  // further page exists.
+  struct Page {
+    std::vector<AuditEvent> rows;
+    bool has_more = false;
+  };
+  Page Read(int64_t since_ms, const std::string& event_prefix, int offset, int limit);
+  // The wire shape of one row (timestamps ISO-8601 UTC; empty ids are null).
+  static Json View(const AuditEvent& event);
+  // "--since" as operators write it: an ISO-8601 UTC instant, or a span back from now_ms
+  // ("90s", "15m", "24h", "7d"). nullopt when it is neither.
+  static std::optional<int64_t> ParseSince(std::string_view text, int64_t now_ms);
 
   // Rows the store refused, since start (the metrics endpoint reports it).
   int64_t WriteFailures() const { return write_failures_.load(std::memory_order_relaxed); }

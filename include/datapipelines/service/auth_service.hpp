@@ -96,9 +96,26 @@ class AuthService {
   void Logout(std::string_view cookie_token);
 
   // --- self-service keys ------------------------------------------------------------------
+  // auth.md §7.4/§7.7/§11A.4: the issuer holds `author` in the pinned workspace (a super admin
+  // anywhere), the scope is at most the issuer's capability (and a key's own scope), an
+  // endpoint key needs `author` on both axes, and a `server` key is minted by a super admin's
+  // session only. The record names the minting credential (ApiKeyRecord::minted_by).
   IssuedApiKey CreateApiKey(const Principal& issuer, const CreateApiKeyRequest& request);
   std::vector<ApiKeyRecord> ListApiKeys(const Principal& principal);  // own keys, no hashes
+  // Own keys; a ws_admin any key pinned to their workspace; a super admin any key. A key
+  // revokes only inside its own workspace and only keys no wider than itself (auth.md §7.6):
+  // a `read` key cannot revoke its owner's `author` key, and no key revokes a `server` key.
   void RevokeApiKey(const Principal& principal, const std::string& key_id);
+  // The requested scope's wire spelling: `admin` is auth.key_scope_unavailable (auth.md §7.5),
+  // anything else unknown is request.validation.invalid.
+  static Scope ParseRequestedScope(std::string_view text);
+  // The instance verbs (revoke a user's keys, read the instance audit log): a super admin, and
+  // never through a key (no key holds `admin`, auth.md §7.5).
+  void RequireInstanceAdmin(const Principal& principal) const;
+  // Revokes every live key of the user (an operator verb: the CLI, or a super admin over
+  // REST); returns the ids revoked. actor_user_id "" = the operator shell.
+  std::vector<std::string> RevokeAllKeysOf(const std::string& email,
+                                           const std::string& actor_user_id);
 
   // A signed-in person changes their own password (auth.md §5A.7: session-only, so a leaked
   // key cannot rotate its owner's password). The current password must verify. Sessions
@@ -140,6 +157,8 @@ class AuthService {
   // Constant-time check of a presented DP-CSRF-Token against the session's own token.
   static bool CsrfTokenMatches(std::string_view session_token, std::string_view presented);
   const SecretHasher& hasher() const { return hasher_; }
+  // The sink every auth event goes to (the REST choke point writes through it too).
+  AuditLog& audit_log() const { return audit_; }
 
  private:
   struct KeyEntry {
@@ -164,8 +183,11 @@ class AuthService {
   std::optional<Role> CurrentRole(const std::string& workspace_id, const std::string& user_id);
   [[noreturn]] void RejectKey(const std::string& key_id, std::string_view source_ip,
                               std::string_view reason, bool expired);
+  // require_author: the self-service rule (§11A.4); the operator CLI mints for any member,
+  // capped by the owner's role.
   IssuedApiKey IssueKey(const User& issuer, const Workspace& workspace,
-                        std::optional<Scope> issuer_scope_cap, const CreateApiKeyRequest& request);
+                        std::optional<Scope> issuer_scope_cap, const CreateApiKeyRequest& request,
+                        const std::string& minted_by, bool require_author);
   void RevokeAndAudit(const ApiKeyRecord& key, const std::string& actor_user_id);
   void InvalidateUser(const std::string& user_id);
   User RequireUser(const std::string& email);

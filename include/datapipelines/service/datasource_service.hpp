@@ -101,6 +101,10 @@ class DatasourceService {
   Json Create(const Principal& principal, const Json& body);
   Json Update(const Principal& principal, const std::string& name, const Json& body);
   void Delete(const Principal& principal, const std::string& name);
+  // A deleted datasource keeps its name (issue 13): restore it, or delete it for good when no
+  // pipeline names it. Who may: whoever could have managed it before the delete.
+  Json Restore(const Principal& principal, const std::string& name);
+  void Purge(const Principal& principal, const std::string& name);
   Json Grant(const Principal& principal, const std::string& name, const std::string& workspace);
   void Revoke(const Principal& principal, const std::string& name, const std::string& workspace);
   Json ListGrants(const Principal& principal, const std::string& name);
@@ -118,6 +122,13 @@ class DatasourceService {
       const std::function<void(const std::string&, const std::string&)>& on_lake_manifest = {});
   // Every live datasource, for the operator CLI (no credentials).
   Json ListAllForOperator();
+  // The operator CLI's grant / ungrant / test (`datapipelines datasources grant|ungrant|test`):
+  // the same rules as the super admin's REST verbs, with the shell as the actor.
+  Json GrantAsOperator(const std::string& name, const std::string& workspace);
+  void RevokeAsOperator(const std::string& name, const std::string& workspace);
+  Json TestAsOperator(const std::string& name);
+  Json RestoreAsOperator(const std::string& name);
+  void PurgeAsOperator(const std::string& name);
 
   // ---- the nine read operations (MCP tools and their REST twins)
   Json List(const Principal& principal, const std::optional<std::string>& dialect);
@@ -206,6 +217,18 @@ class DatasourceService {
   DatasourceRecord BuildRecord(const Json& body, const DatasourceRecord* existing);
   Json Insert(DatasourceRecord record, const std::string& actor,
               const std::vector<std::string>& grant_workspace_ids);
+  // The deleted row `name`, for restore and purge (datasource.not_found otherwise).
+  DatasourceRecord RequireDeleted(const std::string& name);
+  // The pipelines whose live versions name it (empty without a usage source).
+  std::vector<std::string> UsersOf(const std::string& name);
+  void PurgeRow(const std::string& name, const Principal* principal);
+  // A soft-deleted row with the name (`taken_by`): the duplicate_name refusal saying which of
+  // restore or purge is open.
+  [[noreturn]] void RefuseDeletedName(const DatasourceRecord& taken_by);
+  // A registered, not deleted datasource whatever the grants (datasource.not_found otherwise).
+  DatasourceRecord RequireLive(const std::string& name);
+  // Connects, records the health and audits the test (principal null = the operator).
+  Json RunTest(const DatasourceRecord& record, const Principal* principal);
   void Audit(const std::string& event, const std::string& name, const Principal* principal,
              Json details = Json::object());
   Json ScratchProbe(const ProbeRequest& request);

@@ -129,6 +129,9 @@ class PipelineService : public TemplatePinSource {
   // Names of the pipelines (any workspace) whose versions use datasource `name`
   // (datasource.in_use).
   std::vector<std::string> PipelinesUsingDatasource(const std::string& name);
+  // The same over any pipeline store (the operator CLI has no pipeline service).
+  static std::vector<std::string> PipelinesUsingDatasource(PipelineStore& store,
+                                                           const std::string& name);
 
   // The pipeline named `name` in the workspace, if any (no access check: the caller's rule).
   std::optional<PipelineRecord> FindByName(const std::string& workspace_id,

@@ -54,6 +54,9 @@ struct ApiKeyRecord {
   std::optional<int64_t> expires_at_ms;
   std::optional<int64_t> last_used_at_ms;
   std::string key_check;  // fast pre-check of the full key (AuthService); "" = not yet set
+  // The credential that minted it: "session", "operator" (CLI, bootstrap) or the minting key's
+  // id; "" = issued before migration 0010 recorded it.
+  std::string minted_by;
 };
 
 struct Session {
@@ -176,6 +179,10 @@ class MetadataStore {
   virtual void AppendAudit(const AuditEvent& event) = 0;
   // Newest first; event_prefix "" = all.
   virtual std::vector<AuditEvent> ListAudit(const std::string& event_prefix, int limit) = 0;
+  // The rows at or after since_ms whose event starts with event_prefix, newest first, one page
+  // (offset rows skipped, at most limit returned).
+  virtual std::vector<AuditEvent> ListAuditSince(int64_t since_ms, const std::string& event_prefix,
+                                                 int offset, int limit) = 0;
 
   // [templates] template entities and versions (migration 0002)
   // Every write below is compare-and-swap: false means the row was not in the expected state
@@ -230,6 +237,11 @@ class MetadataStore {
   virtual std::vector<DatasourceRecord> ListDatasourcesGrantedTo(
       const std::string& workspace_id) = 0;
   virtual bool SoftDeleteDatasource(const std::string& name, int64_t at_ms) = 0;
+  // Undoes a soft delete; false when no deleted row has the name.
+  virtual bool RestoreDatasource(const std::string& name, int64_t at_ms) = 0;
+  // Removes a soft-deleted row for good (its grants, lake tables and learned facts cascade);
+  // false when no deleted row has the name.
+  virtual bool PurgeDatasource(const std::string& name) = 0;
   // Records the last connection test; touches the last_test_* columns only (not updated_at).
   virtual void SetDatasourceLastTest(const std::string& name, const DatasourceLastTest& test) = 0;
   // Idempotent: re-granting keeps the first grant's provenance.

@@ -52,6 +52,8 @@ class SqlMetadataStore : public MetadataStore, public SqlExecutor {
   void AppendAudit(const AuditEvent& event) override;
   // limit <= 0 returns nothing.
   std::vector<AuditEvent> ListAudit(const std::string& event_prefix, int limit) override;
+  std::vector<AuditEvent> ListAuditSince(int64_t since_ms, const std::string& event_prefix,
+                                         int offset, int limit) override;
 
   // [templates] implemented in sql_metadata_store_templates.cpp
   void InsertTemplate(const TemplateRecord& tmpl, const TemplateVersionRecord& first) override;
@@ -86,6 +88,8 @@ class SqlMetadataStore : public MetadataStore, public SqlExecutor {
   std::vector<DatasourceRecord> ListDatasources() override;
   std::vector<DatasourceRecord> ListDatasourcesGrantedTo(const std::string& workspace_id) override;
   bool SoftDeleteDatasource(const std::string& name, int64_t at_ms) override;
+  bool RestoreDatasource(const std::string& name, int64_t at_ms) override;
+  bool PurgeDatasource(const std::string& name) override;
   void SetDatasourceLastTest(const std::string& name, const DatasourceLastTest& test) override;
   void InsertDatasourceGrant(const DatasourceGrant& grant) override;
   bool DeleteDatasourceGrant(const std::string& name, const std::string& workspace_id) override;

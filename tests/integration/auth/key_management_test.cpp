@@ -21,20 +21,35 @@ Principal SessionOf(AuthService& service, const std::string& email) {
 }
 
 TEST_F(KeyManagement, ScopeMayNotExceedTheIssuersRole) {
+  // Viewers never mint keys (auth.md §11A.4): issuance needs author in the workspace.
   MakeMember("viewer@example.com", Role::kViewer);
   Principal viewer = SessionOf(*service_, "viewer@example.com");
+  for (Scope scope : {Scope::kRead, Scope::kAuthor}) {
+    try {
+      service_->CreateApiKey(viewer, Request("agent", scope));
+      FAIL() << "expected auth.role_required";
+    } catch (const DomainError& e) {
+      EXPECT_EQ(e.code(), errc::kRoleRequired);
+      EXPECT_EQ(e.details(), (Json{{"required", "author"}, {"role", "viewer"}}));
+    }
+  }
+  MakeMember("alice@example.com", Role::kAuthor);
+  Principal read_key =
+      service_->AuthenticateApiKey(KeyFor("alice@example.com", Scope::kRead).plaintext, "");
   try {
-    service_->CreateApiKey(viewer, Request("agent", Scope::kAuthor));
+    service_->CreateApiKey(read_key, Request("agent", Scope::kAuthor));
     FAIL() << "expected auth.api_key.scope_exceeds_issuer";
   } catch (const DomainError& e) {
     EXPECT_EQ(e.code(), errc::kKeyScopeExceedsIssuer);
     EXPECT_EQ(e.details(), (Json{{"requested", "author"}, {"max", "read"}}));
   }
-  IssuedApiKey key = service_->CreateApiKey(viewer, Request("agent", Scope::kRead));
+  IssuedApiKey key = service_->CreateApiKey(read_key, Request("agent", Scope::kRead));
   EXPECT_EQ(key.record.scope, Scope::kRead);
-  EXPECT_EQ(key.record.workspace_id, viewer.workspace_id);
-  EXPECT_EQ(service_->AuthenticateApiKey(key.plaintext, "").user_id, viewer.user_id);
+  EXPECT_EQ(key.record.workspace_id, read_key.workspace_id);
+  EXPECT_EQ(key.record.minted_by, read_key.key_id);
+  EXPECT_EQ(service_->AuthenticateApiKey(key.plaintext, "").user_id, read_key.user_id);
 
+  // The operator CLI mints for any member, capped by the owner's role.
   MakeMember("op@example.com", Role::kOperator);
   EXPECT_EQ(CodeOf([&] {
               service_->CreateApiKeyFor("op@example.com", "default", "k", Scope::kAuthor,

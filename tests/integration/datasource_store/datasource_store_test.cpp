@@ -117,6 +117,24 @@ TEST_P(DatasourceStoreTest, DuplicateNamesAreRefusedEvenAfterSoftDelete) {
   EXPECT_TRUE(store_->ListDatasources().empty());
 }
 
+TEST_P(DatasourceStoreTest, ASoftDeletedRowIsRestoredOrPurged) {
+  store_->InsertDatasource(MakeDatasource("back"));
+  store_->InsertDatasourceGrant({"back", "ws-a", "", 10});
+  EXPECT_FALSE(store_->RestoreDatasource("back", 2000));  // live: nothing to restore
+  EXPECT_FALSE(store_->PurgeDatasource("back"));          // live: never purged
+  ASSERT_TRUE(store_->SoftDeleteDatasource("back", 3000));
+  EXPECT_TRUE(store_->RestoreDatasource("back", 4000));
+  EXPECT_FALSE(store_->FindDatasource("back")->is_deleted);
+  EXPECT_TRUE(store_->IsDatasourceGranted("back", "ws-a"));  // the grant survived
+  ASSERT_TRUE(store_->SoftDeleteDatasource("back", 5000));
+  EXPECT_TRUE(store_->PurgeDatasource("back"));
+  EXPECT_FALSE(store_->FindDatasource("back").has_value());
+  EXPECT_TRUE(store_->ListDatasourceGrants("back").empty());  // cascaded
+  store_->InsertDatasource(MakeDatasource("back"));           // the name is free again
+  EXPECT_FALSE(store_->FindDatasource("back")->is_deleted);
+  EXPECT_FALSE(store_->PurgeDatasource("missing"));
+}
+
 TEST_P(DatasourceStoreTest, DatabaseChecksBackTheApplicationRules) {
   EXPECT_ANY_THROW(store_->InsertDatasource(MakeDatasource("Bad Name")));
   DatasourceRecord ds = MakeDatasource("bad-dialect");

@@ -188,6 +188,85 @@ TEST_F(DatasourceRegistryTest, InstanceLevelRowsOmitTheWorkspaceAndNeedAGrant) {
       "workspace.not_found");
 }
 
+// A super admin tests a datasource they just registered, before any grant; the operator CLI's
+// grant / ungrant / test go through the same service (issue 13).
+TEST_F(DatasourceRegistryTest, OperatorsTestAnyDatasource) {
+  std::ofstream(path_).flush();  // an empty file is an empty SQLite database
+  Json body = SqliteBody("fresh", path_);
+  body.erase("workspace");
+  h_.service().Create(AdminSession("ws-a"), body);
+  EXPECT_EQ(h_.service().Test(AdminSession("ws-a"), "fresh")["connected"], true);
+  EXPECT_EQ(h_.store().FindDatasource("fresh")->health["connected"], true);
+  // A ws_admin of a workspace it is not granted to still cannot see it.
+  EXPECT_EQ(Refusal([&] { h_.service().Test(Key("ws-a"), "fresh"); }).code().code,
+            "datasource.not_found");
+  Principal super_key = Key("ws-a");  // a super admin's key stays inside its grants
+  super_key.super_admin = true;
+  EXPECT_EQ(Refusal([&] { h_.service().Test(super_key, "fresh"); }).code().code,
+            "datasource.not_found");
+  EXPECT_EQ(h_.service().TestAsOperator("fresh")["connected"], true);
+  EXPECT_EQ(Refusal([&] { h_.service().TestAsOperator("nope"); }).code().code,
+            "datasource.not_found");
+
+  EXPECT_EQ(h_.service().GrantAsOperator("fresh", "alpha")["grants"], (Json{"alpha"}));
+  EXPECT_EQ(h_.service().GrantAsOperator("fresh", "alpha")["grants"],
+            (Json{"alpha"}));  // idempotent
+  EXPECT_EQ(h_.service().Test(Key("ws-a"), "fresh")["connected"], true);
+  EXPECT_EQ(Refusal([&] { h_.service().GrantAsOperator("fresh", "nope"); }).code().code,
+            "workspace.not_found");
+  h_.service().RevokeAsOperator("fresh", "alpha");
+  EXPECT_FALSE(h_.store().IsDatasourceGranted("fresh", "ws-a"));
+  EXPECT_EQ(Refusal([&] { h_.service().RevokeAsOperator("fresh", "alpha"); }).code().code,
+            "datasource.not_found");
+  std::filesystem::remove(path_);
+}
+
+// A deleted datasource's name: the refusal says restore, and purge when nothing uses it.
+TEST_F(DatasourceRegistryTest, DeletedNameOffersRestoreOrPurge) {
+  h_.service().Create(AdminSession("ws-a"), PgBody("gone"));
+  h_.service().Delete(AdminSession("ws-a"), "gone");
+  DomainError taken = Refusal([&] { h_.service().Create(AdminSession("ws-a"), PgBody("gone")); });
+  EXPECT_EQ(taken.code().code, std::string("datasource.validation.duplicate_name"));
+  EXPECT_EQ(taken.details()["reason"], "deleted");
+  EXPECT_EQ(taken.details()["restore"], true);
+  EXPECT_EQ(taken.details()["purge"], true);
+  EXPECT_NE(std::string(taken.what()).find("restore"), std::string::npos);
+
+  // Restore brings the row (and its grant) back; a live name cannot be restored.
+  Json restored = h_.service().Restore(AdminSession("ws-a"), "gone");
+  EXPECT_EQ(restored["name"], "gone");
+  EXPECT_EQ(h_.service().Get(Key("ws-a"), "gone")["granted"], true);
+  EXPECT_EQ(
+      Refusal([&] { h_.service().Restore(AdminSession("ws-a"), "gone"); }).details()["reason"],
+      "not_deleted");
+  EXPECT_EQ(Refusal([&] { h_.service().Restore(Key("ws-a"), "gone"); }).code().code,
+            "auth.scope.insufficient");
+
+  // While a pipeline names it, only restore is offered; purge is refused.
+  h_.service().Delete(AdminSession("ws-a"), "gone");
+  std::vector<std::string> users = {"acme/daily"};
+  h_.service().SetUsageSource([&users](const std::string&) { return users; });
+  taken = Refusal([&] { h_.service().Create(AdminSession("ws-a"), PgBody("gone")); });
+  EXPECT_EQ(taken.details()["purge"], false);
+  EXPECT_EQ(taken.details()["pipelines"], (Json{"acme/daily"}));
+  EXPECT_EQ(Refusal([&] { h_.service().Purge(AdminSession("ws-a"), "gone"); }).code().code,
+            "datasource.in_use");
+  Principal ws_admin = AdminSession("ws-a");
+  ws_admin.super_admin = false;
+  EXPECT_EQ(Refusal([&] { h_.service().Purge(ws_admin, "gone"); }).code().code,
+            "auth.role_required");
+
+  // Nothing uses it: purge frees the name for a new registration.
+  users.clear();
+  h_.service().Purge(AdminSession("ws-a"), "gone");
+  EXPECT_FALSE(h_.store().FindDatasource("gone").has_value());
+  EXPECT_EQ(h_.service().Create(AdminSession("ws-a"), PgBody("gone"))["name"], "gone");
+  h_.service().Delete(AdminSession("ws-a"), "gone");
+  h_.service().PurgeAsOperator("gone");
+  EXPECT_EQ(Refusal([&] { h_.service().PurgeAsOperator("gone"); }).code().code,
+            "datasource.not_found");
+}
+
 TEST_F(DatasourceRegistryTest, TempdbProbeIsAScratchCheck) {
   auto probe = [&](const std::string& sql) {
     return h_.service().Probe(Key("ws-a"),

@@ -504,6 +504,35 @@ TEST_P(MetadataStoreTest, AuditAppendAndListNewestFirst) {
   EXPECT_TRUE(store().ListAudit("", 0).empty());
 }
 
+TEST_P(MetadataStoreTest, AuditSincePagesNewestFirst) {
+  for (int i = 1; i <= 5; ++i) store().AppendAudit(MakeAudit("rest.write", i * 100));
+  store().AppendAudit(MakeAudit("auth.login.succeeded", 600));
+  auto page = store().ListAuditSince(200, "rest.", 0, 2);
+  ASSERT_EQ(page.size(), 2u);
+  EXPECT_EQ(page[0].timestamp_ms, 500);
+  EXPECT_EQ(page[1].timestamp_ms, 400);
+  auto next = store().ListAuditSince(200, "rest.", 2, 10);
+  ASSERT_EQ(next.size(), 2u);  // 300 and 200; 100 is before since
+  EXPECT_EQ(next[1].timestamp_ms, 200);
+  EXPECT_EQ(store().ListAuditSince(0, "", 0, 100).size(), 6u);
+  EXPECT_TRUE(store().ListAuditSince(700, "", 0, 100).empty());
+  EXPECT_TRUE(store().ListAuditSince(0, "", 0, 0).empty());
+}
+
+TEST_P(MetadataStoreTest, ApiKeyMintedByRoundTrips) {
+  SeedUserAndWorkspace();
+  ApiKeyRecord parent = MakeKey("dpk_AAAAAAAAAAAA", "u1", "w1");
+  parent.minted_by = "session";
+  ApiKeyRecord child = MakeKey("dpk_BBBBBBBBBBBB", "u1", "w1");
+  child.minted_by = parent.id;
+  store().InsertApiKey(parent);
+  store().InsertApiKey(child);
+  store().InsertApiKey(MakeKey("dpk_CCCCCCCCCCCC", "u1", "w1"));
+  EXPECT_EQ(store().FindApiKey(parent.id)->minted_by, "session");
+  EXPECT_EQ(store().FindApiKey(child.id)->minted_by, parent.id);
+  EXPECT_EQ(store().FindApiKey("dpk_CCCCCCCCCCCC")->minted_by, "");  // not recorded
+}
+
 TEST_P(MetadataStoreTest, AuditPrefixFilterIsLiteralAndCaseSensitive) {
   store().AppendAudit(MakeAudit("auth.login.succeeded", 1));
   store().AppendAudit(MakeAudit("auth.api_key.created", 2));

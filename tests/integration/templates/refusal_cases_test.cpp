@@ -122,6 +122,17 @@ TEST_P(RestRefusals, Refused) {
   if (spec.contains("details")) {
     EXPECT_TRUE(ContainsSubset(out.body["error"]["details"], spec["details"])) << out.body.dump(2);
   }
+  // A mutating call, refused or not, is exactly one rest.write row (the REST choke point).
+  const std::string correlation = "rest-" + std::to_string(calls_);
+  int writes = 0;
+  for (const auto& row : store_->ListAudit("rest.write", 1000)) {
+    if (row.correlation_id == correlation) {
+      ++writes;
+      EXPECT_EQ(row.details["status"], out.status);
+      if (out.status >= 400) EXPECT_EQ(row.details["code"], out.Code());
+    }
+  }
+  EXPECT_EQ(writes, spec["method"] == "GET" ? 0 : 1);
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, McpRefusals, ::testing::ValuesIn(LoadCases("mcp")), CaseName);
