@@ -60,6 +60,11 @@ std::vector<MapLine> ParseMap(std::string_view skill) {
   return lines;
 }
 
+// The operating core has no map line of its own (it holds the map).
+constexpr std::string_view kSkillPurpose =
+    "open this first: how to work with this server — the workflow, the rules every call follows "
+    "and the map of the references below.";
+
 }  // namespace
 
 SkillDocs::SkillDocs(std::span<const EmbeddedFile> files) {
@@ -77,7 +82,7 @@ SkillDocs::SkillDocs(std::span<const EmbeddedFile> files) {
     }
   }
   if (skill.empty()) throw std::runtime_error("skill: SKILL.md is not packaged");
-  docs_.push_back({"skill", FirstHeading(skill), "", skill});
+  docs_.push_back({"skill", FirstHeading(skill), std::string(kSkillPurpose), skill});
   for (auto& line : ParseMap(skill)) {
     auto it = references.find(line.name);
     if (it == references.end()) {

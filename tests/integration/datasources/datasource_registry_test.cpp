@@ -196,7 +196,9 @@ TEST_F(DatasourceRegistryTest, OperatorsTestAnyDatasource) {
   body.erase("workspace");
   h_.service().Create(AdminSession("ws-a"), body);
   EXPECT_EQ(h_.service().Test(AdminSession("ws-a"), "fresh")["connected"], true);
-  EXPECT_EQ(h_.store().FindDatasource("fresh")->health["connected"], true);
+  auto last_test = h_.store().FindDatasource("fresh")->last_test;
+  ASSERT_TRUE(last_test.has_value());
+  EXPECT_TRUE(last_test->ok);
   // A ws_admin of a workspace it is not granted to still cannot see it.
   EXPECT_EQ(Refusal([&] { h_.service().Test(Key("ws-a"), "fresh"); }).code().code,
             "datasource.not_found");
