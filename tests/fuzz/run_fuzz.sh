@@ -55,17 +55,23 @@ for case_dir in "$root"/tests/template_cases/*/; do
     [ -f "$f" ] && cp "$f" "$work/seeds/$name-$(basename "$f")"
   done
 done
-echo "fuzz: $(ls "$work/seeds" | wc -l) seeds, ${seconds}s"
+# A fixed seed (as run_edge_fuzz.sh): every machine replays the input sequence that passed
+# where it was written; DP_FUZZ_SEED explores another.
+seed=${DP_FUZZ_SEED:-1}
+echo "fuzz: $(ls "$work/seeds" | wc -l) seeds, ${seconds}s, seed $seed"
 
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:allocator_may_return_null=1"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 status=0
-"$binary" -max_total_time="$seconds" -timeout=5 -rss_limit_mb=2048 -max_len=8192 \
+"$binary" -seed="$seed" -max_total_time="$seconds" -timeout=5 -rss_limit_mb=2048 -max_len=8192 \
   -dict="$root/tests/fuzz/template.dict" -artifact_prefix="$work/artifacts/" \
   -print_final_stats=1 "$work/corpus" "$work/seeds" || status=$?
 if [ "$status" -ne 0 ]; then
-  echo "fuzz: FAILED (exit $status); reproducer(s) in $work/artifacts:" >&2
+  echo "fuzz: FAILED (exit $status, seed $seed); reproducer(s) in $work/artifacts:" >&2
   ls -l "$work/artifacts" >&2
+  for artifact in "$work/artifacts/"*; do
+    [ -f "$artifact" ] && head -c 256 "$artifact" | od -An -c >&2
+  done
   exit 1
 fi
 echo "fuzz: no crash, leak or timeout in ${seconds}s"
