@@ -57,6 +57,12 @@ bool IsExpired(const std::optional<int64_t>& expires_at_ms, int64_t now_ms) {
   return expires_at_ms && *expires_at_ms <= now_ms;
 }
 
+// The audit details of an operator verb: who did it, when it was not the shell.
+Json WithActor(Json details, const std::string& actor_user_id) {
+  if (!actor_user_id.empty()) details["by_user_id"] = actor_user_id;
+  return details;
+}
+
 }  // namespace
 
 AuthService::AuthService(MetadataStore& store, AuditLog& audit, AuthOptions options)
@@ -551,8 +557,11 @@ void AuthService::CheckAccess(const Principal& principal, Scope min_scope, Role 
 // ---------------------------------------------------------------------------------------------
 // Operator verbs
 
+std::string AuthService::NewOneTimePassword() { return Base64Url(RandomBytes(18)); }
+
 User AuthService::CreateUser(const std::string& email, const std::string& display_name,
-                             const std::string& password, bool super_admin) {
+                             const std::string& password, bool super_admin,
+                             const std::string& actor_user_id) {
   const std::string normalized = NormalizeEmail(email);
   if (!IsValidEmail(normalized)) {
     throw DomainError(errc::kUserEmailInvalid, "the email address is not valid",
@@ -580,21 +589,22 @@ User AuthService::CreateUser(const std::string& email, const std::string& displa
     throw duplicate();
   }
   Audit("auth.user.created", user.id, "", "", "",
-        {{"email", user.email}, {"super_admin", super_admin}});
+        WithActor({{"email", user.email}, {"super_admin", super_admin}}, actor_user_id));
   return WithoutSecret(std::move(user));
 }
 
-void AuthService::SetUserActive(const std::string& email, bool active) {
+void AuthService::SetUserActive(const std::string& email, bool active,
+                                const std::string& actor_user_id) {
   User user = RequireUser(email);
   store_.SetUserActive(user.id, active);
   InvalidateUser(user.id);
   Audit(active ? "auth.user.activated" : "auth.user.deactivated", user.id, "", "", "",
-        {{"email", user.email}});
+        WithActor({{"email", user.email}}, actor_user_id));
 }
 
 std::string AuthService::SetPassword(const std::string& email, const std::string& password) {
   User user = RequireUser(email);
-  std::string chosen = password.empty() ? Base64Url(RandomBytes(18)) : password;
+  std::string chosen = password.empty() ? NewOneTimePassword() : password;
   if (Utf8Length(chosen) < kMinPasswordChars) {
     throw DomainError(errc::kUserPasswordWeak, "the password must be at least 12 characters",
                       {{"min_length", kMinPasswordChars}});

@@ -1,6 +1,7 @@
 #include "datapipelines/service/workspace_admin_service.hpp"
 
 #include "datapipelines/auth/access_policy.hpp"
+#include "datapipelines/auth/account_rules.hpp"
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/service/auth_service.hpp"
@@ -14,6 +15,22 @@ void RequireSuperAdmin(const Principal& principal) {
     throw DomainError(errc::kRoleRequired, "Only an instance admin may do that.",
                       Json{{"required", "super_admin"}});
   }
+}
+
+Json UserJson(const User& u) {
+  return {{"id", u.id},
+          {"email", u.email},
+          {"display_name", u.display_name},
+          {"active", u.is_active},
+          {"super_admin", u.is_super_admin},
+          {"created_at", FormatIso8601Ms(u.created_at_ms)}};
+}
+
+Json WorkspaceJson(const Workspace& w) {
+  return {{"id", w.id},
+          {"name", w.name},
+          {"display_name", w.display_name},
+          {"created_at", FormatIso8601Ms(w.created_at_ms)}};
 }
 
 }  // namespace
@@ -48,27 +65,55 @@ void WorkspaceAdminService::RemoveMember(const Principal& principal, const std::
 Json WorkspaceAdminService::Users(const Principal& principal) {
   RequireSuperAdmin(principal);
   Json out = Json::array();
-  for (const auto& u : auth_.ListUsers()) {
-    out.push_back({{"id", u.id},
-                   {"email", u.email},
-                   {"display_name", u.display_name},
-                   {"active", u.is_active},
-                   {"super_admin", u.is_super_admin},
-                   {"created_at", FormatIso8601Ms(u.created_at_ms)}});
-  }
+  for (const auto& u : auth_.ListUsers()) out.push_back(UserJson(u));
   return out;
 }
 
 Json WorkspaceAdminService::Workspaces(const Principal& principal) {
   RequireSuperAdmin(principal);
   Json out = Json::array();
-  for (const auto& w : auth_.ListWorkspaces()) {
-    out.push_back({{"id", w.id},
-                   {"name", w.name},
-                   {"display_name", w.display_name},
-                   {"created_at", FormatIso8601Ms(w.created_at_ms)}});
-  }
+  for (const auto& w : auth_.ListWorkspaces()) out.push_back(WorkspaceJson(w));
   return out;
+}
+
+CreatedUser WorkspaceAdminService::CreateUser(const Principal& principal,
+                                              const NewUserRequest& request) {
+  RequireSuperAdmin(principal);
+  if (!principal.via_session) {
+    throw DomainError(errc::kSessionRequired,
+                      "Creating a user mints a password: sign in; an API key cannot do it "
+                      "(auth.md 5A.7).");
+  }
+  CreatedUser created;
+  created.one_time_password = AuthService::NewOneTimePassword();
+  created.user = UserJson(auth_.CreateUser(request.email, request.display_name,
+                                           created.one_time_password, false, principal.user_id));
+  if (!request.workspace.empty()) {
+    try {
+      auth_.SetMembership(request.workspace, created.user["email"].get<std::string>(),
+                          request.role);
+    } catch (const DomainError& refusal) {
+      created.membership_refusal = refusal;
+    }
+  }
+  return created;
+}
+
+void WorkspaceAdminService::SetUserActive(const Principal& principal, const std::string& email,
+                                          bool active) {
+  RequireSuperAdmin(principal);
+  if (!active && NormalizeEmail(email) == NormalizeEmail(principal.email)) {
+    throw DomainError(errc::kUserSelfDeactivation,
+                      "You cannot deactivate yourself: another instance admin must.",
+                      Json{{"email", email}});
+  }
+  auth_.SetUserActive(email, active, principal.user_id);
+}
+
+Json WorkspaceAdminService::CreateWorkspace(const Principal& principal, const std::string& name,
+                                            const std::string& display_name) {
+  RequireSuperAdmin(principal);
+  return WorkspaceJson(auth_.CreateWorkspace(name, display_name, principal.email));
 }
 
 }  // namespace dp

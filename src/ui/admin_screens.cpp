@@ -1,25 +1,29 @@
 // Admin (ui-screens §4.12, §4.13): the members and roles of the active workspace (add, change a
-// role, remove — workspace admins), and for instance admins the users and workspaces. Each verb is
-// a WorkspaceAdminService call, which holds the checks.
+// role, remove — workspace admins), and for instance admins the users (create a local account
+// with a one-time password, activate, deactivate) and workspaces (create). Each verb is a
+// WorkspaceAdminService call, which holds the checks.
 #include "datapipelines/service/workspace_admin_service.hpp"
 #include "ui/ui_context.hpp"
 
 namespace dp::ui {
 namespace {
 
-HttpResponse Page(UiContext& ctx) {
+HttpResponse Page(UiContext& ctx, Json extra = Json::object()) {
   Json members = ctx.s.admin.Members(ctx.principal);
   AddHrefs(members, "/ui/admin/members", "email");
   Json model{{"members", members}, {"roles", {"viewer", "operator", "author", "ws_admin"}}};
   if (ctx.can.super_admin) {
-    model["users"] = ctx.s.admin.Users(ctx.principal);
+    Json users = ctx.s.admin.Users(ctx.principal);
+    AddHrefs(users, "/ui/admin/users", "email");
+    model["users"] = std::move(users);
     model["workspaces"] = ctx.s.admin.Workspaces(ctx.principal);
   }
+  model.update(extra);
   return ctx.Page("admin", std::move(model), "admin");
 }
 
 Role RoleFromForm(const UiContext& ctx) {
-  auto role = ParseRole(ctx.FormOr("role"));
+  auto role = ParseRole(ctx.FormOr("role", "viewer"));
   if (!role) {
     throw DomainError(errc::kRequestInvalid, "'role' must be viewer, operator, author or ws_admin.",
                       Json{{"field", "role"}});
@@ -27,26 +31,54 @@ Role RoleFromForm(const UiContext& ctx) {
   return *role;
 }
 
+// The one-time password is rendered into this response only: never a redirect, never a URL.
+HttpResponse CreateUser(UiContext& ctx) {
+  CreatedUser created = ctx.s.admin.CreateUser(
+      ctx.principal, NewUserRequest{ctx.FormOr("email"), ctx.FormOr("display_name"),
+                                    ctx.FormOr("workspace"), RoleFromForm(ctx)});
+  Json notice{{"email", created.user["email"]}, {"password", created.one_time_password}};
+  if (!ctx.FormOr("workspace").empty()) notice["workspace"] = ctx.FormOr("workspace");
+  if (created.membership_refusal) {
+    notice["membership_refusal"] = created.membership_refusal->ToJson();
+    notice.erase("workspace");
+  }
+  return Page(ctx, Json{{"created_user", std::move(notice)}});
+}
+
+std::optional<HttpResponse> Verb(UiContext& ctx, const std::vector<std::string>& s) {
+  if (s[1] == "members" && s.size() == 2) {
+    ctx.s.admin.SetMember(ctx.principal, ctx.FormOr("email"), RoleFromForm(ctx));
+    return UiContext::Redirect("/ui/admin", "saved");
+  }
+  if (s[1] == "members" && s.size() == 4 && s[3] == "remove") {
+    ctx.s.admin.RemoveMember(ctx.principal, s[2]);
+    return UiContext::Redirect("/ui/admin", "removed");
+  }
+  if (s[1] == "users" && s.size() == 2) return CreateUser(ctx);
+  if (s[1] == "users" && s.size() == 4 && (s[3] == "activate" || s[3] == "deactivate")) {
+    const bool active = s[3] == "activate";
+    ctx.s.admin.SetUserActive(ctx.principal, s[2], active);
+    return UiContext::Redirect("/ui/admin", active ? "user_activated" : "user_deactivated");
+  }
+  if (s[1] == "workspaces" && s.size() == 2) {
+    ctx.s.admin.CreateWorkspace(ctx.principal, ctx.FormOr("name"), ctx.FormOr("display_name"));
+    return UiContext::Redirect("/ui/admin", "workspace_created");
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<HttpResponse> AdminScreens(UiContext& ctx, const std::vector<std::string>& s) {
   if (s.empty() || s[0] != "admin") return std::nullopt;
   if (s.size() == 1 && !ctx.IsPost()) return Page(ctx);
-  if (!ctx.IsPost() || s.size() < 2 || s[1] != "members") return std::nullopt;
+  if (!ctx.IsPost() || s.size() < 2) return std::nullopt;
   try {
-    if (s.size() == 2) {
-      ctx.s.admin.SetMember(ctx.principal, ctx.FormOr("email"), RoleFromForm(ctx));
-      return UiContext::Redirect("/ui/admin", "saved");
-    }
-    if (s.size() == 4 && s[3] == "remove") {
-      ctx.s.admin.RemoveMember(ctx.principal, s[2]);
-      return UiContext::Redirect("/ui/admin", "removed");
-    }
+    return Verb(ctx, s);
   } catch (const DomainError& refusal) {
     ctx.refusal = refusal;
     return Page(ctx);
   }
-  return std::nullopt;
 }
 
 }  // namespace dp::ui

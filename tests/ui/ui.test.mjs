@@ -22,6 +22,7 @@ const XSS = '<script>alert(1)</script>';
 const ARTIFACTS = process.env.DP_UI_ARTIFACTS ?? path.resolve('artifacts');
 const VIEWER = 'viewer@ui.test';
 const NEWCOMER = 'newcomer@ui.test';
+const MADE = 'made@ui.test';
 const TEMPLATE_ID = 'test/ui/zones';
 const PIPELINE_NAME = 'test/ui/zones';
 
@@ -553,6 +554,71 @@ describe('the web UI in headless chromium', () => {
     await clickAndWait(page, `tr[data-member="${NEWCOMER}"] button[data-verb=remove-member]`);
     assert.match(confirms.at(-1), /^Remove newcomer@ui\.test from workspace/);
     assert.equal(await page.$(`tr[data-member="${NEWCOMER}"]`), null);
+  });
+
+  it('admin: an instance admin creates a workspace and a user, whose one-time password signs in; deactivation stops it', async () => {
+    await page.goto(`${server.baseUrl}/ui/admin`);
+    await page.type('#w-name', 'ui-team');
+    await page.type('#w-display', XSS);
+    await clickAndWait(page, 'button[data-verb=create-workspace]');
+    assert.match(await text(page, '.alert.ok'), /Workspace created/);
+    assert.equal(await text(page, 'tr[data-workspace="ui-team"] .muted'), XSS, 'the name renders as text');
+    await page.type('#w-name', 'ui-team');
+    await clickAndWait(page, 'button[data-verb=create-workspace]');
+    assert.match(await text(page, '.alert.error'), /workspace\.validation\.duplicate_name/);
+
+    await page.type('#u-email', MADE);
+    await page.type('#u-name', 'Made Here');
+    await page.type('#u-workspace', 'ui-team');
+    await page.select('#u-role', 'author');
+    await clickAndWait(page, 'button[data-verb=create-user]');
+    const password = await text(page, '#one-time-password');
+    recordSecret(password);
+    assert.ok(password.length >= 24, password.length);
+    assert.doesNotMatch(page.url(), new RegExp(password), 'the password is in no URL');
+    assert.match(await text(page, '#admin-notice'), /Member of workspace ui-team/);
+    assert.ok(await page.$(`tr[data-user="${MADE}"]`));
+    await shot(page, '23b-admin-user-created');
+    await page.goto(`${server.baseUrl}/ui/admin`);
+    assert.equal(await page.$('#one-time-password'), null, 'shown once');
+    await page.type('#u-email', MADE.toUpperCase());
+    await clickAndWait(page, 'button[data-verb=create-user]');
+    assert.match(await text(page, '.alert.error'), /user\.validation\.duplicate_email/);
+    assert.equal(await page.$(`tr[data-user="${ADMIN_EMAIL}"] button[data-verb=deactivate]`), null,
+      'no deactivate on oneself');
+
+    const signIn = (pw) => request(server, {
+      method: 'POST', path: '/ui/login',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: `email=${encodeURIComponent(MADE)}&password=${encodeURIComponent(pw)}`,
+    });
+    const context = await browser.createBrowserContext();
+    const made = await newPage(context);
+    await login(made, MADE, password, '/ui/settings');
+    assert.match(await text(made, 'main'), /ui-team/, 'a member of the workspace named at creation');
+    await clickAndWait(page, `tr[data-user="${MADE}"] button[data-verb=deactivate]`);
+    assert.match(await text(page, '.alert.ok'), /User deactivated/);
+    assert.notEqual((await signIn(password)).status, 303, 'a deactivated user cannot sign in');
+    await new Promise((r) => setTimeout(r, (CACHE_TTL_SECONDS + 1) * 1000));
+    await made.goto(`${server.baseUrl}/ui/settings`);
+    assert.match(made.url(), /\/ui\/login/, 'their open session ends within the cache TTL');
+    await context.close();
+    await clickAndWait(page, `tr[data-user="${MADE}"] button[data-verb=activate]`);
+    assert.match(await text(page, '.alert.ok'), /User activated/);
+    assert.equal((await signIn(password)).status, 303, 'activated again, the password signs in');
+  });
+
+  it('datasources: deleting one asks for its name, and then it is gone', async () => {
+    await page.goto(`${server.baseUrl}/ui/datasources/extra`);
+    await page.type('#delete input[name=confirm]', 'extra');
+    await clickAndWait(page, 'button[data-verb=delete]');
+    assert.match(confirms.at(-1), /^Delete datasource “extra”\?/);
+    assert.equal(new URL(page.url()).pathname, '/ui/datasources');
+    assert.match(await text(page, '.alert.ok'), /Deleted/);
+    assert.equal(await page.$('[data-health="extra"]'), null, 'no longer listed');
+    const { isError, payload } = await mcp('datasources_get', { name: 'extra' });
+    assert.equal(isError, true);
+    assert.equal(payload.error.code, 'datasource.not_found', JSON.stringify(payload));
   });
 
   it('signs out; the old session no longer opens a page', async () => {

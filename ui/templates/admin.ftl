@@ -30,18 +30,51 @@
   <#else><@layout.forbidden what="change members"/></#if>
 </div>
 <#if users??>
+<#if created_user??>
+<div class="alert ok" role="status" id="admin-notice" data-created-user="${created_user.email}">
+  <b>Account ${created_user.email} created.</b> Its one-time password is shown this once — hand it over out of band; they change it under Settings after signing in.
+  <div class="row"><code id="one-time-password">${created_user.password}</code><button type="button" data-copy="one-time-password">Copy</button></div>
+  <#if created_user.workspace??><div class="small">Member of workspace <b>${created_user.workspace}</b>.</div></#if>
+  <#if created_user.membership_refusal??><div class="small" data-membership-refused="${created_user.membership_refusal.code}">No membership was written: ${created_user.membership_refusal.message} (<code>${created_user.membership_refusal.code}</code>). The account stands; add it from the members form of that workspace.</div></#if>
+</div>
+</#if>
 <div class="grid halves">
   <section class="card flush" id="users">
     <div class="card-head"><h2>Users</h2><span class="small muted">instance admins</span></div>
-    <table><thead><tr><th>User</th><th>State</th><th>Created</th></tr></thead><tbody>
-    <#list users as u><tr><td>${u.display_name}<div class="small muted">${u.email}</div></td><td><#if u.active><span class="badge ok">active</span><#else><span class="badge muted">inactive</span></#if><#if u.super_admin> <span class="badge warn">instance admin</span></#if></td><td class="small">${u.created_at}</td></tr></#list>
+    <table><thead><tr><th>User</th><th>State</th><th>Created</th><th></th></tr></thead><tbody>
+    <#list users as u><tr data-user="${u.email}"><td>${u.display_name}<div class="small muted">${u.email}</div></td><td><#if u.active><span class="badge ok">active</span><#else><span class="badge muted">inactive</span></#if><#if u.super_admin> <span class="badge warn">instance admin</span></#if></td><td class="small">${u.created_at}</td>
+      <td><#if u.email != me.email><form class="inline-form" method="post" action="${u.href}/${u.active?then('deactivate', 'activate')}"><input type="hidden" name="_csrf" value="${csrf}"><button type="submit"<#if u.active> class="danger"</#if> data-verb="${u.active?then('deactivate', 'activate')}">${u.active?then('Deactivate', 'Activate')}</button></form></#if></td></tr></#list>
     </tbody></table>
+    <p class="small muted card-foot">A deactivated user's sessions and API keys stop working within the key and session cache TTL, not instantly.</p>
   </section>
   <section class="card flush" id="workspaces">
     <div class="card-head"><h2>Workspaces</h2></div>
-    <table><tbody><#list workspaces as w><tr><td><b>${w.name}</b><div class="small muted">${w.display_name}</div></td><td class="small">${w.created_at}</td></tr></#list></tbody></table>
+    <table><tbody><#list workspaces as w><tr data-workspace="${w.name}"><td><b>${w.name}</b><div class="small muted">${w.display_name}</div></td><td class="small">${w.created_at}</td></tr></#list></tbody></table>
   </section>
 </div>
-<p class="small muted">Creating users and workspaces is the operator CLI's in this build: <code>datapipelines users create</code>, <code>datapipelines workspaces create</code>.</p>
+<div class="grid halves">
+  <section class="card" id="create-user">
+    <h2>Create a local user</h2>
+    <form method="post" action="/ui/admin/users" autocomplete="off">
+      <input type="hidden" name="_csrf" value="${csrf}">
+      <div class="field"><label for="u-email">Email</label><input id="u-email" type="email" name="email" required></div>
+      <div class="field"><label for="u-name">Display name</label><input id="u-name" type="text" name="display_name" placeholder="optional"></div>
+      <div class="field"><label for="u-workspace">Workspace</label><input id="u-workspace" type="text" name="workspace" placeholder="optional: add them to it"></div>
+      <div class="field"><label for="u-role">Role there</label><select id="u-role" name="role"><#list roles as r><option<#if r == "viewer"> selected</#if>>${r}</option></#list></select></div>
+      <div class="hint">The server generates a one-time password, shown once, on this page, after you create the user.</div>
+      <button type="submit" class="primary" data-verb="create-user">Create user</button>
+    </form>
+  </section>
+  <section class="card" id="create-workspace">
+    <h2>Create a workspace</h2>
+    <form method="post" action="/ui/admin/workspaces">
+      <input type="hidden" name="_csrf" value="${csrf}">
+      <div class="field"><label for="w-name">Name</label><input id="w-name" type="text" name="name" required pattern="[a-z0-9_\-]{1,63}"><div class="hint">1 to 63 characters of a-z, 0-9, _ and -; it cannot change later.</div></div>
+      <div class="field"><label for="w-display">Display name</label><input id="w-display" type="text" name="display_name" placeholder="optional"></div>
+      <div class="hint">You become its ws_admin; add members after switching to it.</div>
+      <button type="submit" class="primary" data-verb="create-workspace">Create workspace</button>
+    </form>
+  </section>
+</div>
 </#if>
 </@layout.page>

@@ -41,6 +41,15 @@
         <button type="submit" data-verb="save">Save</button>
       </form>
     </section>
+    <section class="card" id="delete">
+      <h2>Delete</h2>
+      <form method="post" action="${self}/delete" class="stack" data-confirm-typed="${datasource.name}" hx-confirm="Delete datasource “${datasource.name}”? Pipelines can no longer read it; an operator can restore it." hx-vals='{"confirmed": "yes"}'>
+        <input type="hidden" name="_csrf" value="${csrf}"><@layout.confirm question="Delete datasource “${datasource.name}”? Pipelines can no longer read it; an operator can restore it."/>
+        <label for="confirm">Type the name to delete this datasource. A pipeline still using it blocks the delete and is named.</label>
+        <input id="confirm" type="text" name="confirm" autocomplete="off">
+        <button type="submit" class="danger" data-verb="delete">Delete datasource</button>
+      </form>
+    </section>
     </#if>
     <#if grants??>
     <section class="card flush" id="grants">

@@ -77,7 +77,9 @@
   "draft_discarded": "The draft was discarded.", "deleted": "Deleted.", "checks_ran": "The release checks ran.",
   "revoked": "Revoked. Agents using it are refused within the key cache TTL.", "registered": "Datasource registered.",
   "saved": "Saved.", "granted": "Granted.", "discarded": "Version discarded.", "cancel_requested": "Cancellation requested.",
-  "signed_out": "You are signed out.", "removed": "Removed from the workspace.", "password_changed": "Password changed."}>
+  "signed_out": "You are signed out.", "removed": "Removed from the workspace.", "password_changed": "Password changed.",
+  "user_activated": "User activated.", "user_deactivated": "User deactivated. Their sessions and keys stop working within the cache TTL.",
+  "workspace_created": "Workspace created. You are its ws_admin."}>
 <#if flash_ok?? && copy[flash_ok]??><div class="alert ok" role="status" data-flash="${flash_ok}">${copy[flash_ok]}</div></#if>
 <#if refusal??><@error_state error=refusal/></#if>
 </#macro>

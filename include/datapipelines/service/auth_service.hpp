@@ -127,9 +127,14 @@ class AuthService {
   void CheckAccess(const Principal& principal, Scope min_scope, Role min_role) const;
 
   // --- operator verbs (the CLI; the shell is the operator) --------------------------------
+  // `actor_user_id` (the UI's instance admin; empty for the CLI) goes on the audit event.
   User CreateUser(const std::string& email, const std::string& display_name,
-                  const std::string& password, bool super_admin);
-  void SetUserActive(const std::string& email, bool active);
+                  const std::string& password, bool super_admin,
+                  const std::string& actor_user_id = "");
+  void SetUserActive(const std::string& email, bool active, const std::string& actor_user_id = "");
+  // A random password for an account an operator or admin sets up (24 characters), handed over
+  // once and out of band.
+  static std::string NewOneTimePassword();
   // Operator reset (the shell is the operator). An empty password generates one, returned
   // once; the user's open sessions stay valid until they expire.
   std::string SetPassword(const std::string& email, const std::string& password);

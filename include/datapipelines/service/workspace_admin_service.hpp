@@ -6,17 +6,38 @@
 //   SetMember, RemoveMember ws_admin of the active workspace (or super_admin) — member verbs
 //                           follow the active workspace, never one named elsewhere
 //   Users, Workspaces       super_admin
-// Refusals: auth.role_required {required}, workspace.membership_required, user.not_found,
-// workspace.not_found (DomainError).
+//   CreateUser              super_admin, signed in (it mints a password: auth.md §5A.7)
+//   SetUserActive           super_admin, never on themselves
+//   CreateWorkspace         super_admin; the creator becomes its ws_admin (as the CLI does)
+// Refusals: auth.role_required {required}, auth.session.required, workspace.membership_required,
+// user.not_found, user.validation.*, workspace.not_found, workspace.validation.* (DomainError).
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "datapipelines/auth/principal.hpp"
+#include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/util/json.hpp"
 
 namespace dp {
 
 class AuthService;
+
+// A local account an instance admin created: the password is shown to them once (there is no
+// mail flow; they hand it over out of band). When the membership asked for was refused, the
+// account still stands and `membership_refusal` says why (ui-screens §4.12).
+struct CreatedUser {
+  Json user;  // {id, email, display_name, active, super_admin, created_at}
+  std::string one_time_password;
+  std::optional<DomainError> membership_refusal;
+};
+
+struct NewUserRequest {
+  std::string email;
+  std::string display_name;  // empty: the email
+  std::string workspace;     // empty: no membership
+  Role role = Role::kViewer;
+};
 
 class WorkspaceAdminService {
  public:
@@ -31,6 +52,11 @@ class WorkspaceAdminService {
   Json Users(const Principal& principal);
   // [{id, name, display_name, created_at}]
   Json Workspaces(const Principal& principal);
+  CreatedUser CreateUser(const Principal& principal, const NewUserRequest& request);
+  void SetUserActive(const Principal& principal, const std::string& email, bool active);
+  // {id, name, display_name, created_at}
+  Json CreateWorkspace(const Principal& principal, const std::string& name,
+                       const std::string& display_name);
 
  private:
   AuthService& auth_;

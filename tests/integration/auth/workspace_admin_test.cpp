@@ -39,6 +39,9 @@ TEST_F(WorkspaceAdmin, EachVerbIsAllowedExactlyToTheRolesTheMatrixNames) {
         [&] { admin.RemoveMember(me, target); },
         [&] { admin.Users(me); },
         [&] { admin.Workspaces(me); },
+        [&] { admin.CreateUser(me, {"new" + std::to_string(n) + "@example.com"}); },
+        [&] { admin.SetUserActive(me, target, false); },
+        [&] { admin.CreateWorkspace(me, "ws" + std::to_string(n), ""); },
         [&] { account.ChangePassword(me, "not the password", "a long enough password"); },
         [&] { account.ChangePassword(me, kPassword, "short"); },
         [&] { account.ChangePassword(me, kPassword, "a long enough password"); },
@@ -79,6 +82,87 @@ TEST_F(WorkspaceAdmin, MemberVerbsChangeTheActiveWorkspaceOnly) {
   EXPECT_EQ(CodeOf([&] { admin.RemoveMember(me, "bob@example.com"); }), "user.not_found");
   EXPECT_EQ(CodeOf([&] { admin.SetMember(me, "nobody@example.com", Role::kViewer); }),
             "user.not_found");
+}
+
+TEST_F(WorkspaceAdmin, AnInstanceAdminCreatesAUserWhoseOneTimePasswordSignsIn) {
+  WorkspaceAdminService admin(*service_);
+  User root = MakeMember("root@example.com", Role::kViewer, "default", true);
+  MakeMember("owner@example.com", Role::kWsAdmin, "team");
+  Principal me =
+      service_->AuthenticateSession(service_->Login("root@example.com", kPassword, "").token);
+  CreatedUser created =
+      admin.CreateUser(me, {"New.Person@Example.com", "New Person", "team", Role::kAuthor});
+  EXPECT_EQ(created.user["email"], "new.person@example.com");
+  EXPECT_EQ(created.user["super_admin"], false);
+  EXPECT_GE(created.one_time_password.size(), 24u);
+  EXPECT_FALSE(created.membership_refusal);
+  EXPECT_EQ(
+      CodeOf([&] { service_->Login("new.person@example.com", created.one_time_password, ""); }),
+      "<none>");
+  bool member = false;
+  for (const auto& m : service_->ListMembers("team")) {
+    if (m.email == "new.person@example.com") member = m.role == Role::kAuthor;
+  }
+  EXPECT_TRUE(member);
+  // Who created it is on the audit event; the password is not.
+  auto events = store_->ListAudit("auth.user.created", 10);
+  ASSERT_FALSE(events.empty());
+  EXPECT_EQ(events.front().details.value("by_user_id", ""), root.id);
+  EXPECT_EQ(events.front().details.dump().find(created.one_time_password), std::string::npos);
+
+  // An unknown workspace: the account stands, the refusal says why.
+  CreatedUser orphan = admin.CreateUser(me, {"orphan@example.com", "", "no-such-ws"});
+  ASSERT_TRUE(orphan.membership_refusal);
+  EXPECT_EQ(orphan.membership_refusal->code().code, "workspace.not_found");
+  EXPECT_EQ(CodeOf([&] { service_->Login("orphan@example.com", orphan.one_time_password, ""); }),
+            "<none>");
+
+  EXPECT_EQ(CodeOf([&] { admin.CreateUser(me, {"NEW.person@example.com"}); }),
+            "user.validation.duplicate_email");
+  EXPECT_EQ(CodeOf([&] { admin.CreateUser(me, {"not an email"}); }),
+            "user.validation.email_invalid");
+  Principal key =
+      service_->AuthenticateApiKey(KeyFor("root@example.com", Scope::kAdmin).plaintext, "");
+  EXPECT_EQ(CodeOf([&] { admin.CreateUser(key, {"by-key@example.com"}); }),
+            "auth.session.required");
+  EXPECT_EQ(CodeOf([&] { service_->Login("by-key@example.com", kPassword, ""); }),
+            "auth.login.invalid_credentials");
+}
+
+TEST_F(WorkspaceAdmin, DeactivationStopsSignInAndNeverTargetsOneself) {
+  WorkspaceAdminService admin(*service_);
+  MakeMember("root@example.com", Role::kViewer, "default", true);
+  MakeMember("bob@example.com", Role::kViewer);
+  Principal me =
+      service_->AuthenticateSession(service_->Login("root@example.com", kPassword, "").token);
+  admin.SetUserActive(me, "bob@example.com", false);
+  EXPECT_EQ(CodeOf([&] { service_->Login("bob@example.com", kPassword, ""); }),
+            "auth.login.user_inactive");
+  admin.SetUserActive(me, "bob@example.com", true);
+  EXPECT_EQ(CodeOf([&] { service_->Login("bob@example.com", kPassword, ""); }), "<none>");
+  EXPECT_EQ(CodeOf([&] { admin.SetUserActive(me, "ROOT@example.com", false); }),
+            "user.validation.self_deactivation");
+  EXPECT_EQ(CodeOf([&] { service_->Login("root@example.com", kPassword, ""); }), "<none>");
+  EXPECT_EQ(CodeOf([&] { admin.SetUserActive(me, "nobody@example.com", false); }),
+            "user.not_found");
+}
+
+TEST_F(WorkspaceAdmin, AnInstanceAdminCreatesAWorkspaceTheyAdminister) {
+  WorkspaceAdminService admin(*service_);
+  MakeMember("root@example.com", Role::kViewer, "default", true);
+  Principal me =
+      service_->AuthenticateSession(service_->Login("root@example.com", kPassword, "").token);
+  Json created = admin.CreateWorkspace(me, "team-etl", "Team ETL");
+  EXPECT_EQ(created["name"], "team-etl");
+  EXPECT_EQ(created["display_name"], "Team ETL");
+  auto members = service_->ListMembers("team-etl");
+  ASSERT_EQ(members.size(), 1u);
+  EXPECT_EQ(members[0].email, "root@example.com");
+  EXPECT_EQ(members[0].role, Role::kWsAdmin);
+  EXPECT_EQ(CodeOf([&] { admin.CreateWorkspace(me, "team-etl", ""); }),
+            "workspace.validation.duplicate_name");
+  EXPECT_EQ(CodeOf([&] { admin.CreateWorkspace(me, "Team ETL", ""); }),
+            "workspace.validation.name_invalid");
 }
 
 TEST_F(WorkspaceAdmin, AKeyNeverChangesAPassword) {
