@@ -61,7 +61,7 @@
       <div class="field"><label for="u-name">Display name</label><input id="u-name" type="text" name="display_name" placeholder="optional"></div>
       <div class="field"><label for="u-workspace">Workspace</label><input id="u-workspace" type="text" name="workspace" placeholder="optional: add them to it"></div>
       <div class="field"><label for="u-role">Role there</label><select id="u-role" name="role"><#list roles as r><option<#if r == "viewer"> selected</#if>>${r}</option></#list></select></div>
-      <div class="hint">The server generates a one-time password, shown once, on this page, after you create the user.</div>
+      <p class="small muted">The server generates a one-time password, shown once, on this page, after you create the user.</p>
       <button type="submit" class="primary" data-verb="create-user">Create user</button>
     </form>
   </section>
@@ -71,7 +71,7 @@
       <input type="hidden" name="_csrf" value="${csrf}">
       <div class="field"><label for="w-name">Name</label><input id="w-name" type="text" name="name" required pattern="[a-z0-9_\-]{1,63}"><div class="hint">1 to 63 characters of a-z, 0-9, _ and -; it cannot change later.</div></div>
       <div class="field"><label for="w-display">Display name</label><input id="w-display" type="text" name="display_name" placeholder="optional"></div>
-      <div class="hint">You become its ws_admin; add members after switching to it.</div>
+      <p class="small muted">You become its ws_admin; add members after switching to it.</p>
       <button type="submit" class="primary" data-verb="create-workspace">Create workspace</button>
     </form>
   </section>

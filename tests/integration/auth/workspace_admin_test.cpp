@@ -122,7 +122,7 @@ TEST_F(WorkspaceAdmin, AnInstanceAdminCreatesAUserWhoseOneTimePasswordSignsIn) {
   EXPECT_EQ(CodeOf([&] { admin.CreateUser(me, {"not an email"}); }),
             "user.validation.email_invalid");
   Principal key =
-      service_->AuthenticateApiKey(KeyFor("root@example.com", Scope::kAdmin).plaintext, "");
+      service_->AuthenticateApiKey(KeyFor("root@example.com", Scope::kAuthor).plaintext, "");
   EXPECT_EQ(CodeOf([&] { admin.CreateUser(key, {"by-key@example.com"}); }),
             "auth.session.required");
   EXPECT_EQ(CodeOf([&] { service_->Login("by-key@example.com", kPassword, ""); }),
