@@ -18,12 +18,10 @@ bool IsIdent(const Token& t, std::string_view word) {
   return t.kind == TokKind::kIdent && t.text == word;
 }
 
-constexpr std::array<std::string_view, 30> kUnsupportedDirectives = {
-    "iterate",   "setting",      "attempt",      "recover",  "compress", "noparse",
-    "noParse",   "escape",       "noescape",     "noEscape", "visit",    "recurse",
-    "fallback",  "flush",        "stop",         "t",        "lt",       "rt",
-    "nt",        "outputformat", "outputFormat", "autoesc",  "autoEsc",  "noautoesc",
-    "noAutoEsc", "comment",      "on",           "continue", "call",     "transform"};
+constexpr std::array<std::string_view, 20> kUnsupportedDirectives = {
+    "iterate",   "setting",   "escape",  "noescape",     "noEscape",     "visit",    "recurse",
+    "fallback",  "flush",     "stop",    "outputformat", "outputFormat", "autoesc",  "autoEsc",
+    "noautoesc", "noAutoEsc", "comment", "on",           "call",         "transform"};
 
 bool IsUnsupportedDirective(std::string_view name) {
   return std::find(kUnsupportedDirectives.begin(), kUnsupportedDirectives.end(), name) !=
@@ -266,6 +264,28 @@ bool AstBuilder::ParseDirective(Node* parent, size_t begin, Terminator* terminat
     AddChild(parent, std::move(node));
   } else if (name == "switch") {
     ParseSwitch(parent, begin);
+  } else if (name == "t" || name == "lt" || name == "rt" || name == "nt") {
+    NodePtr node = NewNode(NodeKind::kTrim, begin);
+    node->trim_left = name == "t" || name == "lt";
+    node->trim_right = name == "t" || name == "rt";
+    FinishNode(node.get(), ExpectTagEnd(true));
+    AddChild(parent, std::move(node));
+  } else if (name == "continue") {
+    if (list_depth_ == 0) Fail(begin, "<#continue> must be inside <#list> or <#items>");
+    NodePtr node = NewNode(NodeKind::kContinue, begin);
+    FinishNode(node.get(), ExpectTagEnd(true));
+    AddChild(parent, std::move(node));
+  } else if (name == "compress") {
+    ParseBlock(parent, begin, NodeKind::kCompress, "compress");
+  } else if (name == "noparse" || name == "noParse") {
+    ParseNoParse(parent, begin);
+  } else if (name == "attempt") {
+    ParseAttempt(parent, begin);
+  } else if (name == "recover") {
+    terminator->kind = "recover";
+    terminator->begin = begin;
+    terminator->end = ExpectTagEnd(false);
+    return true;
   } else if (name == "include" || name == "import" || name == "ftl") {
     ParseForbidden(parent, begin, "<#" + name + ">");
   } else if (IsUnsupportedDirective(name)) {
@@ -436,6 +456,69 @@ void AstBuilder::ParseSep(Node* parent, size_t begin, Terminator* pending) {
     return;
   }
   *pending = std::move(t);  // </#list> or <#else> closes the <#sep> implicitly
+}
+
+// A directive whose body is plain content up to its end tag (<#compress>).
+void AstBuilder::ParseBlock(Node* parent, size_t begin, NodeKind kind, std::string_view name) {
+  NodePtr node = NewNode(kind, begin);
+  FinishNode(node.get(), ExpectTagEnd(false));
+  Node* block = node.get();
+  AddChild(parent, std::move(node));
+  Terminator t = ParseContent(block);
+  ExpectEndTag(t, name);
+  FinishNode(block, t.end);
+}
+
+// <#noparse>raw</#noparse>: one text element spanning both tags, as in FreeMarker.
+void AstBuilder::ParseNoParse(Node* parent, size_t begin) {
+  const size_t body = ExpectTagEnd(false) + 1;
+  size_t close = body;
+  size_t end = std::string_view::npos;
+  while ((close = source_.find("</#no", close)) != std::string_view::npos) {
+    size_t j = close + 5;
+    if (source_.substr(j, 5) == "parse" || source_.substr(j, 5) == "Parse") {
+      j += 5;
+      while (j < source_.size() && std::isspace(static_cast<unsigned char>(source_[j]))) ++j;
+      if (j < source_.size() && source_[j] == '>') {
+        end = j;
+        break;
+      }
+    }
+    ++close;
+  }
+  if (end == std::string_view::npos) Fail(begin, "Unclosed <#noparse>: expected </#noparse>");
+  NodePtr text = NewNode(NodeKind::kText, begin);
+  text->text = std::string(source_.substr(body, close - body));
+  FinishNode(text.get(), end);
+  AddChild(parent, std::move(text));
+  pos_ = end + 1;
+}
+
+// <#attempt>body<#recover>fallback</#attempt>
+void AstBuilder::ParseAttempt(Node* parent, size_t begin) {
+  NodePtr node = NewNode(NodeKind::kAttempt, begin);
+  const size_t tag_end = ExpectTagEnd(false);
+  Node* attempt = node.get();
+  AddChild(parent, std::move(node));
+  NodePtr body = NewNode(NodeKind::kListBody, tag_end + 1);
+  Node* body_ptr = body.get();
+  AddChild(attempt, std::move(body));
+  Terminator t = ParseContent(body_ptr);
+  body_ptr->end =
+      body_ptr->children.empty() ? lexer_.PosAt(tag_end) : body_ptr->children.back()->end;
+  if (body_ptr->children.empty()) body_ptr->begin = attempt->begin;
+  if (t.kind != "recover") {
+    if (t.kind == "eof") Fail(begin, "Unclosed <#attempt>: expected <#recover>");
+    Fail(t.begin, "Expected <#recover> inside <#attempt>");
+  }
+  NodePtr recover = NewNode(NodeKind::kRecover, t.begin);
+  FinishNode(recover.get(), t.end);
+  Node* recover_ptr = recover.get();
+  AddChild(attempt, std::move(recover));
+  t = ParseContent(recover_ptr);
+  if (!recover_ptr->children.empty()) recover_ptr->end = recover_ptr->children.back()->end;
+  if (t.kind != "end:recover") ExpectEndTag(t, "attempt");
+  FinishNode(attempt, t.end);
 }
 
 void AstBuilder::ParseSwitch(Node* parent, size_t begin) {

@@ -18,7 +18,8 @@ class AstBuilder {
 
  private:
   struct Terminator {
-    std::string kind;  // "eof", "end:<name>", "else", "elseif", "case", "default", "end:@"
+    // "eof", "end:<name>", "else", "elseif", "case", "default", "recover", "end:@"
+    std::string kind;
     size_t begin = 0;
     size_t end = 0;  // offset of the tag's last byte
     ExprPtr expr;
@@ -39,6 +40,9 @@ class AstBuilder {
   void ParseItems(Node* parent, size_t begin);
   void ParseSep(Node* parent, size_t begin, Terminator* pending);
   void ParseSwitch(Node* parent, size_t begin);
+  void ParseBlock(Node* parent, size_t begin, NodeKind kind, std::string_view name);
+  void ParseNoParse(Node* parent, size_t begin);
+  void ParseAttempt(Node* parent, size_t begin);
   void ParseAssign(Node* parent, size_t begin, AssignScope scope, std::string_view directive);
   void ParseMacro(Node* parent, size_t begin, bool function);
   void ParseCall(Node* parent, size_t begin);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "template/number_format.hpp"
+#include "template/whitespace_compressor.hpp"
 
 namespace dp::tmpl {
 namespace {
@@ -236,6 +237,14 @@ Flow Evaluator::Exec(const Node* node, Ctx& ctx) {
       return Flow::kNormal;
     case NodeKind::kBreak:
       return Flow::kBreak;
+    case NodeKind::kContinue:
+      return Flow::kContinue;
+    case NodeKind::kCompress:
+      return ExecCompress(node, ctx);
+    case NodeKind::kAttempt:
+      return ExecAttempt(node, ctx);
+    case NodeKind::kTrim:
+      return Flow::kNormal;
     case NodeKind::kAssign:
       ExecAssign(node, ctx);
       return Flow::kNormal;
@@ -335,7 +344,7 @@ Flow Evaluator::RunLoop(const Node* vars, const std::vector<NodePtr>& body, cons
     }
     Flow flow = ExecChildren(body, inner);
     if (flow == Flow::kBreak) break;
-    if (flow == Flow::kReturn) return flow;
+    if (flow == Flow::kReturn) return flow;  // kContinue: on to the next item
   }
   return Flow::kNormal;
 }
@@ -358,12 +367,12 @@ Flow Evaluator::ExecSwitch(const Node* node, Ctx& ctx) {
       processed = true;
       Flow flow = ExecChildren(kase->children, ctx);
       if (flow == Flow::kBreak) return Flow::kNormal;
-      if (flow == Flow::kReturn) return flow;
+      if (flow != Flow::kNormal) return flow;  // <#continue> and <#return> leave the switch
     }
   }
   if (!processed && default_case) {
     Flow flow = ExecChildren(default_case->children, ctx);
-    if (flow == Flow::kReturn) return flow;
+    if (flow == Flow::kContinue || flow == Flow::kReturn) return flow;
   }
   return Flow::kNormal;
 }
@@ -433,6 +442,51 @@ void Evaluator::ExecAssign(const Node* node, Ctx& ctx) {
     }
     SetVariable(node, node->scope, name, std::move(value), ctx);
   }
+}
+
+Flow Evaluator::Capture(const std::vector<NodePtr>& nodes, Ctx& ctx, std::string* captured) {
+  std::string* saved = out_;
+  out_ = captured;
+  try {
+    Flow flow = ExecChildren(nodes, ctx);
+    out_ = saved;
+    return flow;
+  } catch (...) {
+    out_ = saved;
+    throw;
+  }
+}
+
+Flow Evaluator::ExecCompress(const Node* node, Ctx& ctx) {
+  std::string captured;
+  Flow flow = Capture(node->children, ctx, &captured);
+  // Already counted against the output cap while captured; the result is never longer.
+  out_->append(CompressWhitespace(captured));
+  return flow;
+}
+
+// FreeMarker discards the attempted block's output when it fails, and also when a <#break>,
+// <#continue> or <#return> leaves it. Only template errors are recovered: a render guard
+// (steps, time, output, memory, depth) still ends the render.
+Flow Evaluator::ExecAttempt(const Node* node, Ctx& ctx) {
+  std::string captured;
+  const size_t output_before = output_total_;
+  const int call_depth_before = call_depth_;
+  Flow flow;
+  try {
+    flow = Capture(node->children[0]->children, ctx, &captured);
+  } catch (const RenderError& error) {
+    if (error.reason != "evaluation_error" && error.reason != "undefined_variable") throw;
+    output_total_ = output_before;
+    call_depth_ = call_depth_before;
+    return ExecChildren(node->children[1]->children, ctx);
+  }
+  if (flow == Flow::kNormal) {
+    out_->append(captured);
+  } else {
+    output_total_ = output_before;
+  }
+  return flow;
 }
 
 void Evaluator::ExecAssignBlock(const Node* node, Ctx& ctx) {

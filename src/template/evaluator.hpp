@@ -79,7 +79,7 @@ struct Ctx {
   const Expr* pending_expr = nullptr;
 };
 
-enum class Flow { kNormal, kBreak, kReturn };
+enum class Flow { kNormal, kBreak, kContinue, kReturn };
 
 class Evaluator {
  public:
@@ -99,6 +99,10 @@ class Evaluator {
   Flow ExecSwitch(const Node* node, Ctx& ctx);
   void ExecAssign(const Node* node, Ctx& ctx);
   void ExecAssignBlock(const Node* node, Ctx& ctx);
+  Flow ExecCompress(const Node* node, Ctx& ctx);
+  Flow ExecAttempt(const Node* node, Ctx& ctx);
+  // Runs `nodes` with the output captured into `*captured` (counted against the output cap).
+  Flow Capture(const std::vector<NodePtr>& nodes, Ctx& ctx, std::string* captured);
   void ExecCall(const Node* node, Ctx& ctx);
   void ExecNested(const Node* node, Ctx& ctx);
   void SetVariable(const Node* node, AssignScope scope, const std::string& name, ValuePtr value,

@@ -83,6 +83,11 @@ enum class NodeKind {
   kSwitch,     // exprs[0]; children: kCase
   kCase,       // exprs[0] value (absent for <#default>)
   kForbidden,  // a construct refused by TemplateValidator; text names it
+  kTrim,       // <#t> <#lt> <#rt> <#nt>: trim_left / trim_right; parse time only
+  kCompress,   // <#compress>: children's output with white-space runs collapsed
+  kAttempt,    // children: the attempted block, then the kRecover block
+  kRecover,
+  kContinue,
 };
 
 enum class AssignScope { kAssign, kGlobal, kLocal };
@@ -105,7 +110,9 @@ struct Node {
   std::vector<MacroParam> params;
   std::vector<std::pair<std::string, ExprPtr>> named_args;
   std::vector<std::unique_ptr<Node>> children;
-  bool has_sep = false;  // list body contains a <#sep>
+  bool has_sep = false;     // list body contains a <#sep>
+  bool trim_left = false;   // kTrim: <#t>, <#lt>
+  bool trim_right = false;  // kTrim: <#t>, <#rt>
   // Whitespace-stripping bookkeeping (parse time only).
   Node* parent = nullptr;
   size_t index = 0;
