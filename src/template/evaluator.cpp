@@ -366,13 +366,14 @@ Flow Evaluator::ExecSwitch(const Node* node, Ctx& ctx) {
     if (run) {
       processed = true;
       Flow flow = ExecChildren(kase->children, ctx);
-      if (flow == Flow::kBreak) return Flow::kNormal;
-      if (flow != Flow::kNormal) return flow;  // <#continue> and <#return> leave the switch
+      // FreeMarker's #switch ends at a <#continue> as at a <#break>.
+      if (flow == Flow::kBreak || flow == Flow::kContinue) return Flow::kNormal;
+      if (flow == Flow::kReturn) return flow;
     }
   }
   if (!processed && default_case) {
     Flow flow = ExecChildren(default_case->children, ctx);
-    if (flow == Flow::kContinue || flow == Flow::kReturn) return flow;
+    if (flow == Flow::kReturn) return flow;
   }
   return Flow::kNormal;
 }
