@@ -904,6 +904,11 @@ ExprPtr AstBuilder::ParsePrimary() {
       node->name = key.text;
       node->args.push_back(std::move(expr));
     } else if (IsOp(t, "[")) {
+      // FreeMarker refuses to index a number or boolean literal at parse time.
+      if (expr->kind == ExprKind::kNumber || expr->kind == ExprKind::kBoolean) {
+        Fail(begin, "Found " + std::string(expr->kind == ExprKind::kNumber ? "number" : "boolean") +
+                        " literal: " + expr->source + ". Expecting: string, sequence or hash");
+      }
       lexer_.Next();
       node = MakeExpr(ExprKind::kDynamicKey, begin);
       node->args.push_back(std::move(expr));

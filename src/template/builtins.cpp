@@ -6,6 +6,7 @@
 #include "template/evaluator.hpp"
 #include "template/number_format.hpp"
 #include "template/text_case.hpp"
+#include "template/utf16_text.hpp"
 
 namespace dp::tmpl {
 namespace {
@@ -17,17 +18,6 @@ std::string Trim(const std::string& s) {
   while (b < e && IsWs(s[b])) ++b;
   while (e > b && IsWs(s[e - 1])) --e;
   return s.substr(b, e - b);
-}
-
-// Java String.length(): UTF-16 code units.
-int64_t Utf16Length(const std::string& s) {
-  int64_t n = 0;
-  for (size_t i = 0; i < s.size(); ++i) {
-    const unsigned char c = static_cast<unsigned char>(s[i]);
-    if ((c & 0xC0) == 0x80) continue;
-    n += (c >= 0xF0) ? 2 : 1;
-  }
-  return n;
 }
 
 std::string ReplaceAll(const std::string& s, const std::string& from, const std::string& to) {

@@ -158,6 +158,8 @@ class Evaluator {
  private:
   ValuePtr EvalDynamicKey(const Expr* e, Ctx& ctx);
   ValuePtr EvalRange(const Expr* e, Ctx& ctx);
+  // target[range] on a sequence or a string (evaluator_slicing.cpp).
+  ValuePtr Slice(const ValuePtr& target, const RangeSpec& range, const Expr* e);
   // Refuses arithmetic whose result would exceed Decimal::kMaxDigits and charges its work.
   void GuardArithmetic(const Decimal& x, const Decimal& y, std::string_view op,
                        const SourcePos& pos);

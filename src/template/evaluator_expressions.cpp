@@ -4,6 +4,7 @@
 
 #include "template/evaluator.hpp"
 #include "template/number_format.hpp"
+#include "template/utf16_text.hpp"
 
 namespace dp::tmpl {
 namespace {
@@ -193,6 +194,7 @@ ValuePtr Evaluator::EvalRange(const Expr* e, Ctx& ctx) {
   spec.begin = begin;
   if (e->args.size() < 2) {  // right-unbounded "n..": effectively infinite
     spec.size = std::numeric_limits<int32_t>::max();
+    spec.right_unbounded = spec.right_adaptive = true;
     return Value::Range(spec);
   }
   const int64_t end = static_cast<int32_t>(
@@ -206,7 +208,9 @@ ValuePtr Evaluator::EvalRange(const Expr* e, Ctx& ctx) {
   } else {  // "..*": length-limited
     spec.step = end >= 0 ? 1 : -1;
     spec.size = end >= 0 ? end : -end;
+    spec.right_adaptive = true;
   }
+  spec.inclusive_end = e->name == "..";
   return Value::Range(spec);
 }
 
@@ -220,11 +224,13 @@ ValuePtr Evaluator::EvalDynamicKey(const Expr* e, Ctx& ctx) {
       if (index < 0 || static_cast<size_t>(index) >= target->SequenceSize()) return nullptr;
       return target->SequenceAt(static_cast<size_t>(index));
     }
-    if (target->type == ValueType::kString) {
-      if (index < 0 || static_cast<size_t>(index) >= target->str.size()) {
+    if (target->type == ValueType::kString || target->type == ValueType::kNumber ||
+        target->type == ValueType::kBoolean) {
+      const std::string s = Stringify(target, e->args[0].get(), "a sequence or string");
+      if (index < 0 || index >= Utf16Length(s)) {
         Fail(e->pos, "String index out of bounds: " + std::to_string(index));
       }
-      return Value::String(target->str.substr(static_cast<size_t>(index), 1));
+      return Value::String(Utf16Substring(s, index, index + 1));
     }
     FailType(e->args[0].get(), "a sequence or string", target);
   }
@@ -232,30 +238,7 @@ ValuePtr Evaluator::EvalDynamicKey(const Expr* e, Ctx& ctx) {
     if (target->type != ValueType::kHash) FailType(e->args[0].get(), "a hash", target);
     return target->HashGet(key->str);
   }
-  if (key->type == ValueType::kSequence && key->range) {
-    const RangeSpec& r = *key->range;
-    if (r.size > 0 && r.step < 0) Fail(e->pos, "Decreasing ranges can't be used for slicing");
-    const int64_t from = r.begin;
-    const int64_t count = r.size;
-    if (target->type == ValueType::kString) {
-      if (from < 0 || from + count > static_cast<int64_t>(target->str.size())) {
-        Fail(e->pos, "Range out of bounds for string slicing");
-      }
-      return Value::String(
-          target->str.substr(static_cast<size_t>(from), static_cast<size_t>(count)));
-    }
-    if (target->type == ValueType::kSequence) {
-      if (from < 0 || from + count > static_cast<int64_t>(target->SequenceSize())) {
-        Fail(e->pos, "Range out of bounds for sequence slicing");
-      }
-      Step(static_cast<uint64_t>(count), e->pos);
-      std::vector<ValuePtr> items;
-      for (int64_t i = 0; i < count; ++i)
-        items.push_back(target->SequenceAt(static_cast<size_t>(from + i)));
-      return Value::Sequence(std::move(items));
-    }
-    FailType(e->args[0].get(), "a sequence or string", target);
-  }
+  if (key->type == ValueType::kSequence && key->range) return Slice(target, *key->range, e);
   FailType(key_expr, "a number, string or range", key);
 }
 

@@ -27,6 +27,12 @@ struct RangeSpec {
   int64_t begin = 0;
   int64_t size = 0;
   int step = 1;
+  // How a range slices (FreeMarker's RangeModel): "n.." has no end; "n..*m" and "n.." adapt
+  // to the sliced value's end instead of failing past it; "a..b" keeps FreeMarker's legacy
+  // "s[n..n-1]" is "" rule.
+  bool right_unbounded = false;
+  bool right_adaptive = false;
+  bool inclusive_end = false;
 };
 
 // Lets the hash index be probed with a string_view (no temporary std::string).

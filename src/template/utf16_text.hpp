@@ -1,0 +1,17 @@
+#pragma once
+// Java's view of a string: FreeMarker counts and indexes characters in UTF-16 code units, so
+// a character outside the BMP (an emoji) is two of them. These map that view onto UTF-8.
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace dp::tmpl {
+
+// String.length(): UTF-16 code units.
+int64_t Utf16Length(std::string_view s);
+
+// String.substring(from, to) in UTF-16 units (0 <= from <= to <= length). A cut through a
+// surrogate pair leaves a lone surrogate, which Java's UTF-8 encoder writes as '?'.
+std::string Utf16Substring(std::string_view s, int64_t from, int64_t to);
+
+}  // namespace dp::tmpl
