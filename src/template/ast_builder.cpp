@@ -930,7 +930,9 @@ ExprPtr AstBuilder::ParsePrimary() {
       node = MakeExpr(ExprKind::kBuiltIn, begin);
       node->name = normalized;
       node->args.push_back(std::move(expr));
-      if (IsOp(lexer_.Peek(), "(") && lexer_.Peek().begin == name.end) {
+      if (IsStreamBuiltIn(normalized)) {
+        ParseStreamArgument(node.get(), name);
+      } else if (IsOp(lexer_.Peek(), "(") && lexer_.Peek().begin == name.end) {
         lexer_.Next();
         node->has_call_args = true;
         node->call_args = ParseArgs(")");
@@ -951,6 +953,36 @@ ExprPtr AstBuilder::ParsePrimary() {
     }
     node->source = std::string(source_.substr(begin, lexer_.consumed_end() - begin));
     expr = std::move(node);
+  }
+}
+
+// ?filter(x -> ...) and its kin take exactly one argument: a lambda or a function.
+void AstBuilder::ParseStreamArgument(Expr* node, const Token& name) {
+  if (!IsOp(lexer_.Peek(), "(") || lexer_.Peek().begin != name.end) {
+    Fail(name.begin, "?" + name.text + " needs one argument: a lambda (x -> ...) or a function");
+  }
+  lexer_.Next();
+  node->has_call_args = true;
+  const Token& first = lexer_.Peek();
+  const bool bare = first.kind == TokKind::kIdent && IsOp(lexer_.Peek(1), "->");
+  const bool parenthesized = IsOp(first, "(") && lexer_.Peek(1).kind == TokKind::kIdent &&
+                             IsOp(lexer_.Peek(2), ")") && IsOp(lexer_.Peek(3), "->");
+  if (bare || parenthesized) {
+    const size_t begin = first.begin;
+    if (parenthesized) lexer_.Next();
+    ExprPtr lambda = MakeExpr(ExprKind::kLambda, begin);
+    lambda->name = lexer_.Next().text;
+    if (parenthesized) lexer_.Next();
+    lexer_.Next();  // "->"
+    lambda->args.push_back(ParseExpression());
+    lambda->source = std::string(source_.substr(begin, lexer_.consumed_end() - begin));
+    node->call_args.push_back(std::move(lambda));
+  } else if (!IsOp(first, ")")) {
+    node->call_args.push_back(ParseExpression());
+  }
+  if (node->call_args.size() != 1 || !IsOp(lexer_.Next(), ")")) {
+    Fail(name.begin,
+         "?" + name.text + " needs exactly one argument: a lambda (x -> ...) or a function");
   }
 }
 

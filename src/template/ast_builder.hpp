@@ -64,6 +64,7 @@ class AstBuilder {
   ExprPtr ParsePrimary();
   ExprPtr ParseAtom();
   ExprPtr ParseStringLiteral(const Token& token);
+  void ParseStreamArgument(Expr* node, const Token& name);
   std::vector<ExprPtr> ParseArgs(std::string_view close);
   bool StartsExpression(const Token& token);
   ExprPtr MakeExpr(ExprKind kind, size_t begin);

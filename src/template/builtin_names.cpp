@@ -61,7 +61,13 @@ std::string NormalizeBuiltInName(std::string_view name) {
   return out;
 }
 
-bool IsSupportedBuiltIn(std::string_view normalized) { return Contains(kSupported, normalized); }
+bool IsSupportedBuiltIn(std::string_view normalized) {
+  return Contains(kSupported, normalized) || IsStreamBuiltIn(normalized);
+}
+bool IsStreamBuiltIn(std::string_view normalized) {
+  return normalized == "filter" || normalized == "map" || normalized == "take_while" ||
+         normalized == "drop_while";
+}
 bool IsForbiddenBuiltIn(std::string_view normalized) { return Contains(kForbidden, normalized); }
 bool IsLoopVariableBuiltIn(std::string_view normalized) { return Contains(kLoop, normalized); }
 

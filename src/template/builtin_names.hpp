@@ -12,5 +12,7 @@ bool IsSupportedBuiltIn(std::string_view normalized);
 bool IsForbiddenBuiltIn(std::string_view normalized);
 // Built-ins that read loop state of a <#list> variable (x?index, x?has_next, ...).
 bool IsLoopVariableBuiltIn(std::string_view normalized);
+// ?filter ?map ?take_while ?drop_while: one lambda or function argument, evaluated lazily.
+bool IsStreamBuiltIn(std::string_view normalized);
 
 }  // namespace dp::tmpl

@@ -4,6 +4,7 @@
 
 #include "template/builtin_names.hpp"
 #include "template/evaluator.hpp"
+#include "template/java_collation.hpp"
 #include "template/number_format.hpp"
 #include "template/text_case.hpp"
 #include "template/utf16_text.hpp"
@@ -12,6 +13,10 @@ namespace dp::tmpl {
 namespace {
 
 bool IsWs(char c) { return static_cast<unsigned char>(c) <= ' '; }
+
+std::string PosText(const SourcePos& pos) {
+  return "line " + std::to_string(pos.line) + ", column " + std::to_string(pos.column);
+}
 
 std::string Trim(const std::string& s) {
   size_t b = 0, e = s.size();
@@ -165,6 +170,7 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
     return EvalRequired(e->call_args[(counter - 1) % e->call_args.size()].get(), ctx);
   }
 
+  if (auto streamed = EvalStreamBuiltIn(e, ctx)) return *streamed;
   ValuePtr target = EvalRequired(target_expr, ctx);
 
   // Lazily evaluated arguments.
@@ -313,12 +319,22 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
       return str(std::move(out));
     }
     if (name == "seq_contains" || name == "seq_index_of" || name == "seq_last_index_of") {
-      need_args(1, 1);
+      const bool backwards = name == "seq_last_index_of";
+      need_args(1, name == "seq_contains" ? 1 : 2);
       const ValuePtr& needle = args[0];
+      // The optional start index is clamped into the sequence; past its far end nothing is found.
+      int64_t start = backwards ? static_cast<int64_t>(size) - 1 : 0;
+      if (args.size() > 1) {
+        const int64_t wanted = arg_number(1).LongValue();
+        start = backwards ? std::min(wanted, start) : std::max<int64_t>(wanted, 0);
+      }
+      const size_t scanned = backwards ? static_cast<size_t>(std::max<int64_t>(start + 1, 0))
+                                       : size - std::min<size_t>(size, static_cast<size_t>(start));
       int64_t found = -1;
-      for (size_t k = 0; k < size; ++k) {
+      for (size_t k = 0; k < scanned; ++k) {
         Step(1, e->pos);
-        const size_t i = name == "seq_last_index_of" ? size - 1 - k : k;
+        const size_t i =
+            backwards ? static_cast<size_t>(start) - k : static_cast<size_t>(start) + k;
         ValuePtr item = target->SequenceAt(i);
         if (!item) continue;
         bool equal = false;
@@ -359,16 +375,36 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
       std::vector<ValuePtr> items;
       for (size_t i = 0; i < size; ++i) items.push_back(target->SequenceAt(i));
       std::vector<std::pair<ValuePtr, ValuePtr>> keyed;
-      for (const auto& item : items) {
-        ValuePtr key = item;
-        if (name == "sort_by") {
-          need_args(1, 1);
-          if (!item || item->type != ValueType::kHash)
-            Fail(e->pos, "?sort_by needs a sequence of hashes");
-          key = item->HashGet(arg_string(0));
+      std::vector<std::string> path;  // ?sort_by("key") or ?sort_by(["key", "subkey"])
+      if (name == "sort_by") {
+        need_args(1, 1);
+        if (args[0]->type == ValueType::kSequence) {
+          for (size_t i = 0; i < args[0]->SequenceSize(); ++i) {
+            ValuePtr part = args[0]->SequenceAt(i);
+            if (!part || part->type != ValueType::kString)
+              Fail(e->pos, "?sort_by(key): a key path must be a sequence of strings");
+            path.push_back(part->str);
+          }
+        } else {
+          path.push_back(arg_string(0));
+        }
+      }
+      for (size_t i = 0; i < items.size(); ++i) {
+        ValuePtr key = items[i];
+        for (size_t k = 0; k < path.size(); ++k) {
+          if (!key || key->type != ValueType::kHash) {
+            Fail(e->pos, "?sort_by failed at sequence index " + std::to_string(i) + ": " +
+                             (k == 0 ? "sequence items must be hashes"
+                                     : "the \"" + path[k - 1] + "\" subvariable is not a hash"));
+          }
+          key = key->HashGet(path[k]);
+          if (!key) {
+            Fail(e->pos, "?sort_by failed at sequence index " + std::to_string(i) + ": the \"" +
+                             path[k] + "\" subvariable was null or missing");
+          }
         }
         if (!key) Fail(e->pos, "?" + std::string(name) + " found a missing value");
-        keyed.emplace_back(key, item);
+        keyed.emplace_back(key, items[i]);
       }
       if (!keyed.empty()) {
         const ValueType t = keyed[0].first->type;
@@ -379,11 +415,24 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
                  "?" + std::string(name) + " needs values of one type: all strings or all numbers");
           }
         }
+        if (t == ValueType::kString) {
+          for (const auto& k : keyed) {
+            if (!JavaCollatorCompare(k.first->str, "")) {
+              throw RenderError{"unsupported_construct",
+                                "?" + std::string(name) +
+                                    " of strings with non-ASCII characters is not supported: "
+                                    "FreeMarker orders them with Java's locale collation (at " +
+                                    PosText(e->pos) + ")",
+                                e->pos, Json{{"construct", "?" + std::string(name)}}};
+            }
+          }
+        }
+        Step(keyed.size() * 4, e->pos);  // the comparisons
         std::stable_sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) {
           if (a.first->type == ValueType::kNumber)
             return a.first->number.Compare(b.first->number) < 0;
           if (a.first->type == ValueType::kBoolean) return !a.first->boolean && b.first->boolean;
-          return a.first->str < b.first->str;
+          return *JavaCollatorCompare(a.first->str, b.first->str) < 0;
         });
       }
       std::vector<ValuePtr> sorted;

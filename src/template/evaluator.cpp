@@ -2,7 +2,9 @@
 
 #include <algorithm>
 
+#include "template/builtin_names.hpp"
 #include "template/number_format.hpp"
+#include "template/sequence_stream.hpp"
 #include "template/whitespace_compressor.hpp"
 
 namespace dp::tmpl {
@@ -292,6 +294,14 @@ Flow Evaluator::ExecIf(const Node* node, Ctx& ctx) {
 
 Flow Evaluator::ExecList(const Node* node, Ctx& ctx) {
   const Expr* source_expr = node->exprs[0].get();
+  if (node->names.size() == 1 && source_expr->kind == ExprKind::kBuiltIn &&
+      IsStreamBuiltIn(source_expr->name)) {
+    // <#list xs?filter(...) as x>: FreeMarker iterates the stream lazily.
+    SequenceStream stream(this, source_expr, ctx);
+    const Node* else_node = node->children.size() > 1 ? node->children[1].get() : nullptr;
+    if (!stream.HasNext() && else_node) return ExecChildren(else_node->children, ctx);
+    return RunStreamLoop(node, node->children[0]->children, stream, ctx);
+  }
   ValuePtr source = EvalRequired(source_expr, ctx);
   const Node* body = node->children[0].get();
   const Node* else_node = node->children.size() > 1 ? node->children[1].get() : nullptr;

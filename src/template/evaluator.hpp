@@ -4,6 +4,7 @@
 // (step budget, output/string cap, call depth). Single-use: one Evaluator per render.
 #include <chrono>
 #include <map>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -71,15 +72,25 @@ struct Frame {
   ValuePtr return_value;
 };
 
+// The parameter of the lambda being applied (x in x -> ...); innermost first.
+struct LambdaArg {
+  std::string_view name;
+  ValuePtr value;  // null for a missing item: it still hides outer variables of that name
+  const LambdaArg* parent = nullptr;
+};
+
 struct Ctx {
   Frame* frame;
   LoopState* loops;
   // Inside <#list xs> without "as": the sequence its <#items as x> iterates.
   ValuePtr pending_items = nullptr;
   const Expr* pending_expr = nullptr;
+  const LambdaArg* lambda = nullptr;
 };
 
 enum class Flow { kNormal, kBreak, kContinue, kReturn };
+
+class SequenceStream;
 
 class Evaluator {
  public:
@@ -158,6 +169,12 @@ class Evaluator {
  private:
   ValuePtr EvalDynamicKey(const Expr* e, Ctx& ctx);
   ValuePtr EvalRange(const Expr* e, Ctx& ctx);
+  // ?filter/?map/?take_while/?drop_while, and the built-ins that read them lazily as FreeMarker
+  // does (evaluator_streams.cpp). Returns null when `e` is not such a built-in.
+  std::optional<ValuePtr> EvalStreamBuiltIn(const Expr* e, Ctx& ctx);
+  Flow RunStreamLoop(const Node* vars, const std::vector<NodePtr>& body, SequenceStream& stream,
+                     Ctx& ctx);
+  friend class SequenceStream;
   // target[range] on a sequence or a string (evaluator_slicing.cpp).
   ValuePtr Slice(const ValuePtr& target, const RangeSpec& range, const Expr* e);
   // Refuses arithmetic whose result would exceed Decimal::kMaxDigits and charges its work.

@@ -16,6 +16,9 @@ std::string PosText(const SourcePos& pos) {
 }  // namespace
 
 ValuePtr Evaluator::Lookup(const std::string& name, const Ctx& ctx) {
+  for (const LambdaArg* arg = ctx.lambda; arg; arg = arg->parent) {
+    if (arg->name == name) return arg->value;
+  }
   for (const LoopState* loop = ctx.loops; loop; loop = loop->parent) {
     if (loop->list->names[0] == name) return loop->item;
     if (loop->list->names.size() > 1 && loop->list->names[1] == name) return loop->value;
@@ -339,6 +342,9 @@ ValuePtr Evaluator::Eval(const Expr* e, Ctx& ctx) {
       for (const auto& item : e->args) items.push_back(EvalRequired(item.get(), ctx));
       return Value::Sequence(std::move(items));
     }
+    case ExprKind::kLambda:
+      Fail(e->pos,
+           "A lambda can only be the argument of ?filter, ?map, ?take_while or ?drop_while");
     case ExprKind::kHash: {
       auto hash = Value::New();
       hash->type = ValueType::kHash;

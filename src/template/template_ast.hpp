@@ -38,6 +38,7 @@ enum class ExprKind {
   kRange,     // args[0]..args[1]; op "..", "..<", "..!", "..*"; args[1] absent for "1.."
   kSequence,  // [args...]
   kHash,      // {args[0]: args[1], ...}
+  kLambda,    // name -> args[0]: only as the argument of ?filter, ?map, ?take_while, ?drop_while
 };
 
 struct Value;

@@ -15,9 +15,9 @@ bool IsIdentStart(char c) {
 bool IsIdentPart(char c) { return IsIdentStart(c) || std::isdigit(static_cast<unsigned char>(c)); }
 
 // Longest operators first so "..<" wins over "..".
-constexpr std::array<std::string_view, 24> kOperators = {
-    "...", "..<", "..!", "..*", "..", "??", "==", "!=", "<=", ">=", "&&", "||",
-    "+=",  "-=",  "*=",  "/=",  "%=", "++", "--", "+",  "-",  "*",  "/",  "%"};
+constexpr std::array<std::string_view, 25> kOperators = {
+    "...", "..<", "..!", "..*", "..", "??", "==", "!=", "<=", ">=", "&&", "||", "+=",
+    "-=",  "*=",  "/=",  "%=",  "++", "--", "->", "+",  "-",  "*",  "/",  "%"};
 constexpr std::string_view kSingleOps = "!<>=()[]{},.:;?|&";
 
 }  // namespace
