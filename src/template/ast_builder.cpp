@@ -986,8 +986,24 @@ void AstBuilder::ParseStreamArgument(Expr* node, const Token& name) {
   }
 }
 
+namespace {
+
+// The next "${" of a string literal whose '$' and '{' were both written as such.
+size_t FindInterpolation(const Token& token, size_t from) {
+  const auto escaped = [&](size_t at) {
+    return std::find(token.escaped.begin(), token.escaped.end(), at) != token.escaped.end();
+  };
+  for (size_t open = token.text.find("${", from); open != std::string::npos;
+       open = token.text.find("${", open + 1)) {
+    if (!escaped(open) && !escaped(open + 1)) return open;
+  }
+  return std::string::npos;
+}
+
+}  // namespace
+
 ExprPtr AstBuilder::ParseStringLiteral(const Token& token) {
-  if (token.kind == TokKind::kRawString || token.text.find("${") == std::string::npos) {
+  if (token.kind == TokKind::kRawString || FindInterpolation(token, 0) == std::string::npos) {
     ExprPtr node = MakeExpr(ExprKind::kString, token.begin);
     node->text = token.text;
     node->constant = Value::String(node->text);
@@ -999,7 +1015,7 @@ ExprPtr AstBuilder::ParseStringLiteral(const Token& token) {
   size_t i = 0;
   try {
     while (i < value.size()) {
-      const size_t open = value.find("${", i);
+      const size_t open = FindInterpolation(token, i);
       const size_t stop = open == std::string::npos ? value.size() : open;
       if (stop > i) {
         ExprPtr piece = MakeExpr(ExprKind::kString, token.begin);

@@ -12,14 +12,14 @@ constexpr std::array<std::string_view, 14> kLoop = {
     "index",       "counter",         "has_next",   "is_first",     "is_last",
     "item_parity", "item_parity_cap", "item_cycle", "is_even_item", "is_odd_item",
     "is_first",    "is_last",         "has_next",   "index"};
-constexpr std::array<std::string_view, 99> kSupported = {
+constexpr std::array<std::string_view, 101> kSupported = {
     // strings
     "length", "upper_case", "lower_case", "cap_first", "uncap_first", "capitalize", "trim",
     "contains", "starts_with", "ends_with", "index_of", "last_index_of", "replace", "split",
     "left_pad", "right_pad", "keep_before", "keep_after", "keep_before_last", "keep_after_last",
     "remove_beginning", "remove_ending", "ensure_starts_with", "ensure_ends_with", "chop_linebreak",
-    "number", "boolean", "j_string", "js_string", "json_string", "word_list", "substring", "html",
-    "xhtml", "xml",
+    "number", "boolean", "j_string", "js_string", "json_string", "url", "url_path", "word_list",
+    "substring", "html", "xhtml", "xml",
     // numbers
     "c", "string", "round", "floor", "ceiling", "abs", "int", "long", "short", "byte", "double",
     "is_infinite", "is_nan", "lower_abc", "upper_abc",

@@ -6,6 +6,7 @@
 #include "template/evaluator.hpp"
 #include "template/java_collation.hpp"
 #include "template/number_format.hpp"
+#include "template/string_escapes.hpp"
 #include "template/text_case.hpp"
 #include "template/utf16_text.hpp"
 
@@ -45,57 +46,6 @@ std::string ReplaceAll(const std::string& s, const std::string& from, const std:
     pos = found + from.size();
   }
   out.append(s, pos, std::string::npos);
-  return out;
-}
-
-std::string JavaStringEscape(const std::string& s, bool js, bool json) {
-  std::string out;
-  for (char ch : s) {
-    const unsigned char c = static_cast<unsigned char>(ch);
-    switch (ch) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\b':
-        out += "\\b";
-        break;
-      case '\f':
-        out += "\\f";
-        break;
-      case '\'':
-        out += (js && !json) ? "\\'" : "'";
-        break;
-      case '/':
-        out += "/";
-        break;
-      case '<':
-        out += "<";
-        break;
-      case '>':
-        out += ">";
-        break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          snprintf(buf, sizeof(buf), js || json ? "\\u%04X" : "\\u%04x", c);
-          out += buf;
-        } else {
-          out += ch;
-        }
-    }
-  }
   return out;
 }
 
@@ -467,7 +417,7 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
 
   // Hashes.
   if (target->type == ValueType::kHash) {
-    if (name == "size") return Value::Int(static_cast<int64_t>(target->HashSize()));
+    if (name == "size") return Value::Int(static_cast<int64_t>(target->ReportedHashSize()));
     if (name == "keys" || name == "values") {
       Step(target->HashSize(), e->pos);
       std::vector<ValuePtr> items;
@@ -606,9 +556,27 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
     if (!parsed) Fail(e->pos, "Can't convert this string to number: \"" + s + "\"");
     return Value::Number(*parsed);
   }
-  if (name == "j_string") return str(JavaStringEscape(s, false, false));
-  if (name == "js_string") return str(JavaStringEscape(s, true, false));
-  if (name == "json_string") return str(JavaStringEscape(s, false, true));
+  if (name == "j_string") return str(JavaStringEscape(s));
+  if (name == "js_string") return str(JsStringEscape(s, false));
+  if (name == "json_string") return str(JsStringEscape(s, true));
+  if (name == "url" || name == "url_path") {
+    // No url_escaping_charset is configured (templates.md §4.3): the charset must be given.
+    if (args.empty()) {
+      Fail(e->pos, "?" + std::string(name) + " needs the charset as argument, e.g. ?" +
+                       std::string(name) + "('UTF-8')");
+    }
+    need_args(1, 1);
+    auto encoded = UrlEscape(s, arg_string(0), name == "url_path");
+    if (!encoded) {
+      throw RenderError{"unsupported_construct",
+                        "?" + std::string(name) + "('" + arg_string(0) +
+                            "') is not supported: the charset must be UTF-8, ISO-8859-1 or "
+                            "US-ASCII (at " +
+                            PosText(e->pos) + ")",
+                        e->pos, Json{{"construct", "?" + std::string(name)}}};
+    }
+    return str(std::move(*encoded));
+  }
   if (name == "html" || name == "xhtml") return str(HtmlEscape(s));
   if (name == "xml") return str(ReplaceAll(HtmlEscape(s), "&#39;", "&apos;"));
   if (name == "word_list") {

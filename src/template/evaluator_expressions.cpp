@@ -350,9 +350,10 @@ ValuePtr Evaluator::Eval(const Expr* e, Ctx& ctx) {
       hash->type = ValueType::kHash;
       for (size_t i = 0; i + 1 < e->args.size(); i += 2) {
         ValuePtr key = EvalRequired(e->args[i].get(), ctx);
-        const std::string& k = RequireString(key, e->args[i].get(), "a string as hash key");
+        const std::string k = Stringify(key, e->args[i].get(), "a string as hash key");
         hash->HashPut(k, EvalRequired(e->args[i + 1].get(), ctx));
       }
+      hash->SetLiteralSize(e->args.size() / 2);
       return hash;
     }
   }

@@ -193,10 +193,13 @@ Token TemplateLexer::ScanString(char quote, bool raw) {
         case 'a':
           value += '&';
           break;
+        case '{':
+          token.escaped.push_back(value.size());
+          value += e;
+          break;
         case '"':
         case '\'':
         case '\\':
-        case '{':
         case '=':
           value += e;
           break;
@@ -211,6 +214,7 @@ Token TemplateLexer::ScanString(char quote, bool raw) {
             ++digits;
           }
           if (digits == 0) throw SyntaxError{i, "Invalid \\x escape in string literal"};
+          if (cp == '$' || cp == '{') token.escaped.push_back(value.size());
           AppendUtf8(&value, cp);
           break;
         }

@@ -29,6 +29,9 @@ struct Token {
   std::string text;  // identifier/operator text, or the unescaped string literal value
   size_t begin = 0;
   size_t end = 0;  // one past the last byte
+  // kString: offsets in `text` of the '$' and '{' that came from escapes ("$\{x}" is no
+  // interpolation).
+  std::vector<size_t> escaped;
 };
 
 // A syntax error with its byte offset; TemplateParser turns it into a DomainError.

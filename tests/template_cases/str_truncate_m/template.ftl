@@ -1,0 +1,1 @@
+${long?truncate_m(20)}
