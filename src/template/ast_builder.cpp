@@ -89,6 +89,12 @@ void AstBuilder::Fail(size_t offset, std::string message) {
   throw SyntaxError{offset, std::move(message)};
 }
 
+void AstBuilder::Refuse(size_t offset, std::string construct, std::string why) {
+  std::string message = construct + " is not supported";
+  if (!why.empty()) message += ": " + why;
+  throw SyntaxError{offset, std::move(message), std::move(construct)};
+}
+
 void AstBuilder::EnterNesting(size_t offset) {
   if (++depth_ > max_depth_) Fail(offset, "Template nesting is too deep");
 }
@@ -153,7 +159,8 @@ AstBuilder::Terminator AstBuilder::ParseContent(Node* parent) {
     if (source_[i] == '$') {
       ParseInterpolation(parent, i);
     } else if (source_[i] == '#') {
-      Fail(i, "The legacy #{...} interpolation is not supported; use ${...}");
+      Refuse(i, "The legacy #{...} interpolation",
+             "use ${...} (with ?string(\"0.##\") for a format)");
     } else if (source_[i] == '[') {
       ParseForbidden(parent, i, "square-bracket syntax " + std::string(source_.substr(i, 2)));
     } else if (c1 == '#' && source_.substr(i, 4) == "<#--") {
@@ -289,7 +296,7 @@ bool AstBuilder::ParseDirective(Node* parent, size_t begin, Terminator* terminat
   } else if (name == "include" || name == "import" || name == "ftl") {
     ParseForbidden(parent, begin, "<#" + name + ">");
   } else if (IsUnsupportedDirective(name)) {
-    Fail(begin, "The <#" + name + "> directive is not supported");
+    Refuse(begin, "<#" + name + ">");
   } else {
     Fail(begin, "Unknown directive <#" + name + ">");
   }
@@ -595,7 +602,10 @@ void AstBuilder::ParseAssign(Node* parent, size_t begin, AssignScope scope,
     if (IsOp(lexer_.Peek(), ",")) lexer_.Next();
     const Token& next = lexer_.Peek();
     if (next.kind == TokKind::kTagEnd || next.kind == TokKind::kEmptyTagEnd) break;
-    if (IsIdent(next, "in")) Fail(next.begin, "Assigning into another namespace is not supported");
+    if (IsIdent(next, "in")) {
+      Refuse(next.begin, "<#" + std::string(directive) + " ... in namespace>",
+             "assign in the template's own namespace");
+    }
   }
   FinishNode(node.get(), ExpectTagEnd(true));
   AddChild(parent, std::move(node));
@@ -671,7 +681,7 @@ void AstBuilder::ParseCall(Node* parent, size_t begin) {
       if (IsOp(lexer_.Peek(), ",")) lexer_.Next();
     }
   }
-  if (IsOp(lexer_.Peek(), ";")) Fail(lexer_.Peek().begin, "Macro loop variables are not supported");
+  if (IsOp(lexer_.Peek(), ";")) Refuse(lexer_.Peek().begin, "Macro loop variables (<@m ...; x>)");
   Token end = lexer_.Next();
   if (end.kind == TokKind::kEmptyTagEnd) {
     pos_ = end.end;
@@ -924,8 +934,11 @@ ExprPtr AstBuilder::ParsePrimary() {
       Token name = lexer_.Next();
       if (name.kind != TokKind::kIdent) Fail(name.begin, "Expected a built-in name after \"?\"");
       const std::string normalized = NormalizeBuiltInName(name.text);
+      if (const char* why = UnsupportedBuiltInReason(normalized)) {
+        Refuse(name.begin, "?" + name.text, why);
+      }
       if (!IsSupportedBuiltIn(normalized) && !IsForbiddenBuiltIn(normalized)) {
-        Fail(name.begin, "Unknown or unsupported built-in: ?" + name.text);
+        Fail(name.begin, "Unknown built-in: ?" + name.text);
       }
       node = MakeExpr(ExprKind::kBuiltIn, begin);
       node->name = normalized;
@@ -936,6 +949,11 @@ ExprPtr AstBuilder::ParsePrimary() {
         lexer_.Next();
         node->has_call_args = true;
         node->call_args = ParseArgs(")");
+        if (node->call_args.size() >= FlagsArgumentPosition(normalized)) {
+          Refuse(name.begin, "The flags argument of ?" + name.text,
+                 "regular expressions and case-insensitive matching (\"r\", \"i\", ...) are not "
+                 "available");
+        }
       }
     } else if (IsOp(t, "??")) {
       lexer_.Next();
@@ -1033,7 +1051,7 @@ ExprPtr AstBuilder::ParseStringLiteral(const Token& token) {
       i = close.end;
     }
   } catch (const SyntaxError& error) {
-    throw SyntaxError{token.begin, error.message};
+    throw SyntaxError{token.begin, error.message, error.unsupported};
   }
   return node;
 }
@@ -1091,7 +1109,8 @@ ExprPtr AstBuilder::ParseAtom() {
         }
         lexer_.Next();
       } else if (t.text == ".") {
-        Fail(t.begin, "Special variables (.name) are not supported");
+        const Token& name = lexer_.Peek();
+        Refuse(t.begin, "The special variable ." + (name.kind == TokKind::kIdent ? name.text : ""));
       } else {
         Fail(t.begin, "Unexpected \"" + t.text + "\"; expected an expression");
       }

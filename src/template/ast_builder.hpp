@@ -71,6 +71,8 @@ class AstBuilder {
   std::string IdentOrString(std::string_view what);
 
   [[noreturn]] void Fail(size_t offset, std::string message);
+  // Valid FreeMarker the engine does not render: "<construct> is not supported[: why]".
+  [[noreturn]] void Refuse(size_t offset, std::string construct, std::string why = "");
   void EnterNesting(size_t offset);
 
   std::string_view source_;

@@ -1,5 +1,6 @@
 #pragma once
 // The built-in vocabulary: which `?name`s parse, which are refused as dangerous.
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -14,5 +15,9 @@ bool IsForbiddenBuiltIn(std::string_view normalized);
 bool IsLoopVariableBuiltIn(std::string_view normalized);
 // ?filter ?map ?take_while ?drop_while: one lambda or function argument, evaluated lazily.
 bool IsStreamBuiltIn(std::string_view normalized);
+// Why a FreeMarker 2.3.31 built-in is refused at save; null for one that is not refused.
+const char* UnsupportedBuiltInReason(std::string_view normalized);
+// The 1-based position of a built-in's regex/flags argument (max() when it has none).
+size_t FlagsArgumentPosition(std::string_view normalized);
 
 }  // namespace dp::tmpl

@@ -8,6 +8,7 @@
 #include "template/number_format.hpp"
 #include "template/string_escapes.hpp"
 #include "template/text_case.hpp"
+#include "template/truncate.hpp"
 #include "template/utf16_text.hpp"
 
 namespace dp::tmpl {
@@ -559,6 +560,25 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
   if (name == "j_string") return str(JavaStringEscape(s));
   if (name == "js_string") return str(JsStringEscape(s, false));
   if (name == "json_string") return str(JsStringEscape(s, true));
+  if (name == "truncate" || name == "truncate_w" || name == "truncate_c") {
+    need_args(1, 3);
+    const int64_t max_length = arg_number(0).LongValue();
+    if (max_length < 0)
+      Fail(e->pos, "?" + std::string(name) + "(...) argument #1 can't be negative");
+    std::optional<int64_t> terminator_length;
+    if (args.size() > 2) {
+      terminator_length = arg_number(2).LongValue();
+      if (*terminator_length < 0)
+        Fail(e->pos, "?" + std::string(name) + "(...) argument #3 can't be negative");
+    }
+    const TruncateMode mode = name == "truncate"     ? TruncateMode::kAuto
+                              : name == "truncate_w" ? TruncateMode::kWordBoundary
+                                                     : TruncateMode::kCharBoundary;
+    return str(
+        Truncate(s, max_length,
+                 args.size() > 1 ? std::optional<std::string_view>(arg_string(1)) : std::nullopt,
+                 terminator_length, mode));
+  }
   if (name == "url" || name == "url_path") {
     // No url_escaping_charset is configured (templates.md §4.3): the charset must be given.
     if (args.empty()) {

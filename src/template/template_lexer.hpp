@@ -38,6 +38,9 @@ struct Token {
 struct SyntaxError {
   size_t offset;
   std::string message;
+  // Set when the text is valid FreeMarker the engine refuses (templates.md: every construct
+  // renders as FreeMarker does or is refused at save): names the construct.
+  std::string unsupported;
 };
 
 enum class ExprMode { kTag, kInterpolation, kFree };

@@ -26,10 +26,15 @@ ParsedTemplate TemplateParser::Parse(std::string_view body, const ParseOptions& 
     ast = builder.Build();
   } catch (const tmpl::SyntaxError& error) {
     const tmpl::SourcePos pos = builder.PosAt(error.offset);
+    Json details{{"line", pos.line}, {"column", pos.column}, {"template", options.name}};
+    if (!error.unsupported.empty()) {
+      details["reason"] = "unsupported_construct";
+      details["construct"] = error.unsupported;
+    }
     throw DomainError(errc::kTemplateSyntaxError,
                       "Syntax error in " + options.name + " at line " + std::to_string(pos.line) +
                           ", column " + std::to_string(pos.column) + ": " + error.message,
-                      Json{{"line", pos.line}, {"column", pos.column}, {"template", options.name}});
+                      details);
   }
   if (auto violation = tmpl::TemplateValidator::FindDangerousConstruct(*ast)) {
     throw DomainError(errc::kTemplateDangerousConstruct,

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "datapipelines/util/utf8.hpp"
+
 namespace dp::tmpl {
 namespace {
 
@@ -42,6 +44,45 @@ std::string Utf16Substring(std::string_view s, int64_t from, int64_t to) {
       ++unit;
     }
     i += len;
+  }
+  return out;
+}
+
+std::u16string ToUtf16(std::string_view s) {
+  std::u16string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size();) {
+    const unsigned char lead = static_cast<unsigned char>(s[i]);
+    const size_t len = std::min(SequenceLength(lead), s.size() - i);
+    uint32_t cp = len == 1 ? lead : lead & (0x7Fu >> len);
+    for (size_t k = 1; k < len; ++k)
+      cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3Fu);
+    if (cp > 0xFFFF) {
+      cp -= 0x10000;
+      out += static_cast<char16_t>(0xD800 + (cp >> 10));
+      out += static_cast<char16_t>(0xDC00 + (cp & 0x3FF));
+    } else {
+      out += static_cast<char16_t>(cp);
+    }
+    i += len;
+  }
+  return out;
+}
+
+std::string FromUtf16(std::u16string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    uint32_t cp = s[i];
+    if (cp >= 0xD800 && cp <= 0xDFFF) {
+      const bool pair = cp < 0xDC00 && i + 1 < s.size() && s[i + 1] >= 0xDC00 && s[i + 1] <= 0xDFFF;
+      if (!pair) {
+        out += '?';
+        continue;
+      }
+      cp = 0x10000 + ((cp - 0xD800) << 10) + (s[++i] - 0xDC00);
+    }
+    AppendUtf8(&out, cp);
   }
   return out;
 }

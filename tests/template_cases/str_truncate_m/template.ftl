@@ -1,1 +1,0 @@
-${long?truncate_m(20)}
