@@ -29,10 +29,10 @@ std::string Trim(const std::string& s) {
 
 std::string ReplaceAll(const std::string& s, const std::string& from, const std::string& to) {
   if (from.empty()) {
-    // FreeMarker inserts the replacement around every character.
+    // FreeMarker inserts the replacement around every character (UTF-16 unit).
     std::string out = to;
-    for (char c : s) {
-      out += c;
+    for (char16_t unit : ToUtf16(s)) {
+      out += FromUtf16(std::u16string_view(&unit, 1));
       out += to;
     }
     return out;
@@ -465,18 +465,21 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
   }
   if (name == "index_of" || name == "last_index_of") {
     need_args(1, 2);
-    const std::string& needle = arg_string(0);
+    // Java's String.indexOf / lastIndexOf, in UTF-16 units.
+    const std::u16string text = ToUtf16(s);
+    const std::u16string needle = ToUtf16(arg_string(0));
+    const int64_t length = static_cast<int64_t>(text.size());
     size_t found;
     if (name == "index_of") {
       const int64_t from = args.size() > 1 ? std::max<int64_t>(0, arg_number(1).LongValue()) : 0;
-      found = s.find(needle, static_cast<size_t>(from));
+      if (from >= length) return Value::Int(needle.empty() ? length : -1);
+      found = text.find(needle, static_cast<size_t>(from));
     } else {
-      found = args.size() > 1
-                  ? s.rfind(needle,
-                            static_cast<size_t>(std::max<int64_t>(0, arg_number(1).LongValue())))
-                  : s.rfind(needle);
+      const int64_t from = args.size() > 1 ? arg_number(1).LongValue() : length;
+      if (from < 0) return Value::Int(-1);
+      found = text.rfind(needle, static_cast<size_t>(from));
     }
-    return Value::Int(found == std::string::npos ? -1 : static_cast<int64_t>(found));
+    return Value::Int(found == std::u16string::npos ? -1 : static_cast<int64_t>(found));
   }
   if (name == "replace") {
     need_args(2, 2);
@@ -487,8 +490,10 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
     need_args(1, 1);
     const std::string& sep = arg_string(0);
     std::vector<ValuePtr> parts;
-    if (sep.empty()) {
-      for (char c : s) parts.push_back(Value::String(std::string(1, c)));
+    if (sep.empty()) {  // one part per character (UTF-16 unit), as Java splits
+      for (char16_t unit : ToUtf16(s)) {
+        parts.push_back(Value::String(FromUtf16(std::u16string_view(&unit, 1))));
+      }
     } else {
       size_t pos = 0;
       while (true) {
@@ -510,14 +515,16 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
     if (width > static_cast<int64_t>(options_.max_output_bytes)) {
       MakeString(std::string(options_.max_output_bytes + 1, ' '), e->pos);
     }
-    const int64_t missing = width - Utf16Length(s);
+    const int64_t length = Utf16Length(s);
+    const int64_t missing = width - length;
     if (missing <= 0) return target;
-    std::string pad;
-    // The fill pattern is anchored at the start of the result (FreeMarker's padding).
-    const int64_t offset = name == "left_pad" ? 0 : Utf16Length(s);
+    // The fill pattern (UTF-16 units) is anchored at the start of the result (StringUtil.leftPad).
+    const std::u16string units = ToUtf16(fill);
+    std::u16string pad;
+    const int64_t offset = name == "left_pad" ? 0 : length;
     for (int64_t i = 0; i < missing; ++i)
-      pad += fill[static_cast<size_t>(offset + i) % fill.size()];
-    return str(name == "left_pad" ? pad + s : s + pad);
+      pad += units[static_cast<size_t>(offset + i) % units.size()];
+    return str(name == "left_pad" ? FromUtf16(pad) + s : s + FromUtf16(pad));
   }
   if (name == "keep_before" || name == "keep_after" || name == "keep_before_last" ||
       name == "keep_after_last") {
@@ -615,11 +622,11 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
   }
   if (name == "substring") {
     need_args(1, 2);
+    const int64_t length = Utf16Length(s);
     const int64_t from = arg_number(0).LongValue();
-    const int64_t to = args.size() > 1 ? arg_number(1).LongValue() : static_cast<int64_t>(s.size());
-    if (from < 0 || to < from || to > static_cast<int64_t>(s.size()))
-      Fail(e->pos, "?substring index out of bounds");
-    return str(s.substr(static_cast<size_t>(from), static_cast<size_t>(to - from)));
+    const int64_t to = args.size() > 1 ? arg_number(1).LongValue() : length;
+    if (from < 0 || to < from || to > length) Fail(e->pos, "?substring index out of bounds");
+    return str(Utf16Substring(s, from, to));
   }
   if (name == "size") {
     Fail(e->pos, "?size can't be applied to a string; use ?length");
