@@ -411,7 +411,10 @@ void AstBuilder::ParseList(Node* parent, size_t begin) {
     ++list_depth_;
     items_allowed_ = 0;
   }
+  const size_t saved_vars = loop_vars_.size();
+  for (const auto& var : list->names) loop_vars_.push_back(var);
   Terminator t = ParseContent(body_ptr);
+  loop_vars_.resize(saved_vars);
   if (!items_form) --list_depth_;
   if (items_form && items_allowed_ != 2) {
     Fail(begin, "A <#list> without \"as\" needs an <#items as ...> inside");
@@ -443,7 +446,10 @@ void AstBuilder::ParseItems(Node* parent, size_t begin) {
   AddChild(parent, std::move(node));
   items_allowed_ = 0;
   ++list_depth_;
+  const size_t saved_vars = loop_vars_.size();
+  for (const auto& var : items->names) loop_vars_.push_back(var);
   Terminator t = ParseContent(items);
+  loop_vars_.resize(saved_vars);
   --list_depth_;
   items_allowed_ = 2;
   ExpectEndTag(t, "items");
@@ -639,7 +645,10 @@ void AstBuilder::ParseMacro(Node* parent, size_t begin, bool function) {
   list_depth_ = switch_depth_ = 0;
   ++macro_depth_;
   in_function_ = function;
+  std::vector<std::string> saved_vars;
+  saved_vars.swap(loop_vars_);  // a macro body doesn't see the loops around its definition
   Terminator t = ParseContent(macro);
+  loop_vars_.swap(saved_vars);
   --macro_depth_;
   in_function_ = false;
   list_depth_ = saved_list;
@@ -681,7 +690,13 @@ void AstBuilder::ParseCall(Node* parent, size_t begin) {
       if (IsOp(lexer_.Peek(), ",")) lexer_.Next();
     }
   }
-  if (IsOp(lexer_.Peek(), ";")) Refuse(lexer_.Peek().begin, "Macro loop variables (<@m ...; x>)");
+  if (IsOp(lexer_.Peek(), ";")) {  // loop variables the macro's <#nested x, y> sets
+    lexer_.Next();
+    while (lexer_.Peek().kind == TokKind::kIdent) {
+      node->names.push_back(lexer_.Next().text);
+      if (IsOp(lexer_.Peek(), ",")) lexer_.Next();
+    }
+  }
   Token end = lexer_.Next();
   if (end.kind == TokKind::kEmptyTagEnd) {
     pos_ = end.end;
@@ -940,6 +955,13 @@ ExprPtr AstBuilder::ParsePrimary() {
       if (!IsSupportedBuiltIn(normalized) && !IsForbiddenBuiltIn(normalized)) {
         Fail(name.begin, "Unknown built-in: ?" + name.text);
       }
+      // As FreeMarker: ?index and its kin apply to the name of an enclosing loop's variable.
+      if (IsLoopVariableBuiltIn(normalized) &&
+          (expr->kind != ExprKind::kVariable ||
+           std::find(loop_vars_.begin(), loop_vars_.end(), expr->name) == loop_vars_.end())) {
+        Fail(name.begin, "The left hand operand of ?" + name.text +
+                             " must be a loop variable of an enclosing <#list> or <#items>");
+      }
       node = MakeExpr(ExprKind::kBuiltIn, begin);
       node->name = normalized;
       node->args.push_back(std::move(expr));
@@ -1030,6 +1052,7 @@ ExprPtr AstBuilder::ParseStringLiteral(const Token& token) {
   ExprPtr node = MakeExpr(ExprKind::kStringInterp, token.begin);
   const std::string& value = token.text;
   AstBuilder sub(value, max_depth_ - depth_);
+  sub.loop_vars_ = loop_vars_;
   size_t i = 0;
   try {
     while (i < value.size()) {

@@ -3,7 +3,9 @@
 // SyntaxError; forbidden constructs are parsed into the tree (kForbidden nodes, built-in
 // names) so TemplateValidator rejects them from the AST, never from the raw text.
 #include <memory>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "template/template_ast.hpp"
 #include "template/template_lexer.hpp"
@@ -85,6 +87,7 @@ class AstBuilder {
   int switch_depth_ = 0;
   int macro_depth_ = 0;
   bool in_function_ = false;
+  std::vector<std::string> loop_vars_;  // variables of the enclosing <#list>/<#items> bodies
   TemplateAst* ast_ = nullptr;
 
   friend struct NestingGuard;

@@ -98,7 +98,9 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
     const LoopState* loop = nullptr;
     if (target_expr->kind == ExprKind::kVariable) {
       for (const LoopState* l = ctx.loops; l; l = l->parent) {
-        if (l->list->names[0] == target_expr->name) {
+        const std::vector<std::string>& vars = l->list->names;
+        if (!l->nested_vars &&
+            std::find(vars.begin(), vars.end(), target_expr->name) != vars.end()) {
           loop = l;
           break;
         }

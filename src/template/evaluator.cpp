@@ -597,8 +597,19 @@ void Evaluator::ExecCall(const Node* node, Ctx& ctx) {
 
 void Evaluator::ExecNested(const Node* node, Ctx& ctx) {
   Frame* frame = ctx.frame;
-  if (!frame->call_site || frame->call_site->children.empty()) return;
-  Ctx caller{frame->caller, frame->caller_loops};
+  if (!frame->call_site) return;
+  // The arguments are evaluated where <#nested> is (the macro), the body where <@m> is.
+  LoopState vars;
+  vars.list = frame->call_site;
+  vars.nested_vars = true;
+  vars.parent = frame->caller_loops;
+  // Every argument is evaluated (a missing one is null); those past the declared names are dropped.
+  for (size_t i = 0; i < node->exprs.size(); ++i) {
+    ValuePtr value = Eval(node->exprs[i].get(), ctx);
+    if (i < frame->call_site->names.size()) vars.nested_values.push_back(std::move(value));
+  }
+  if (frame->call_site->children.empty()) return;
+  Ctx caller{frame->caller, frame->call_site->names.empty() ? frame->caller_loops : &vars};
   ExecChildren(frame->call_site->children, caller);
 }
 

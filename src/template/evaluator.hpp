@@ -32,12 +32,15 @@ struct Namespace {
 };
 
 struct LoopState {
-  const Node* list = nullptr;
+  const Node* list = nullptr;  // the <#list>/<#items>, or the <@m ...; a, b> of nested_vars
   ValuePtr item;
   ValuePtr value;  // hash listing: the value variable
   size_t index = 0;
   bool has_next = false;
   LoopState* parent = nullptr;
+  // <#nested x, y> into <@m; a, b>: list->names[i] is nested_values[i] (missing past its end).
+  bool nested_vars = false;
+  std::vector<ValuePtr> nested_values;
 };
 
 // Macro/function locals: a handful per call, so a flat list beats a hash map (no node

@@ -20,6 +20,14 @@ ValuePtr Evaluator::Lookup(const std::string& name, const Ctx& ctx) {
     if (arg->name == name) return arg->value;
   }
   for (const LoopState* loop = ctx.loops; loop; loop = loop->parent) {
+    if (loop->nested_vars) {
+      const std::vector<std::string>& names = loop->list->names;
+      for (size_t i = 0; i < names.size(); ++i) {
+        if (names[i] == name)
+          return i < loop->nested_values.size() ? loop->nested_values[i] : nullptr;
+      }
+      continue;
+    }
     if (loop->list->names[0] == name) return loop->item;
     if (loop->list->names.size() > 1 && loop->list->names[1] == name) return loop->value;
   }
