@@ -996,6 +996,31 @@ ExprPtr AstBuilder::ParsePrimary() {
   }
 }
 
+// .data_model, .locale, .lang, .output_format, .auto_esc as values; .vars, .globals and .main
+// only looked into (.vars.x, .main["x"]): their listing differs from FreeMarker's.
+ExprPtr AstBuilder::ParseSpecialVariable(const Token& dot) {
+  const Token name = lexer_.Next();
+  const std::string shown =
+      "The special variable ." + (name.kind == TokKind::kIdent ? name.text : "");
+  if (name.kind != TokKind::kIdent || name.begin != dot.end)
+    Fail(dot.begin, "Expected a name after \".\"");
+  static constexpr std::string_view kValues[] = {"data_model", "locale", "lang", "output_format",
+                                                 "auto_esc"};
+  static constexpr std::string_view kLookups[] = {"vars", "globals", "main"};
+  const bool value =
+      std::find(std::begin(kValues), std::end(kValues), name.text) != std::end(kValues);
+  const bool lookup =
+      std::find(std::begin(kLookups), std::end(kLookups), name.text) != std::end(kLookups);
+  if (!value && !lookup) Refuse(dot.begin, shown);
+  if (lookup && !IsOp(lexer_.Peek(), ".") && !IsOp(lexer_.Peek(), "[")) {
+    Refuse(dot.begin, shown,
+           "only a member of it (." + name.text + ".x or ." + name.text + "[\"x\"]) can be read");
+  }
+  ExprPtr node = MakeExpr(ExprKind::kSpecialVariable, dot.begin);
+  node->name = name.text;
+  return node;
+}
+
 // ?filter(x -> ...) and its kin take exactly one argument: a lambda or a function.
 void AstBuilder::ParseStreamArgument(Expr* node, const Token& name) {
   if (!IsOp(lexer_.Peek(), "(") || lexer_.Peek().begin != name.end) {
@@ -1132,8 +1157,7 @@ ExprPtr AstBuilder::ParseAtom() {
         }
         lexer_.Next();
       } else if (t.text == ".") {
-        const Token& name = lexer_.Peek();
-        Refuse(t.begin, "The special variable ." + (name.kind == TokKind::kIdent ? name.text : ""));
+        node = ParseSpecialVariable(t);
       } else {
         Fail(t.begin, "Unexpected \"" + t.text + "\"; expected an expression");
       }

@@ -181,6 +181,7 @@ std::string Evaluator::Run(const ParsedTemplate& main, const Json& data_model,
   data_model_ = data_model.is_null() ? nullptr : Value::FromJson(data_model);
   namespaces_.push_back(std::make_unique<Namespace>());
   Namespace* main_ns = namespaces_.back().get();
+  main_ns_ = main_ns;
   main_ns->tmpl = &main;
   for (const auto& [alias, imported] : main.imports()) {
     main_ns->vars[alias] = NamespaceHash(InstantiateLibrary(imported.get()));

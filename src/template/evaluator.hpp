@@ -172,6 +172,9 @@ class Evaluator {
  private:
   ValuePtr EvalDynamicKey(const Expr* e, Ctx& ctx);
   ValuePtr EvalRange(const Expr* e, Ctx& ctx);
+  ValuePtr EvalSpecialVariable(const Expr* e);
+  std::optional<ValuePtr> SpecialVariableMember(const Expr* special, const std::string& key,
+                                                const Ctx& ctx);
   // ?filter/?map/?take_while/?drop_while, and the built-ins that read them lazily as FreeMarker
   // does (evaluator_streams.cpp). Returns null when `e` is not such a built-in.
   std::optional<ValuePtr> EvalStreamBuiltIn(const Expr* e, Ctx& ctx);
@@ -198,6 +201,7 @@ class Evaluator {
   size_t output_total_ = 0;
   ValuePtr data_model_;
   std::unordered_map<std::string, ValuePtr> globals_;
+  Namespace* main_ns_ = nullptr;
   std::vector<std::unique_ptr<Namespace>> namespaces_;
   std::map<const ParsedTemplate*, Namespace*> library_namespaces_;
   std::map<const Namespace*, ValuePtr> namespace_hashes_;

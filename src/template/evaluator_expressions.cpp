@@ -225,7 +225,46 @@ ValuePtr Evaluator::EvalRange(const Expr* e, Ctx& ctx) {
   return Value::Range(spec);
 }
 
+// .vars.x, .globals.x, .main.x: a lookup in that scope (null when the name is not there).
+std::optional<ValuePtr> Evaluator::SpecialVariableMember(const Expr* special,
+                                                         const std::string& key, const Ctx& ctx) {
+  if (special->name == "vars") return Lookup(key, ctx);
+  if (special->name == "main") {
+    auto found = main_ns_->vars.find(key);
+    return found == main_ns_->vars.end() ? nullptr : found->second;
+  }
+  if (special->name == "globals") {
+    auto found = globals_.find(key);
+    if (found != globals_.end()) return found->second;
+    return data_model_ ? data_model_->HashGet(key) : nullptr;
+  }
+  return std::nullopt;
+}
+
+ValuePtr Evaluator::EvalSpecialVariable(const Expr* e) {
+  const std::string& name = e->name;
+  if (name == "data_model") {
+    if (data_model_) return data_model_;
+    auto empty = Value::New();
+    empty->type = ValueType::kHash;
+    return empty;
+  }
+  if (name == "locale") return Value::String("en_US");  // templates.md §4.3: Locale.US
+  if (name == "lang") return Value::String("en");
+  if (name == "output_format")
+    return Value::String(mode_ == TemplateMode::kHtml ? "HTML" : "undefined");
+  if (name == "auto_esc") return Value::Boolean(mode_ == TemplateMode::kHtml);
+  Fail(e->pos, "The special variable ." + name + " can only be looked into");
+}
+
 ValuePtr Evaluator::EvalDynamicKey(const Expr* e, Ctx& ctx) {
+  const Expr* special = e->args[0].get();
+  if (special->kind == ExprKind::kSpecialVariable &&
+      (special->name == "vars" || special->name == "globals" || special->name == "main")) {
+    ValuePtr key = EvalRequired(e->args[1].get(), ctx);
+    const std::string& name = RequireString(key, e->args[1].get(), "a string key");
+    return *SpecialVariableMember(special, name, ctx);
+  }
   ValuePtr target = EvalRequired(e->args[0].get(), ctx);
   const Expr* key_expr = e->args[1].get();
   ValuePtr key = EvalRequired(key_expr, ctx);
@@ -275,7 +314,12 @@ ValuePtr Evaluator::Eval(const Expr* e, Ctx& ctx) {
       return Value::Boolean(e->boolean);
     case ExprKind::kVariable:
       return Lookup(e->name, ctx);
+    case ExprKind::kSpecialVariable:
+      return EvalSpecialVariable(e);
     case ExprKind::kDot: {
+      if (e->args[0]->kind == ExprKind::kSpecialVariable) {
+        if (auto member = SpecialVariableMember(e->args[0].get(), e->name, ctx)) return *member;
+      }
       ValuePtr target = EvalRequired(e->args[0].get(), ctx);
       if (target->type != ValueType::kHash) FailType(e->args[0].get(), "a hash", target);
       return target->HashGet(e->name);

@@ -39,6 +39,7 @@ enum class ExprKind {
   kSequence,  // [args...]
   kHash,      // {args[0]: args[1], ...}
   kLambda,    // name -> args[0]: only as the argument of ?filter, ?map, ?take_while, ?drop_while
+  kSpecialVariable,  // .name (.data_model, .vars, ...)
 };
 
 struct Value;
