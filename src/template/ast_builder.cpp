@@ -326,6 +326,13 @@ void AstBuilder::ParseInterpolation(Node* parent, size_t begin) {
   NodePtr node = NewNode(NodeKind::kInterpolation, begin);
   lexer_.Start(begin + 2, ExprMode::kInterpolation);
   node->exprs.push_back(ParseExpression());
+  const Expr* value = node->exprs.back().get();
+  if (value->kind == ExprKind::kSequence || value->kind == ExprKind::kHash) {
+    // As FreeMarker: a sequence or hash literal can't be printed, known at parse time.
+    Fail(begin, "Found " + std::string(value->kind == ExprKind::kSequence ? "sequence" : "hash") +
+                    " literal: " + value->source +
+                    ". Expecting: string, number, boolean or markup output");
+  }
   Token t = lexer_.Next();
   if (t.kind != TokKind::kInterpEnd) {
     Fail(t.begin,
@@ -891,8 +898,8 @@ ExprPtr AstBuilder::ParseUnary() {
     lexer_.Next();
     ExprPtr node = MakeExpr(
         op == '!' ? ExprKind::kNot : (op == '-' ? ExprKind::kNegate : ExprKind::kUnaryPlus), begin);
+    // FreeMarker checks no literal operand of a unary operator at parse time.
     node->args.push_back(op == '!' ? ParseUnary() : ParsePrimary());
-    if (op != '!') CheckLiteral(node->args[0].get(), Want::kNumber, begin);
     node->source = std::string(source_.substr(begin, lexer_.consumed_end() - begin));
     return node;
   }
