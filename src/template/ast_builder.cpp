@@ -159,8 +159,7 @@ AstBuilder::Terminator AstBuilder::ParseContent(Node* parent) {
     if (source_[i] == '$') {
       ParseInterpolation(parent, i);
     } else if (source_[i] == '#') {
-      Refuse(i, "The legacy #{...} interpolation",
-             "use ${...} (with ?string(\"0.##\") for a format)");
+      ParseInterpolation(parent, i);
     } else if (source_[i] == '[') {
       ParseForbidden(parent, i, "square-bracket syntax " + std::string(source_.substr(i, 2)));
     } else if (c1 == '#' && source_.substr(i, 4) == "<#--") {
@@ -322,10 +321,11 @@ void AstBuilder::ParseForbidden(Node* parent, size_t begin, std::string construc
   AddChild(parent, std::move(node));
 }
 
+// ${expr}, or the legacy #{expr} / #{expr; m1M3} (a number, with min/max fraction digits).
 void AstBuilder::ParseInterpolation(Node* parent, size_t begin) {
   NodePtr node = NewNode(NodeKind::kInterpolation, begin);
   lexer_.Start(begin + 2, ExprMode::kInterpolation);
-  node->exprs.push_back(ParseExpression());
+  node->exprs.push_back(source_[begin] == '#' ? ParseLegacyNumber(begin) : ParseExpression());
   const Expr* value = node->exprs.back().get();
   if (value->kind == ExprKind::kSequence || value->kind == ExprKind::kHash) {
     // As FreeMarker: a sequence or hash literal can't be printed, known at parse time.
@@ -1028,6 +1028,40 @@ ExprPtr AstBuilder::ParseSpecialVariable(const Token& dot) {
   return node;
 }
 
+// The inside of #{...}: an expression, then optionally "; m<min>M<max>" (fraction digits, in
+// either order, max defaulting to min, min to 0) as FreeMarker's NumericalOutput.
+ExprPtr AstBuilder::ParseLegacyNumber(size_t begin) {
+  ExprPtr node = MakeExpr(ExprKind::kLegacyNumber, begin);
+  node->args.push_back(ParseExpression());
+  node->source = node->args[0]->source;
+  if (!IsOp(lexer_.Peek(), ";")) return node;
+  lexer_.Next();
+  const Token spec = lexer_.Next();
+  int min = -1, max = -1;
+  bool valid = spec.kind == TokKind::kIdent;
+  for (size_t i = 0; valid && i < spec.text.size();) {
+    const char kind = spec.text[i++];
+    size_t digits = 0;
+    int n = 0;
+    for (; i < spec.text.size() && std::isdigit(static_cast<unsigned char>(spec.text[i]));
+         ++i, ++digits) {
+      n = std::min(n * 10 + (spec.text[i] - '0'), 1000);
+    }
+    int& slot = kind == 'm' ? min : max;
+    valid = (kind == 'm' || kind == 'M') && digits > 0 && slot == -1;
+    slot = n;
+  }
+  if (!valid) Fail(spec.begin, "Invalid format specifier in #{...}: " + spec.text);
+  if (max == -1) max = min;
+  if (min == -1) min = 0;
+  if (min > max) Fail(spec.begin, "Invalid format specification, min cannot be greater than max");
+  if (max > 50) Fail(spec.begin, "Cannot specify more than 50 fraction digits");
+  // The same digits as java.text.DecimalFormat with that many fraction digits, no grouping.
+  node->text = "0";
+  if (max > 0) node->text += "." + std::string(min, '0') + std::string(max - min, '#');
+  return node;
+}
+
 // ?filter(x -> ...) and its kin take exactly one argument: a lambda or a function.
 void AstBuilder::ParseStreamArgument(Expr* node, const Token& name) {
   if (!IsOp(lexer_.Peek(), "(") || lexer_.Peek().begin != name.end) {
@@ -1060,14 +1094,18 @@ void AstBuilder::ParseStreamArgument(Expr* node, const Token& name) {
 
 namespace {
 
-// The next "${" of a string literal whose '$' and '{' were both written as such.
+// The next "${" or "#{" of a string literal whose characters were both written as such.
 size_t FindInterpolation(const Token& token, size_t from) {
   const auto escaped = [&](size_t at) {
     return std::find(token.escaped.begin(), token.escaped.end(), at) != token.escaped.end();
   };
-  for (size_t open = token.text.find("${", from); open != std::string::npos;
-       open = token.text.find("${", open + 1)) {
-    if (!escaped(open) && !escaped(open + 1)) return open;
+  const std::string& text = token.text;
+  for (size_t open = text.find('{', from + 1); open != std::string::npos;
+       open = text.find('{', open + 1)) {
+    if ((text[open - 1] == '$' || text[open - 1] == '#') && open - 1 >= from &&
+        !escaped(open - 1) && !escaped(open)) {
+      return open - 1;
+    }
   }
   return std::string::npos;
 }
@@ -1098,7 +1136,7 @@ ExprPtr AstBuilder::ParseStringLiteral(const Token& token) {
       }
       if (open == std::string::npos) break;
       sub.lexer_.Start(open + 2, ExprMode::kInterpolation);
-      ExprPtr inner = sub.ParseExpression();
+      ExprPtr inner = value[open] == '#' ? sub.ParseLegacyNumber(open) : sub.ParseExpression();
       Token close = sub.lexer_.Next();
       if (close.kind != TokKind::kInterpEnd)
         Fail(token.begin, "Malformed ${...} in string literal");

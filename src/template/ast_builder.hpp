@@ -68,6 +68,7 @@ class AstBuilder {
   ExprPtr ParseStringLiteral(const Token& token);
   void ParseStreamArgument(Expr* node, const Token& name);
   ExprPtr ParseSpecialVariable(const Token& dot);
+  ExprPtr ParseLegacyNumber(size_t begin);
   std::vector<ExprPtr> ParseArgs(std::string_view close);
   bool StartsExpression(const Token& token);
   ExprPtr MakeExpr(ExprKind kind, size_t begin);

@@ -316,6 +316,14 @@ ValuePtr Evaluator::Eval(const Expr* e, Ctx& ctx) {
       return Lookup(e->name, ctx);
     case ExprKind::kSpecialVariable:
       return EvalSpecialVariable(e);
+    case ExprKind::kLegacyNumber: {
+      const ValuePtr value = EvalRequired(e->args[0].get(), ctx);
+      const Decimal& n = RequireNumber(value, e->args[0].get());
+      if (e->text.empty()) return Value::String(NumberFormat::Computer(n));
+      auto formatted = NumberFormat::Format(n, e->text);
+      if (!formatted) Fail(e->pos, "Unsupported #{...} format");
+      return MakeString(std::move(*formatted), e->pos);
+    }
     case ExprKind::kDot: {
       if (e->args[0]->kind == ExprKind::kSpecialVariable) {
         if (auto member = SpecialVariableMember(e->args[0].get(), e->name, ctx)) return *member;

@@ -40,6 +40,7 @@ enum class ExprKind {
   kHash,      // {args[0]: args[1], ...}
   kLambda,    // name -> args[0]: only as the argument of ?filter, ?map, ?take_while, ?drop_while
   kSpecialVariable,  // .name (.data_model, .vars, ...)
+  kLegacyNumber,     // #{args[0]}: a number as text; text is the DecimalFormat pattern or ""
 };
 
 struct Value;
