@@ -150,6 +150,9 @@ AstBuilder::Terminator AstBuilder::ParseContent(Node* parent) {
     if (i > pos_) {
       NodePtr text = NewNode(NodeKind::kText, pos_);
       text->text = std::string(source_.substr(pos_, i - pos_));
+      // FreeMarker's lexer expands a tab to column 8, so a text that starts a line with a tab
+      // is not "at column 1" for the white-space stripping rules.
+      if (text->begin.column == 1 && source_[pos_] == '\t') text->begin.column = 8;
       FinishNode(text.get(), i - 1);
       AddChild(parent, std::move(text));
     }

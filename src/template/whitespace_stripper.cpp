@@ -239,15 +239,18 @@ void Clean(Node* node) {
 
 void AssignIndexes(Node* node) {
   for (size_t i = 0; i < node->children.size(); ++i) {
-    node->children[i]->index = i;
-    node->children[i]->parent = node;
-    AssignIndexes(node->children[i].get());
+    Node* child = node->children[i].get();
+    child->index = i;
+    child->parent = node;
+    AssignIndexes(child);
   }
 }
 
 }  // namespace
 
 void WhitespaceStripper::Strip(Node* root) {
+  // A template that is one text block is FreeMarker's root element itself, never cleaned up.
+  if (root->children.size() == 1 && root->children[0]->kind == NodeKind::kText) return;
   AssignIndexes(root);
   Clean(root);
 }
