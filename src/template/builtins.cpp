@@ -608,15 +608,15 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
   }
   if (name == "html" || name == "xhtml") return str(HtmlEscape(s));
   if (name == "xml") return str(ReplaceAll(HtmlEscape(s), "&#39;", "&apos;"));
-  if (name == "word_list") {
+  if (name == "word_list") {  // java.util.StringTokenizer's default delimiters " \t\n\r\f"
     std::vector<ValuePtr> words;
     std::string current;
     for (char c : s) {
-      if (IsWs(c)) {
-        if (!current.empty()) words.push_back(Value::String(std::move(current)));
-        current.clear();
-      } else {
+      if (c != ' ' && c != '\t' && c != '\n' && c != '\r' && c != '\f') {
         current += c;
+      } else if (!current.empty()) {
+        words.push_back(Value::String(std::move(current)));
+        current.clear();
       }
     }
     if (!current.empty()) words.push_back(Value::String(std::move(current)));

@@ -48,6 +48,19 @@ std::string Utf16Substring(std::string_view s, int64_t from, int64_t to) {
   return out;
 }
 
+bool IsJavaWhitespace(uint32_t cp) {
+  return cp == ' ' || (cp >= '\t' && cp <= '\r') || (cp >= 0x1C && cp <= 0x1F) || cp == 0x1680 ||
+         (cp >= 0x2000 && cp <= 0x2006) || (cp >= 0x2008 && cp <= 0x200A) || cp == 0x2028 ||
+         cp == 0x2029 || cp == 0x205F || cp == 0x3000;
+}
+
+bool HasNonJavaWhitespace(std::string_view s) {
+  for (char16_t unit : ToUtf16(s)) {
+    if (!IsJavaWhitespace(unit)) return true;
+  }
+  return false;
+}
+
 std::u16string ToUtf16(std::string_view s) {
   std::u16string out;
   out.reserve(s.size());

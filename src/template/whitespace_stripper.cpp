@@ -2,6 +2,8 @@
 
 #include <string_view>
 
+#include "template/utf16_text.hpp"
+
 namespace dp::tmpl {
 namespace {
 
@@ -78,25 +80,23 @@ bool IsIgnorable(const Node* node) {
          ((next == nullptr && top) || NonOutputting(next));
 }
 
+// Whether the text's last line (opening) or first line (trailing) is printed on the line of
+// the element next to it: it has no line break, or that line has a non-white-space character
+// (Character.isWhitespace, so U+2028 is white-space and U+0001 is not).
 bool HeedsOpening(const Node* node) {
   if (node->kind == NodeKind::kInterpolation) return true;
   if (node->kind != NodeKind::kText || IsIgnorable(node)) return false;
-  for (size_t i = node->text.size(); i-- > 0;) {
-    const char c = node->text[i];
-    if (c == '\n' || c == '\r') return false;
-    if (!IsWs(c)) return true;
-  }
-  return true;
+  const size_t last = node->text.find_last_of("\r\n");
+  return last == std::string::npos ||
+         HasNonJavaWhitespace(std::string_view(node->text).substr(last + 1));
 }
 
 bool HeedsTrailing(const Node* node) {
   if (node->kind == NodeKind::kInterpolation) return true;
   if (node->kind != NodeKind::kText || IsIgnorable(node)) return false;
-  for (char c : node->text) {
-    if (c == '\n' || c == '\r') return false;
-    if (!IsWs(c)) return true;
-  }
-  return true;
+  const size_t first = node->text.find_first_of("\r\n");
+  return first == std::string::npos ||
+         HasNonJavaWhitespace(std::string_view(node->text).substr(0, first));
 }
 
 size_t OpeningCharsToStrip(const Node* node) {
