@@ -210,7 +210,14 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
         need_args(0, 1);
         if (args.empty()) return Value::String(NumberFormat::Computer(target->number));
         auto formatted = NumberFormat::Format(target->number, arg_string(0));
-        if (!formatted) Fail(e->pos, "Unsupported number format pattern: " + arg_string(0));
+        if (!formatted) {
+          throw RenderError{"unsupported_construct",
+                            "?string(\"" + arg_string(0) +
+                                "\") is not supported: the engine formats DecimalFormat patterns "
+                                "without exponents (at " +
+                                PosText(e->pos) + ")",
+                            e->pos, Json{{"construct", "?string(\"" + arg_string(0) + "\")"}}};
+        }
         return Value::String(*formatted);
       }
       case ValueType::kBoolean:
@@ -243,6 +250,7 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
     if (name == "short") return Value::Int(static_cast<int16_t>(n.LongValue()));
     if (name == "byte") return Value::Int(static_cast<int8_t>(n.LongValue()));
     if (name == "double") return Value::Number(Decimal::FromDouble(n.ToDouble()));
+    if (!n.IsInteger()) Fail(e->pos, "?" + std::string(name) + " needs a whole number");
     const int64_t v = n.LongValue();
     if (v < 1) Fail(e->pos, "?" + std::string(name) + " needs a number of at least 1");
     return Value::String(Abc(v, name == "upper_abc"));

@@ -479,7 +479,8 @@ Flow Evaluator::ExecCompress(const Node* node, Ctx& ctx) {
 
 // FreeMarker discards the attempted block's output when it fails, and also when a <#break>,
 // <#continue> or <#return> leaves it. Only template errors are recovered: a render guard
-// (steps, time, output, memory, depth) still ends the render.
+// (steps, time, output, memory, depth) still ends the render, and so does a construct the
+// engine refuses (it would render the fallback where FreeMarker renders a value).
 Flow Evaluator::ExecAttempt(const Node* node, Ctx& ctx) {
   std::string captured;
   const size_t output_before = output_total_;
