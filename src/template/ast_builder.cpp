@@ -82,8 +82,8 @@ struct ChainDepth {
   ~ChainDepth() { builder->depth_ -= links; }
 };
 
-AstBuilder::AstBuilder(std::string_view source, int max_depth)
-    : source_(source), lexer_(source), max_depth_(max_depth) {}
+AstBuilder::AstBuilder(std::string_view source, int max_depth, bool html)
+    : source_(source), lexer_(source), max_depth_(max_depth), html_(html) {}
 
 void AstBuilder::Fail(size_t offset, std::string message) {
   throw SyntaxError{offset, std::move(message)};
@@ -965,6 +965,12 @@ ExprPtr AstBuilder::ParsePrimary() {
       if (!IsSupportedBuiltIn(normalized) && !IsForbiddenBuiltIn(normalized)) {
         Fail(name.begin, "Unknown built-in: ?" + name.text);
       }
+      // FreeMarker bans the legacy escaping built-ins where output is auto-escaped.
+      if (html_ && (normalized == "html" || normalized == "xhtml" || normalized == "xml")) {
+        Fail(name.begin, "Using ?" + name.text +
+                             " in the html template type is not allowed: its output is escaped "
+                             "already");
+      }
       // As FreeMarker: ?index and its kin apply to the name of an enclosing loop's variable.
       if (IsLoopVariableBuiltIn(normalized) &&
           (expr->kind != ExprKind::kVariable ||
@@ -1124,7 +1130,7 @@ ExprPtr AstBuilder::ParseStringLiteral(const Token& token) {
   }
   ExprPtr node = MakeExpr(ExprKind::kStringInterp, token.begin);
   const std::string& value = token.text;
-  AstBuilder sub(value, max_depth_ - depth_);
+  AstBuilder sub(value, max_depth_ - depth_, html_);
   sub.loop_vars_ = loop_vars_;
   size_t i = 0;
   try {

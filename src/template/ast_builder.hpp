@@ -14,7 +14,8 @@ namespace dp::tmpl {
 
 class AstBuilder {
  public:
-  AstBuilder(std::string_view source, int max_depth);
+  // `html`: the html template type (FreeMarker's HTML output format, auto-escaping).
+  AstBuilder(std::string_view source, int max_depth, bool html = false);
   std::unique_ptr<TemplateAst> Build();
   SourcePos PosAt(size_t offset) const { return lexer_.PosAt(offset); }
 
@@ -89,7 +90,8 @@ class AstBuilder {
   int switch_depth_ = 0;
   int macro_depth_ = 0;
   bool in_function_ = false;
-  std::vector<std::string> loop_vars_;  // variables of the enclosing <#list>/<#items> bodies
+  std::vector<std::string> loop_vars_;
+  bool html_ = false;  // variables of the enclosing <#list>/<#items> bodies
   TemplateAst* ast_ = nullptr;
 
   friend struct NestingGuard;

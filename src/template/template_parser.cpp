@@ -20,7 +20,7 @@ ParsedTemplate TemplateParser::Parse(std::string_view body, const ParseOptions& 
   }
   // Parse-time literal values outlive any render: keep them off a render's value pool.
   tmpl::ValuePool::Scope no_pool(nullptr);
-  tmpl::AstBuilder builder(body, options.max_nesting_depth);
+  tmpl::AstBuilder builder(body, options.max_nesting_depth, options.mode == TemplateMode::kHtml);
   std::shared_ptr<tmpl::TemplateAst> ast;
   try {
     ast = builder.Build();
