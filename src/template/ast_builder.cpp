@@ -965,11 +965,16 @@ ExprPtr AstBuilder::ParsePrimary() {
       if (!IsSupportedBuiltIn(normalized) && !IsForbiddenBuiltIn(normalized)) {
         Fail(name.begin, "Unknown built-in: ?" + name.text);
       }
-      // FreeMarker bans the legacy escaping built-ins where output is auto-escaped.
+      // FreeMarker bans the legacy escaping built-ins where output is auto-escaped, and the
+      // markup ones where there is no markup output format (the sql type).
       if (html_ && (normalized == "html" || normalized == "xhtml" || normalized == "xml")) {
         Fail(name.begin, "Using ?" + name.text +
                              " in the html template type is not allowed: its output is escaped "
                              "already");
+      }
+      if (!html_ && (normalized == "no_esc" || normalized == "esc")) {
+        Fail(name.begin,
+             "?" + name.text + " needs the html template type (a markup output format)");
       }
       // As FreeMarker: ?index and its kin apply to the name of an enclosing loop's variable.
       if (IsLoopVariableBuiltIn(normalized) &&
