@@ -18,10 +18,10 @@ bool IsIdent(const Token& t, std::string_view word) {
   return t.kind == TokKind::kIdent && t.text == word;
 }
 
-constexpr std::array<std::string_view, 20> kUnsupportedDirectives = {
-    "iterate",   "setting",   "escape",  "noescape",     "noEscape",     "visit",    "recurse",
-    "fallback",  "flush",     "stop",    "outputformat", "outputFormat", "autoesc",  "autoEsc",
-    "noautoesc", "noAutoEsc", "comment", "on",           "call",         "transform"};
+constexpr std::array<std::string_view, 19> kUnsupportedDirectives = {
+    "iterate",   "escape",  "noescape",     "noEscape",     "visit",    "recurse", "fallback",
+    "flush",     "stop",    "outputformat", "outputFormat", "autoesc",  "autoEsc", "noautoesc",
+    "noAutoEsc", "comment", "on",           "call",         "transform"};
 
 bool IsUnsupportedDirective(std::string_view name) {
   return std::find(kUnsupportedDirectives.begin(), kUnsupportedDirectives.end(), name) !=
@@ -279,6 +279,8 @@ bool AstBuilder::ParseDirective(Node* parent, size_t begin, Terminator* terminat
     node->trim_right = name == "t" || name == "rt";
     FinishNode(node.get(), ExpectTagEnd(true));
     AddChild(parent, std::move(node));
+  } else if (name == "setting") {
+    ParseSetting(parent, begin);
   } else if (name == "continue") {
     if (list_depth_ == 0) Fail(begin, "<#continue> must be inside <#list> or <#items>");
     NodePtr node = NewNode(NodeKind::kContinue, begin);
@@ -479,6 +481,34 @@ void AstBuilder::ParseSep(Node* parent, size_t begin, Terminator* pending) {
     return;
   }
   *pending = std::move(t);  // </#list> or <#else> closes the <#sep> implicitly
+}
+
+// <#setting name=value>: accepted when it restates the Configuration the engine emulates
+// (templates.md §4.3), so it changes nothing; any other value would change formatting.
+void AstBuilder::ParseSetting(Node* parent, size_t begin) {
+  const Token name = lexer_.Next();
+  if (name.kind != TokKind::kIdent) Fail(name.begin, "Expected a setting name in <#setting>");
+  if (!IsOp(lexer_.Next(), "=")) Fail(name.begin, "Expected \"=\" in <#setting>");
+  ExprPtr value = ParseExpression();
+  const std::string setting = NormalizeBuiltInName(name.text);
+  static constexpr std::pair<std::string_view, std::string_view> kRestated[] = {
+      {"number_format", "computer"},
+      {"boolean_format", "c"},
+      {"locale", "en_US"},
+      {"time_zone", "UTC"}};
+  bool restated = false;
+  for (const auto& [key, fixed] : kRestated) {
+    restated =
+        restated || (setting == key && value->kind == ExprKind::kString && value->text == fixed);
+  }
+  if (!restated) {
+    Refuse(begin, "<#setting " + name.text + "=" + value->source + ">",
+           "only number_format=\"computer\", boolean_format=\"c\", locale=\"en_US\" and "
+           "time_zone=\"UTC\" (the engine's fixed configuration) are accepted");
+  }
+  NodePtr node = NewNode(NodeKind::kSetting, begin);
+  FinishNode(node.get(), ExpectTagEnd(true));
+  AddChild(parent, std::move(node));
 }
 
 // A directive whose body is plain content up to its end tag (<#compress>).

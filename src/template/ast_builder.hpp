@@ -45,6 +45,7 @@ class AstBuilder {
   void ParseSwitch(Node* parent, size_t begin);
   void ParseBlock(Node* parent, size_t begin, NodeKind kind, std::string_view name);
   void ParseNoParse(Node* parent, size_t begin);
+  void ParseSetting(Node* parent, size_t begin);
   void ParseAttempt(Node* parent, size_t begin);
   void ParseAssign(Node* parent, size_t begin, AssignScope scope, std::string_view directive);
   void ParseMacro(Node* parent, size_t begin, bool function);

@@ -247,6 +247,7 @@ Flow Evaluator::Exec(const Node* node, Ctx& ctx) {
     case NodeKind::kAttempt:
       return ExecAttempt(node, ctx);
     case NodeKind::kTrim:
+    case NodeKind::kSetting:
       return Flow::kNormal;
     case NodeKind::kAssign:
       ExecAssign(node, ctx);

@@ -91,6 +91,7 @@ enum class NodeKind {
   kAttempt,    // children: the attempted block, then the kRecover block
   kRecover,
   kContinue,
+  kSetting,  // an accepted <#setting> (it restates the configuration): renders nothing
 };
 
 enum class AssignScope { kAssign, kGlobal, kLocal };

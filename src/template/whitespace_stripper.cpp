@@ -61,6 +61,7 @@ bool NonOutputting(const Node* node) {
     case NodeKind::kMacro:
     case NodeKind::kFunction:
     case NodeKind::kAssign:
+    case NodeKind::kSetting:
     case NodeKind::kComment:
       return true;
     default:
