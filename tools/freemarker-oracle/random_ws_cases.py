@@ -23,7 +23,7 @@ def block(depth):
         elif r < 0.52:
             parts.append("${1}")
         elif r < 0.58:
-            parts.append("<#assign v = 1>")
+            parts.append(random.choice(["<#assign v = 1>", "<#setting locale=\"en_US\">"]))
         elif r < 0.62:
             parts.append("<#-- c -->")
         elif r < 0.72:
