@@ -6,6 +6,7 @@
 #include <deque>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "template/template_ast.hpp"
@@ -36,6 +37,9 @@ struct Token {
 
 // A syntax error with its byte offset; TemplateParser turns it into a DomainError.
 struct SyntaxError {
+  SyntaxError(size_t at, std::string text, std::string construct = "")
+      : offset(at), message(std::move(text)), unsupported(std::move(construct)) {}
+
   size_t offset;
   std::string message;
   // Set when the text is valid FreeMarker the engine refuses (templates.md: every construct

@@ -26,10 +26,10 @@ bool IsWordEnd(const std::u16string& s, int64_t last) {
   return last + 1 >= static_cast<int64_t>(s.size()) || IsWs(s[last + 1]);
 }
 
-// The kept prefix's last index, or -1 when nothing is kept (ASCII_INSTANCE adds a space at a
-// word boundary, so `*space` tells whether to).
+// Word-boundary truncation: the kept prefix's last index, or -1 when no word end qualifies. The
+// ASCII instance puts a space before the terminator there, so dots are never removed here.
 int64_t WordBoundaryCut(const std::u16string& s, int64_t max_length, int64_t term_length,
-                        bool removes_dots, TruncateMode mode, int64_t cb_last) {
+                        TruncateMode mode, int64_t cb_last) {
   const int64_t word_term_length = term_length + 1;
   const int64_t min_idx =
       mode == TruncateMode::kAuto
@@ -39,7 +39,6 @@ int64_t WordBoundaryCut(const std::u16string& s, int64_t max_length, int64_t ter
           : 0;
   int64_t last = std::min(max_length - word_term_length - 1, cb_last);
   bool following_ws = static_cast<int64_t>(s.size()) > last + 1 ? IsWs(s[last + 1]) : true;
-  (void)removes_dots;  // dots are only removed without the word-boundary space
   for (; last >= min_idx; --last) {
     const bool current_ws = IsWs(s[last]);
     if (!current_ws && following_ws) return last;
@@ -63,8 +62,7 @@ std::string Truncate(std::string_view text, int64_t max_length,
   int64_t cb_last = SkipTrailingWs(s, cb_initial);
   if (cb_last < 0) return std::string(term);
   if (mode != TruncateMode::kCharBoundary) {
-    const int64_t wb_last =
-        WordBoundaryCut(s, max_length, term_length, removes_dots, mode, cb_last);
+    const int64_t wb_last = WordBoundaryCut(s, max_length, term_length, mode, cb_last);
     if (wb_last >= 0) return FromUtf16(s.substr(0, wb_last + 1)) + " " + std::string(term);
     if (mode == TruncateMode::kWordBoundary) return std::string(term);
   }
