@@ -173,6 +173,8 @@ class Evaluator {
   ValuePtr EvalDynamicKey(const Expr* e, Ctx& ctx);
   ValuePtr EvalRange(const Expr* e, Ctx& ctx);
   ValuePtr EvalSpecialVariable(const Expr* e);
+  static bool IsBareStringBuiltIn(const Expr* e);
+  std::optional<ValuePtr> NumberStringMember(const Expr* target, const std::string& key, Ctx& ctx);
   std::optional<ValuePtr> SpecialVariableMember(const Expr* special, const std::string& key,
                                                 const Ctx& ctx);
   // ?filter/?map/?take_while/?drop_while, and the built-ins that read them lazily as FreeMarker

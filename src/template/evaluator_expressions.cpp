@@ -225,6 +225,30 @@ ValuePtr Evaluator::EvalRange(const Expr* e, Ctx& ctx) {
   return Value::Range(spec);
 }
 
+bool Evaluator::IsBareStringBuiltIn(const Expr* e) {
+  return e->kind == ExprKind::kBuiltIn && e->name == "string" && !e->has_call_args;
+}
+
+// n?string.percent, n?string["0.00"]: FreeMarker's number ?string is also a hash from format
+// names and patterns to the formatted number. Null when `target` is not such an expression.
+std::optional<ValuePtr> Evaluator::NumberStringMember(const Expr* target, const std::string& key,
+                                                      Ctx& ctx) {
+  if (!IsBareStringBuiltIn(target)) return std::nullopt;
+  const ValuePtr number = EvalRequired(target->args[0].get(), ctx);
+  if (number->type != ValueType::kNumber) return std::nullopt;
+  auto formatted = NumberFormat::Format(number->number, key);
+  if (!formatted) {
+    throw RenderError{
+        "unsupported_construct",
+        "?string." + key +
+            " is not supported: the engine formats DecimalFormat "
+            "patterns without exponents and the names number, computer, percent (at " +
+            PosText(target->pos) + ")",
+        target->pos, Json{{"construct", "?string." + key}}};
+  }
+  return MakeString(std::move(*formatted), target->pos);
+}
+
 // .vars.x, .globals.x, .main.x: a lookup in that scope (null when the name is not there).
 std::optional<ValuePtr> Evaluator::SpecialVariableMember(const Expr* special,
                                                          const std::string& key, const Ctx& ctx) {
@@ -265,8 +289,14 @@ ValuePtr Evaluator::EvalDynamicKey(const Expr* e, Ctx& ctx) {
     const std::string& name = RequireString(key, e->args[1].get(), "a string key");
     return *SpecialVariableMember(special, name, ctx);
   }
-  ValuePtr target = EvalRequired(e->args[0].get(), ctx);
   const Expr* key_expr = e->args[1].get();
+  if (IsBareStringBuiltIn(e->args[0].get())) {
+    ValuePtr key = EvalRequired(key_expr, ctx);
+    if (key->type == ValueType::kString) {
+      if (auto formatted = NumberStringMember(e->args[0].get(), key->str, ctx)) return *formatted;
+    }
+  }
+  ValuePtr target = EvalRequired(e->args[0].get(), ctx);
   ValuePtr key = EvalRequired(key_expr, ctx);
   if (key->type == ValueType::kNumber) {
     const int64_t index = key->number.LongValue();
@@ -328,6 +358,7 @@ ValuePtr Evaluator::Eval(const Expr* e, Ctx& ctx) {
       if (e->args[0]->kind == ExprKind::kSpecialVariable) {
         if (auto member = SpecialVariableMember(e->args[0].get(), e->name, ctx)) return *member;
       }
+      if (auto formatted = NumberStringMember(e->args[0].get(), e->name, ctx)) return *formatted;
       ValuePtr target = EvalRequired(e->args[0].get(), ctx);
       if (target->type != ValueType::kHash) FailType(e->args[0].get(), "a hash", target);
       return target->HashGet(e->name);
