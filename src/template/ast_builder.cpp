@@ -18,12 +18,10 @@ bool IsIdent(const Token& t, std::string_view word) {
   return t.kind == TokKind::kIdent && t.text == word;
 }
 
-constexpr std::array<std::string_view, 30> kUnsupportedDirectives = {
-    "iterate",   "setting",      "attempt",      "recover",  "compress", "noparse",
-    "noParse",   "escape",       "noescape",     "noEscape", "visit",    "recurse",
-    "fallback",  "flush",        "stop",         "t",        "lt",       "rt",
-    "nt",        "outputformat", "outputFormat", "autoesc",  "autoEsc",  "noautoesc",
-    "noAutoEsc", "comment",      "on",           "continue", "call",     "transform"};
+constexpr std::array<std::string_view, 19> kUnsupportedDirectives = {
+    "iterate",   "escape",  "noescape",     "noEscape",     "visit",    "recurse", "fallback",
+    "flush",     "stop",    "outputformat", "outputFormat", "autoesc",  "autoEsc", "noautoesc",
+    "noAutoEsc", "comment", "on",           "call",         "transform"};
 
 bool IsUnsupportedDirective(std::string_view name) {
   return std::find(kUnsupportedDirectives.begin(), kUnsupportedDirectives.end(), name) !=
@@ -84,11 +82,17 @@ struct ChainDepth {
   ~ChainDepth() { builder->depth_ -= links; }
 };
 
-AstBuilder::AstBuilder(std::string_view source, int max_depth)
-    : source_(source), lexer_(source), max_depth_(max_depth) {}
+AstBuilder::AstBuilder(std::string_view source, int max_depth, bool html)
+    : source_(source), lexer_(source), max_depth_(max_depth), html_(html) {}
 
 void AstBuilder::Fail(size_t offset, std::string message) {
   throw SyntaxError{offset, std::move(message)};
+}
+
+void AstBuilder::Refuse(size_t offset, std::string construct, std::string why) {
+  std::string message = construct + " is not supported";
+  if (!why.empty()) message += ": " + why;
+  throw SyntaxError{offset, std::move(message), std::move(construct)};
 }
 
 void AstBuilder::EnterNesting(size_t offset) {
@@ -146,6 +150,9 @@ AstBuilder::Terminator AstBuilder::ParseContent(Node* parent) {
     if (i > pos_) {
       NodePtr text = NewNode(NodeKind::kText, pos_);
       text->text = std::string(source_.substr(pos_, i - pos_));
+      // FreeMarker's lexer expands a tab to column 8, so a text that starts a line with a tab
+      // is not "at column 1" for the white-space stripping rules.
+      if (text->begin.column == 1 && source_[pos_] == '\t') text->begin.column = 8;
       FinishNode(text.get(), i - 1);
       AddChild(parent, std::move(text));
     }
@@ -155,7 +162,7 @@ AstBuilder::Terminator AstBuilder::ParseContent(Node* parent) {
     if (source_[i] == '$') {
       ParseInterpolation(parent, i);
     } else if (source_[i] == '#') {
-      Fail(i, "The legacy #{...} interpolation is not supported; use ${...}");
+      ParseInterpolation(parent, i);
     } else if (source_[i] == '[') {
       ParseForbidden(parent, i, "square-bracket syntax " + std::string(source_.substr(i, 2)));
     } else if (c1 == '#' && source_.substr(i, 4) == "<#--") {
@@ -266,10 +273,34 @@ bool AstBuilder::ParseDirective(Node* parent, size_t begin, Terminator* terminat
     AddChild(parent, std::move(node));
   } else if (name == "switch") {
     ParseSwitch(parent, begin);
+  } else if (name == "t" || name == "lt" || name == "rt" || name == "nt") {
+    NodePtr node = NewNode(NodeKind::kTrim, begin);
+    node->trim_left = name == "t" || name == "lt";
+    node->trim_right = name == "t" || name == "rt";
+    FinishNode(node.get(), ExpectTagEnd(true));
+    AddChild(parent, std::move(node));
+  } else if (name == "setting") {
+    ParseSetting(parent, begin);
+  } else if (name == "continue") {
+    if (list_depth_ == 0) Fail(begin, "<#continue> must be inside <#list> or <#items>");
+    NodePtr node = NewNode(NodeKind::kContinue, begin);
+    FinishNode(node.get(), ExpectTagEnd(true));
+    AddChild(parent, std::move(node));
+  } else if (name == "compress") {
+    ParseBlock(parent, begin, NodeKind::kCompress, "compress");
+  } else if (name == "noparse" || name == "noParse") {
+    ParseNoParse(parent, begin);
+  } else if (name == "attempt") {
+    ParseAttempt(parent, begin);
+  } else if (name == "recover") {
+    terminator->kind = "recover";
+    terminator->begin = begin;
+    terminator->end = ExpectTagEnd(false);
+    return true;
   } else if (name == "include" || name == "import" || name == "ftl") {
     ParseForbidden(parent, begin, "<#" + name + ">");
   } else if (IsUnsupportedDirective(name)) {
-    Fail(begin, "The <#" + name + "> directive is not supported");
+    Refuse(begin, "<#" + name + ">");
   } else {
     Fail(begin, "Unknown directive <#" + name + ">");
   }
@@ -295,10 +326,18 @@ void AstBuilder::ParseForbidden(Node* parent, size_t begin, std::string construc
   AddChild(parent, std::move(node));
 }
 
+// ${expr}, or the legacy #{expr} / #{expr; m1M3} (a number, with min/max fraction digits).
 void AstBuilder::ParseInterpolation(Node* parent, size_t begin) {
   NodePtr node = NewNode(NodeKind::kInterpolation, begin);
   lexer_.Start(begin + 2, ExprMode::kInterpolation);
-  node->exprs.push_back(ParseExpression());
+  node->exprs.push_back(source_[begin] == '#' ? ParseLegacyNumber(begin) : ParseExpression());
+  const Expr* value = node->exprs.back().get();
+  if (value->kind == ExprKind::kSequence || value->kind == ExprKind::kHash) {
+    // As FreeMarker: a sequence or hash literal can't be printed, known at parse time.
+    Fail(begin, "Found " + std::string(value->kind == ExprKind::kSequence ? "sequence" : "hash") +
+                    " literal: " + value->source +
+                    ". Expecting: string, number, boolean or markup output");
+  }
   Token t = lexer_.Next();
   if (t.kind != TokKind::kInterpEnd) {
     Fail(t.begin,
@@ -384,7 +423,10 @@ void AstBuilder::ParseList(Node* parent, size_t begin) {
     ++list_depth_;
     items_allowed_ = 0;
   }
+  const size_t saved_vars = loop_vars_.size();
+  for (const auto& var : list->names) loop_vars_.push_back(var);
   Terminator t = ParseContent(body_ptr);
+  loop_vars_.resize(saved_vars);
   if (!items_form) --list_depth_;
   if (items_form && items_allowed_ != 2) {
     Fail(begin, "A <#list> without \"as\" needs an <#items as ...> inside");
@@ -416,7 +458,10 @@ void AstBuilder::ParseItems(Node* parent, size_t begin) {
   AddChild(parent, std::move(node));
   items_allowed_ = 0;
   ++list_depth_;
+  const size_t saved_vars = loop_vars_.size();
+  for (const auto& var : items->names) loop_vars_.push_back(var);
   Terminator t = ParseContent(items);
+  loop_vars_.resize(saved_vars);
   --list_depth_;
   items_allowed_ = 2;
   ExpectEndTag(t, "items");
@@ -436,6 +481,97 @@ void AstBuilder::ParseSep(Node* parent, size_t begin, Terminator* pending) {
     return;
   }
   *pending = std::move(t);  // </#list> or <#else> closes the <#sep> implicitly
+}
+
+// <#setting name=value>: accepted when it restates the Configuration the engine emulates
+// (templates.md §4.3), so it changes nothing; any other value would change formatting.
+void AstBuilder::ParseSetting(Node* parent, size_t begin) {
+  const Token name = lexer_.Next();
+  if (name.kind != TokKind::kIdent) Fail(name.begin, "Expected a setting name in <#setting>");
+  if (!IsOp(lexer_.Next(), "=")) Fail(name.begin, "Expected \"=\" in <#setting>");
+  ExprPtr value = ParseExpression();
+  const std::string setting = NormalizeBuiltInName(name.text);
+  static constexpr std::pair<std::string_view, std::string_view> kRestated[] = {
+      {"number_format", "computer"},
+      {"boolean_format", "c"},
+      {"locale", "en_US"},
+      {"time_zone", "UTC"}};
+  bool restated = false;
+  for (const auto& [key, fixed] : kRestated) {
+    restated =
+        restated || (setting == key && value->kind == ExprKind::kString && value->text == fixed);
+  }
+  if (!restated) {
+    Refuse(begin, "<#setting " + name.text + "=" + value->source + ">",
+           "only number_format=\"computer\", boolean_format=\"c\", locale=\"en_US\" and "
+           "time_zone=\"UTC\" (the engine's fixed configuration) are accepted");
+  }
+  NodePtr node = NewNode(NodeKind::kSetting, begin);
+  FinishNode(node.get(), ExpectTagEnd(true));
+  AddChild(parent, std::move(node));
+}
+
+// A directive whose body is plain content up to its end tag (<#compress>).
+void AstBuilder::ParseBlock(Node* parent, size_t begin, NodeKind kind, std::string_view name) {
+  NodePtr node = NewNode(kind, begin);
+  FinishNode(node.get(), ExpectTagEnd(false));
+  Node* block = node.get();
+  AddChild(parent, std::move(node));
+  Terminator t = ParseContent(block);
+  ExpectEndTag(t, name);
+  FinishNode(block, t.end);
+}
+
+// <#noparse>raw</#noparse>: one text element spanning both tags, as in FreeMarker.
+void AstBuilder::ParseNoParse(Node* parent, size_t begin) {
+  const size_t body = ExpectTagEnd(false) + 1;
+  size_t close = body;
+  size_t end = std::string_view::npos;
+  while ((close = source_.find("</#no", close)) != std::string_view::npos) {
+    size_t j = close + 5;
+    if (source_.substr(j, 5) == "parse" || source_.substr(j, 5) == "Parse") {
+      j += 5;
+      while (j < source_.size() && std::isspace(static_cast<unsigned char>(source_[j]))) ++j;
+      if (j < source_.size() && source_[j] == '>') {
+        end = j;
+        break;
+      }
+    }
+    ++close;
+  }
+  if (end == std::string_view::npos) Fail(begin, "Unclosed <#noparse>: expected </#noparse>");
+  NodePtr text = NewNode(NodeKind::kText, begin);
+  text->text = std::string(source_.substr(body, close - body));
+  FinishNode(text.get(), end);
+  AddChild(parent, std::move(text));
+  pos_ = end + 1;
+}
+
+// <#attempt>body<#recover>fallback</#attempt>
+void AstBuilder::ParseAttempt(Node* parent, size_t begin) {
+  NodePtr node = NewNode(NodeKind::kAttempt, begin);
+  const size_t tag_end = ExpectTagEnd(false);
+  Node* attempt = node.get();
+  AddChild(parent, std::move(node));
+  NodePtr body = NewNode(NodeKind::kListBody, tag_end + 1);
+  Node* body_ptr = body.get();
+  AddChild(attempt, std::move(body));
+  Terminator t = ParseContent(body_ptr);
+  body_ptr->end =
+      body_ptr->children.empty() ? lexer_.PosAt(tag_end) : body_ptr->children.back()->end;
+  if (body_ptr->children.empty()) body_ptr->begin = attempt->begin;
+  if (t.kind != "recover") {
+    if (t.kind == "eof") Fail(begin, "Unclosed <#attempt>: expected <#recover>");
+    Fail(t.begin, "Expected <#recover> inside <#attempt>");
+  }
+  NodePtr recover = NewNode(NodeKind::kRecover, t.begin);
+  FinishNode(recover.get(), t.end);
+  Node* recover_ptr = recover.get();
+  AddChild(attempt, std::move(recover));
+  t = ParseContent(recover_ptr);
+  if (!recover_ptr->children.empty()) recover_ptr->end = recover_ptr->children.back()->end;
+  if (t.kind != "end:recover") ExpectEndTag(t, "attempt");
+  FinishNode(attempt, t.end);
 }
 
 void AstBuilder::ParseSwitch(Node* parent, size_t begin) {
@@ -512,7 +648,10 @@ void AstBuilder::ParseAssign(Node* parent, size_t begin, AssignScope scope,
     if (IsOp(lexer_.Peek(), ",")) lexer_.Next();
     const Token& next = lexer_.Peek();
     if (next.kind == TokKind::kTagEnd || next.kind == TokKind::kEmptyTagEnd) break;
-    if (IsIdent(next, "in")) Fail(next.begin, "Assigning into another namespace is not supported");
+    if (IsIdent(next, "in")) {
+      Refuse(next.begin, "<#" + std::string(directive) + " ... in namespace>",
+             "assign in the template's own namespace");
+    }
   }
   FinishNode(node.get(), ExpectTagEnd(true));
   AddChild(parent, std::move(node));
@@ -546,7 +685,10 @@ void AstBuilder::ParseMacro(Node* parent, size_t begin, bool function) {
   list_depth_ = switch_depth_ = 0;
   ++macro_depth_;
   in_function_ = function;
+  std::vector<std::string> saved_vars;
+  saved_vars.swap(loop_vars_);  // a macro body doesn't see the loops around its definition
   Terminator t = ParseContent(macro);
+  loop_vars_.swap(saved_vars);
   --macro_depth_;
   in_function_ = false;
   list_depth_ = saved_list;
@@ -588,7 +730,13 @@ void AstBuilder::ParseCall(Node* parent, size_t begin) {
       if (IsOp(lexer_.Peek(), ",")) lexer_.Next();
     }
   }
-  if (IsOp(lexer_.Peek(), ";")) Fail(lexer_.Peek().begin, "Macro loop variables are not supported");
+  if (IsOp(lexer_.Peek(), ";")) {  // loop variables the macro's <#nested x, y> sets
+    lexer_.Next();
+    while (lexer_.Peek().kind == TokKind::kIdent) {
+      node->names.push_back(lexer_.Next().text);
+      if (IsOp(lexer_.Peek(), ",")) lexer_.Next();
+    }
+  }
   Token end = lexer_.Next();
   if (end.kind == TokKind::kEmptyTagEnd) {
     pos_ = end.end;
@@ -783,8 +931,8 @@ ExprPtr AstBuilder::ParseUnary() {
     lexer_.Next();
     ExprPtr node = MakeExpr(
         op == '!' ? ExprKind::kNot : (op == '-' ? ExprKind::kNegate : ExprKind::kUnaryPlus), begin);
+    // FreeMarker checks no literal operand of a unary operator at parse time.
     node->args.push_back(op == '!' ? ParseUnary() : ParsePrimary());
-    if (op != '!') CheckLiteral(node->args[0].get(), Want::kNumber, begin);
     node->source = std::string(source_.substr(begin, lexer_.consumed_end() - begin));
     return node;
   }
@@ -821,6 +969,11 @@ ExprPtr AstBuilder::ParsePrimary() {
       node->name = key.text;
       node->args.push_back(std::move(expr));
     } else if (IsOp(t, "[")) {
+      // FreeMarker refuses to index a number or boolean literal at parse time.
+      if (expr->kind == ExprKind::kNumber || expr->kind == ExprKind::kBoolean) {
+        Fail(begin, "Found " + std::string(expr->kind == ExprKind::kNumber ? "number" : "boolean") +
+                        " literal: " + expr->source + ". Expecting: string, sequence or hash");
+      }
       lexer_.Next();
       node = MakeExpr(ExprKind::kDynamicKey, begin);
       node->args.push_back(std::move(expr));
@@ -836,16 +989,44 @@ ExprPtr AstBuilder::ParsePrimary() {
       Token name = lexer_.Next();
       if (name.kind != TokKind::kIdent) Fail(name.begin, "Expected a built-in name after \"?\"");
       const std::string normalized = NormalizeBuiltInName(name.text);
+      if (const char* why = UnsupportedBuiltInReason(normalized)) {
+        Refuse(name.begin, "?" + name.text, why);
+      }
       if (!IsSupportedBuiltIn(normalized) && !IsForbiddenBuiltIn(normalized)) {
-        Fail(name.begin, "Unknown or unsupported built-in: ?" + name.text);
+        Fail(name.begin, "Unknown built-in: ?" + name.text);
+      }
+      // FreeMarker bans the legacy escaping built-ins where output is auto-escaped, and the
+      // markup ones where there is no markup output format (the sql type).
+      if (html_ && (normalized == "html" || normalized == "xhtml" || normalized == "xml")) {
+        Fail(name.begin, "Using ?" + name.text +
+                             " in the html template type is not allowed: its output is escaped "
+                             "already");
+      }
+      if (!html_ && (normalized == "no_esc" || normalized == "esc")) {
+        Fail(name.begin,
+             "?" + name.text + " needs the html template type (a markup output format)");
+      }
+      // As FreeMarker: ?index and its kin apply to the name of an enclosing loop's variable.
+      if (IsLoopVariableBuiltIn(normalized) &&
+          (expr->kind != ExprKind::kVariable ||
+           std::find(loop_vars_.begin(), loop_vars_.end(), expr->name) == loop_vars_.end())) {
+        Fail(name.begin, "The left hand operand of ?" + name.text +
+                             " must be a loop variable of an enclosing <#list> or <#items>");
       }
       node = MakeExpr(ExprKind::kBuiltIn, begin);
       node->name = normalized;
       node->args.push_back(std::move(expr));
-      if (IsOp(lexer_.Peek(), "(") && lexer_.Peek().begin == name.end) {
+      if (IsStreamBuiltIn(normalized)) {
+        ParseStreamArgument(node.get(), name);
+      } else if (IsOp(lexer_.Peek(), "(") && lexer_.Peek().begin == name.end) {
         lexer_.Next();
         node->has_call_args = true;
         node->call_args = ParseArgs(")");
+        if (node->call_args.size() >= FlagsArgumentPosition(normalized)) {
+          Refuse(name.begin, "The flags argument of ?" + name.text,
+                 "regular expressions and case-insensitive matching (\"r\", \"i\", ...) are not "
+                 "available");
+        }
       }
     } else if (IsOp(t, "??")) {
       lexer_.Next();
@@ -866,8 +1047,117 @@ ExprPtr AstBuilder::ParsePrimary() {
   }
 }
 
+// .data_model, .locale, .lang, .output_format, .auto_esc as values; .vars, .globals and .main
+// only looked into (.vars.x, .main["x"]): their listing differs from FreeMarker's.
+ExprPtr AstBuilder::ParseSpecialVariable(const Token& dot) {
+  const Token name = lexer_.Next();
+  const std::string shown =
+      "The special variable ." + (name.kind == TokKind::kIdent ? name.text : "");
+  if (name.kind != TokKind::kIdent || name.begin != dot.end)
+    Fail(dot.begin, "Expected a name after \".\"");
+  static constexpr std::string_view kValues[] = {"data_model", "locale", "lang", "output_format",
+                                                 "auto_esc"};
+  static constexpr std::string_view kLookups[] = {"vars", "globals", "main"};
+  const bool value =
+      std::find(std::begin(kValues), std::end(kValues), name.text) != std::end(kValues);
+  const bool lookup =
+      std::find(std::begin(kLookups), std::end(kLookups), name.text) != std::end(kLookups);
+  if (!value && !lookup) Refuse(dot.begin, shown);
+  if (lookup && !IsOp(lexer_.Peek(), ".") && !IsOp(lexer_.Peek(), "[")) {
+    Refuse(dot.begin, shown,
+           "only a member of it (." + name.text + ".x or ." + name.text + "[\"x\"]) can be read");
+  }
+  ExprPtr node = MakeExpr(ExprKind::kSpecialVariable, dot.begin);
+  node->name = name.text;
+  return node;
+}
+
+// The inside of #{...}: an expression, then optionally "; m<min>M<max>" (fraction digits, in
+// either order, max defaulting to min, min to 0) as FreeMarker's NumericalOutput.
+ExprPtr AstBuilder::ParseLegacyNumber(size_t begin) {
+  ExprPtr node = MakeExpr(ExprKind::kLegacyNumber, begin);
+  node->args.push_back(ParseExpression());
+  node->source = node->args[0]->source;
+  if (!IsOp(lexer_.Peek(), ";")) return node;
+  lexer_.Next();
+  const Token spec = lexer_.Next();
+  int min = -1, max = -1;
+  bool valid = spec.kind == TokKind::kIdent;
+  for (size_t i = 0; valid && i < spec.text.size();) {
+    const char kind = spec.text[i++];
+    size_t digits = 0;
+    int n = 0;
+    for (; i < spec.text.size() && std::isdigit(static_cast<unsigned char>(spec.text[i]));
+         ++i, ++digits) {
+      n = std::min(n * 10 + (spec.text[i] - '0'), 1000);
+    }
+    int& slot = kind == 'm' ? min : max;
+    valid = (kind == 'm' || kind == 'M') && digits > 0 && slot == -1;
+    slot = n;
+  }
+  if (!valid) Fail(spec.begin, "Invalid format specifier in #{...}: " + spec.text);
+  if (max == -1) max = min;
+  if (min == -1) min = 0;
+  if (min > max) Fail(spec.begin, "Invalid format specification, min cannot be greater than max");
+  if (max > 50) Fail(spec.begin, "Cannot specify more than 50 fraction digits");
+  // The same digits as java.text.DecimalFormat with that many fraction digits, no grouping.
+  node->text = "0";
+  if (max > 0) node->text += "." + std::string(min, '0') + std::string(max - min, '#');
+  return node;
+}
+
+// ?filter(x -> ...) and its kin take exactly one argument: a lambda or a function.
+void AstBuilder::ParseStreamArgument(Expr* node, const Token& name) {
+  if (!IsOp(lexer_.Peek(), "(") || lexer_.Peek().begin != name.end) {
+    Fail(name.begin, "?" + name.text + " needs one argument: a lambda (x -> ...) or a function");
+  }
+  lexer_.Next();
+  node->has_call_args = true;
+  const Token& first = lexer_.Peek();
+  const bool bare = first.kind == TokKind::kIdent && IsOp(lexer_.Peek(1), "->");
+  const bool parenthesized = IsOp(first, "(") && lexer_.Peek(1).kind == TokKind::kIdent &&
+                             IsOp(lexer_.Peek(2), ")") && IsOp(lexer_.Peek(3), "->");
+  if (bare || parenthesized) {
+    const size_t begin = first.begin;
+    if (parenthesized) lexer_.Next();
+    ExprPtr lambda = MakeExpr(ExprKind::kLambda, begin);
+    lambda->name = lexer_.Next().text;
+    if (parenthesized) lexer_.Next();
+    lexer_.Next();  // "->"
+    lambda->args.push_back(ParseExpression());
+    lambda->source = std::string(source_.substr(begin, lexer_.consumed_end() - begin));
+    node->call_args.push_back(std::move(lambda));
+  } else if (!IsOp(first, ")")) {
+    node->call_args.push_back(ParseExpression());
+  }
+  if (node->call_args.size() != 1 || !IsOp(lexer_.Next(), ")")) {
+    Fail(name.begin,
+         "?" + name.text + " needs exactly one argument: a lambda (x -> ...) or a function");
+  }
+}
+
+namespace {
+
+// The next "${" or "#{" of a string literal whose characters were both written as such.
+size_t FindInterpolation(const Token& token, size_t from) {
+  const auto escaped = [&](size_t at) {
+    return std::find(token.escaped.begin(), token.escaped.end(), at) != token.escaped.end();
+  };
+  const std::string& text = token.text;
+  for (size_t open = text.find('{', from + 1); open != std::string::npos;
+       open = text.find('{', open + 1)) {
+    if ((text[open - 1] == '$' || text[open - 1] == '#') && open - 1 >= from &&
+        !escaped(open - 1) && !escaped(open)) {
+      return open - 1;
+    }
+  }
+  return std::string::npos;
+}
+
+}  // namespace
+
 ExprPtr AstBuilder::ParseStringLiteral(const Token& token) {
-  if (token.kind == TokKind::kRawString || token.text.find("${") == std::string::npos) {
+  if (token.kind == TokKind::kRawString || FindInterpolation(token, 0) == std::string::npos) {
     ExprPtr node = MakeExpr(ExprKind::kString, token.begin);
     node->text = token.text;
     node->constant = Value::String(node->text);
@@ -875,11 +1165,12 @@ ExprPtr AstBuilder::ParseStringLiteral(const Token& token) {
   }
   ExprPtr node = MakeExpr(ExprKind::kStringInterp, token.begin);
   const std::string& value = token.text;
-  AstBuilder sub(value, max_depth_ - depth_);
+  AstBuilder sub(value, max_depth_ - depth_, html_);
+  sub.loop_vars_ = loop_vars_;
   size_t i = 0;
   try {
     while (i < value.size()) {
-      const size_t open = value.find("${", i);
+      const size_t open = FindInterpolation(token, i);
       const size_t stop = open == std::string::npos ? value.size() : open;
       if (stop > i) {
         ExprPtr piece = MakeExpr(ExprKind::kString, token.begin);
@@ -889,7 +1180,7 @@ ExprPtr AstBuilder::ParseStringLiteral(const Token& token) {
       }
       if (open == std::string::npos) break;
       sub.lexer_.Start(open + 2, ExprMode::kInterpolation);
-      ExprPtr inner = sub.ParseExpression();
+      ExprPtr inner = value[open] == '#' ? sub.ParseLegacyNumber(open) : sub.ParseExpression();
       Token close = sub.lexer_.Next();
       if (close.kind != TokKind::kInterpEnd)
         Fail(token.begin, "Malformed ${...} in string literal");
@@ -897,7 +1188,7 @@ ExprPtr AstBuilder::ParseStringLiteral(const Token& token) {
       i = close.end;
     }
   } catch (const SyntaxError& error) {
-    throw SyntaxError{token.begin, error.message};
+    throw SyntaxError{token.begin, error.message, error.unsupported};
   }
   return node;
 }
@@ -955,7 +1246,7 @@ ExprPtr AstBuilder::ParseAtom() {
         }
         lexer_.Next();
       } else if (t.text == ".") {
-        Fail(t.begin, "Special variables (.name) are not supported");
+        node = ParseSpecialVariable(t);
       } else {
         Fail(t.begin, "Unexpected \"" + t.text + "\"; expected an expression");
       }

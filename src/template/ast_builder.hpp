@@ -3,7 +3,9 @@
 // SyntaxError; forbidden constructs are parsed into the tree (kForbidden nodes, built-in
 // names) so TemplateValidator rejects them from the AST, never from the raw text.
 #include <memory>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "template/template_ast.hpp"
 #include "template/template_lexer.hpp"
@@ -12,13 +14,15 @@ namespace dp::tmpl {
 
 class AstBuilder {
  public:
-  AstBuilder(std::string_view source, int max_depth);
+  // `html`: the html template type (FreeMarker's HTML output format, auto-escaping).
+  AstBuilder(std::string_view source, int max_depth, bool html = false);
   std::unique_ptr<TemplateAst> Build();
   SourcePos PosAt(size_t offset) const { return lexer_.PosAt(offset); }
 
  private:
   struct Terminator {
-    std::string kind;  // "eof", "end:<name>", "else", "elseif", "case", "default", "end:@"
+    // "eof", "end:<name>", "else", "elseif", "case", "default", "recover", "end:@"
+    std::string kind;
     size_t begin = 0;
     size_t end = 0;  // offset of the tag's last byte
     ExprPtr expr;
@@ -39,6 +43,10 @@ class AstBuilder {
   void ParseItems(Node* parent, size_t begin);
   void ParseSep(Node* parent, size_t begin, Terminator* pending);
   void ParseSwitch(Node* parent, size_t begin);
+  void ParseBlock(Node* parent, size_t begin, NodeKind kind, std::string_view name);
+  void ParseNoParse(Node* parent, size_t begin);
+  void ParseSetting(Node* parent, size_t begin);
+  void ParseAttempt(Node* parent, size_t begin);
   void ParseAssign(Node* parent, size_t begin, AssignScope scope, std::string_view directive);
   void ParseMacro(Node* parent, size_t begin, bool function);
   void ParseCall(Node* parent, size_t begin);
@@ -60,12 +68,17 @@ class AstBuilder {
   ExprPtr ParsePrimary();
   ExprPtr ParseAtom();
   ExprPtr ParseStringLiteral(const Token& token);
+  void ParseStreamArgument(Expr* node, const Token& name);
+  ExprPtr ParseSpecialVariable(const Token& dot);
+  ExprPtr ParseLegacyNumber(size_t begin);
   std::vector<ExprPtr> ParseArgs(std::string_view close);
   bool StartsExpression(const Token& token);
   ExprPtr MakeExpr(ExprKind kind, size_t begin);
   std::string IdentOrString(std::string_view what);
 
   [[noreturn]] void Fail(size_t offset, std::string message);
+  // Valid FreeMarker the engine does not render: "<construct> is not supported[: why]".
+  [[noreturn]] void Refuse(size_t offset, std::string construct, std::string why = "");
   void EnterNesting(size_t offset);
 
   std::string_view source_;
@@ -78,6 +91,8 @@ class AstBuilder {
   int switch_depth_ = 0;
   int macro_depth_ = 0;
   bool in_function_ = false;
+  std::vector<std::string> loop_vars_;
+  bool html_ = false;  // variables of the enclosing <#list>/<#items> bodies
   TemplateAst* ast_ = nullptr;
 
   friend struct NestingGuard;

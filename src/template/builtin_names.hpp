@@ -1,5 +1,6 @@
 #pragma once
 // The built-in vocabulary: which `?name`s parse, which are refused as dangerous.
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -12,5 +13,11 @@ bool IsSupportedBuiltIn(std::string_view normalized);
 bool IsForbiddenBuiltIn(std::string_view normalized);
 // Built-ins that read loop state of a <#list> variable (x?index, x?has_next, ...).
 bool IsLoopVariableBuiltIn(std::string_view normalized);
+// ?filter ?map ?take_while ?drop_while: one lambda or function argument, evaluated lazily.
+bool IsStreamBuiltIn(std::string_view normalized);
+// Why a FreeMarker 2.3.31 built-in is refused at save; null for one that is not refused.
+const char* UnsupportedBuiltInReason(std::string_view normalized);
+// The 1-based position of a built-in's regex/flags argument (max() when it has none).
+size_t FlagsArgumentPosition(std::string_view normalized);
 
 }  // namespace dp::tmpl

@@ -4,13 +4,21 @@
 
 #include "template/builtin_names.hpp"
 #include "template/evaluator.hpp"
+#include "template/java_collation.hpp"
 #include "template/number_format.hpp"
+#include "template/string_escapes.hpp"
 #include "template/text_case.hpp"
+#include "template/truncate.hpp"
+#include "template/utf16_text.hpp"
 
 namespace dp::tmpl {
 namespace {
 
 bool IsWs(char c) { return static_cast<unsigned char>(c) <= ' '; }
+
+std::string PosText(const SourcePos& pos) {
+  return "line " + std::to_string(pos.line) + ", column " + std::to_string(pos.column);
+}
 
 std::string Trim(const std::string& s) {
   size_t b = 0, e = s.size();
@@ -19,23 +27,12 @@ std::string Trim(const std::string& s) {
   return s.substr(b, e - b);
 }
 
-// Java String.length(): UTF-16 code units.
-int64_t Utf16Length(const std::string& s) {
-  int64_t n = 0;
-  for (size_t i = 0; i < s.size(); ++i) {
-    const unsigned char c = static_cast<unsigned char>(s[i]);
-    if ((c & 0xC0) == 0x80) continue;
-    n += (c >= 0xF0) ? 2 : 1;
-  }
-  return n;
-}
-
 std::string ReplaceAll(const std::string& s, const std::string& from, const std::string& to) {
   if (from.empty()) {
-    // FreeMarker inserts the replacement around every character.
+    // FreeMarker inserts the replacement around every character (UTF-16 unit).
     std::string out = to;
-    for (char c : s) {
-      out += c;
+    for (char16_t unit : ToUtf16(s)) {
+      out += FromUtf16(std::u16string_view(&unit, 1));
       out += to;
     }
     return out;
@@ -50,57 +47,6 @@ std::string ReplaceAll(const std::string& s, const std::string& from, const std:
     pos = found + from.size();
   }
   out.append(s, pos, std::string::npos);
-  return out;
-}
-
-std::string JavaStringEscape(const std::string& s, bool js, bool json) {
-  std::string out;
-  for (char ch : s) {
-    const unsigned char c = static_cast<unsigned char>(ch);
-    switch (ch) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\b':
-        out += "\\b";
-        break;
-      case '\f':
-        out += "\\f";
-        break;
-      case '\'':
-        out += (js && !json) ? "\\'" : "'";
-        break;
-      case '/':
-        out += "/";
-        break;
-      case '<':
-        out += "<";
-        break;
-      case '>':
-        out += ">";
-        break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          snprintf(buf, sizeof(buf), js || json ? "\\u%04X" : "\\u%04x", c);
-          out += buf;
-        } else {
-          out += ch;
-        }
-    }
-  }
   return out;
 }
 
@@ -152,7 +98,9 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
     const LoopState* loop = nullptr;
     if (target_expr->kind == ExprKind::kVariable) {
       for (const LoopState* l = ctx.loops; l; l = l->parent) {
-        if (l->list->names[0] == target_expr->name) {
+        const std::vector<std::string>& vars = l->list->names;
+        if (!l->nested_vars &&
+            std::find(vars.begin(), vars.end(), target_expr->name) != vars.end()) {
           loop = l;
           break;
         }
@@ -175,6 +123,7 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
     return EvalRequired(e->call_args[(counter - 1) % e->call_args.size()].get(), ctx);
   }
 
+  if (auto streamed = EvalStreamBuiltIn(e, ctx)) return *streamed;
   ValuePtr target = EvalRequired(target_expr, ctx);
 
   // Lazily evaluated arguments.
@@ -261,7 +210,14 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
         need_args(0, 1);
         if (args.empty()) return Value::String(NumberFormat::Computer(target->number));
         auto formatted = NumberFormat::Format(target->number, arg_string(0));
-        if (!formatted) Fail(e->pos, "Unsupported number format pattern: " + arg_string(0));
+        if (!formatted) {
+          throw RenderError{"unsupported_construct",
+                            "?string(\"" + arg_string(0) +
+                                "\") is not supported: the engine formats DecimalFormat patterns "
+                                "without exponents (at " +
+                                PosText(e->pos) + ")",
+                            e->pos, Json{{"construct", "?string(\"" + arg_string(0) + "\")"}}};
+        }
         return Value::String(*formatted);
       }
       case ValueType::kBoolean:
@@ -294,6 +250,7 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
     if (name == "short") return Value::Int(static_cast<int16_t>(n.LongValue()));
     if (name == "byte") return Value::Int(static_cast<int8_t>(n.LongValue()));
     if (name == "double") return Value::Number(Decimal::FromDouble(n.ToDouble()));
+    if (!n.IsInteger()) Fail(e->pos, "?" + std::string(name) + " needs a whole number");
     const int64_t v = n.LongValue();
     if (v < 1) Fail(e->pos, "?" + std::string(name) + " needs a number of at least 1");
     return Value::String(Abc(v, name == "upper_abc"));
@@ -323,12 +280,22 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
       return str(std::move(out));
     }
     if (name == "seq_contains" || name == "seq_index_of" || name == "seq_last_index_of") {
-      need_args(1, 1);
+      const bool backwards = name == "seq_last_index_of";
+      need_args(1, name == "seq_contains" ? 1 : 2);
       const ValuePtr& needle = args[0];
+      // The optional start index is clamped into the sequence; past its far end nothing is found.
+      int64_t start = backwards ? static_cast<int64_t>(size) - 1 : 0;
+      if (args.size() > 1) {
+        const int64_t wanted = arg_number(1).LongValue();
+        start = backwards ? std::min(wanted, start) : std::max<int64_t>(wanted, 0);
+      }
+      const size_t scanned = backwards ? static_cast<size_t>(std::max<int64_t>(start + 1, 0))
+                                       : size - std::min<size_t>(size, static_cast<size_t>(start));
       int64_t found = -1;
-      for (size_t k = 0; k < size; ++k) {
+      for (size_t k = 0; k < scanned; ++k) {
         Step(1, e->pos);
-        const size_t i = name == "seq_last_index_of" ? size - 1 - k : k;
+        const size_t i =
+            backwards ? static_cast<size_t>(start) - k : static_cast<size_t>(start) + k;
         ValuePtr item = target->SequenceAt(i);
         if (!item) continue;
         bool equal = false;
@@ -369,16 +336,36 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
       std::vector<ValuePtr> items;
       for (size_t i = 0; i < size; ++i) items.push_back(target->SequenceAt(i));
       std::vector<std::pair<ValuePtr, ValuePtr>> keyed;
-      for (const auto& item : items) {
-        ValuePtr key = item;
-        if (name == "sort_by") {
-          need_args(1, 1);
-          if (!item || item->type != ValueType::kHash)
-            Fail(e->pos, "?sort_by needs a sequence of hashes");
-          key = item->HashGet(arg_string(0));
+      std::vector<std::string> path;  // ?sort_by("key") or ?sort_by(["key", "subkey"])
+      if (name == "sort_by") {
+        need_args(1, 1);
+        if (args[0]->type == ValueType::kSequence) {
+          for (size_t i = 0; i < args[0]->SequenceSize(); ++i) {
+            ValuePtr part = args[0]->SequenceAt(i);
+            if (!part || part->type != ValueType::kString)
+              Fail(e->pos, "?sort_by(key): a key path must be a sequence of strings");
+            path.push_back(part->str);
+          }
+        } else {
+          path.push_back(arg_string(0));
+        }
+      }
+      for (size_t i = 0; i < items.size(); ++i) {
+        ValuePtr key = items[i];
+        for (size_t k = 0; k < path.size(); ++k) {
+          if (!key || key->type != ValueType::kHash) {
+            Fail(e->pos, "?sort_by failed at sequence index " + std::to_string(i) + ": " +
+                             (k == 0 ? "sequence items must be hashes"
+                                     : "the \"" + path[k - 1] + "\" subvariable is not a hash"));
+          }
+          key = key->HashGet(path[k]);
+          if (!key) {
+            Fail(e->pos, "?sort_by failed at sequence index " + std::to_string(i) + ": the \"" +
+                             path[k] + "\" subvariable was null or missing");
+          }
         }
         if (!key) Fail(e->pos, "?" + std::string(name) + " found a missing value");
-        keyed.emplace_back(key, item);
+        keyed.emplace_back(key, items[i]);
       }
       if (!keyed.empty()) {
         const ValueType t = keyed[0].first->type;
@@ -389,11 +376,24 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
                  "?" + std::string(name) + " needs values of one type: all strings or all numbers");
           }
         }
+        if (t == ValueType::kString) {
+          for (const auto& k : keyed) {
+            if (!JavaCollatorCompare(k.first->str, "")) {
+              throw RenderError{"unsupported_construct",
+                                "?" + std::string(name) +
+                                    " of strings with non-ASCII characters is not supported: "
+                                    "FreeMarker orders them with Java's locale collation (at " +
+                                    PosText(e->pos) + ")",
+                                e->pos, Json{{"construct", "?" + std::string(name)}}};
+            }
+          }
+        }
+        Step(keyed.size() * 4, e->pos);  // the comparisons
         std::stable_sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) {
           if (a.first->type == ValueType::kNumber)
             return a.first->number.Compare(b.first->number) < 0;
           if (a.first->type == ValueType::kBoolean) return !a.first->boolean && b.first->boolean;
-          return a.first->str < b.first->str;
+          return *JavaCollatorCompare(a.first->str, b.first->str) < 0;
         });
       }
       std::vector<ValuePtr> sorted;
@@ -428,7 +428,7 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
 
   // Hashes.
   if (target->type == ValueType::kHash) {
-    if (name == "size") return Value::Int(static_cast<int64_t>(target->HashSize()));
+    if (name == "size") return Value::Int(static_cast<int64_t>(target->ReportedHashSize()));
     if (name == "keys" || name == "values") {
       Step(target->HashSize(), e->pos);
       std::vector<ValuePtr> items;
@@ -475,18 +475,21 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
   }
   if (name == "index_of" || name == "last_index_of") {
     need_args(1, 2);
-    const std::string& needle = arg_string(0);
+    // Java's String.indexOf / lastIndexOf, in UTF-16 units.
+    const std::u16string text = ToUtf16(s);
+    const std::u16string needle = ToUtf16(arg_string(0));
+    const int64_t length = static_cast<int64_t>(text.size());
     size_t found;
     if (name == "index_of") {
       const int64_t from = args.size() > 1 ? std::max<int64_t>(0, arg_number(1).LongValue()) : 0;
-      found = s.find(needle, static_cast<size_t>(from));
+      if (from >= length) return Value::Int(needle.empty() ? length : -1);
+      found = text.find(needle, static_cast<size_t>(from));
     } else {
-      found = args.size() > 1
-                  ? s.rfind(needle,
-                            static_cast<size_t>(std::max<int64_t>(0, arg_number(1).LongValue())))
-                  : s.rfind(needle);
+      const int64_t from = args.size() > 1 ? arg_number(1).LongValue() : length;
+      if (from < 0) return Value::Int(-1);
+      found = text.rfind(needle, static_cast<size_t>(from));
     }
-    return Value::Int(found == std::string::npos ? -1 : static_cast<int64_t>(found));
+    return Value::Int(found == std::u16string::npos ? -1 : static_cast<int64_t>(found));
   }
   if (name == "replace") {
     need_args(2, 2);
@@ -497,8 +500,10 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
     need_args(1, 1);
     const std::string& sep = arg_string(0);
     std::vector<ValuePtr> parts;
-    if (sep.empty()) {
-      for (char c : s) parts.push_back(Value::String(std::string(1, c)));
+    if (sep.empty()) {  // one part per character (UTF-16 unit), as Java splits
+      for (char16_t unit : ToUtf16(s)) {
+        parts.push_back(Value::String(FromUtf16(std::u16string_view(&unit, 1))));
+      }
     } else {
       size_t pos = 0;
       while (true) {
@@ -520,14 +525,16 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
     if (width > static_cast<int64_t>(options_.max_output_bytes)) {
       MakeString(std::string(options_.max_output_bytes + 1, ' '), e->pos);
     }
-    const int64_t missing = width - Utf16Length(s);
+    const int64_t length = Utf16Length(s);
+    const int64_t missing = width - length;
     if (missing <= 0) return target;
-    std::string pad;
-    // The fill pattern is anchored at the start of the result (FreeMarker's padding).
-    const int64_t offset = name == "left_pad" ? 0 : Utf16Length(s);
+    // The fill pattern (UTF-16 units) is anchored at the start of the result (StringUtil.leftPad).
+    const std::u16string units = ToUtf16(fill);
+    std::u16string pad;
+    const int64_t offset = name == "left_pad" ? 0 : length;
     for (int64_t i = 0; i < missing; ++i)
-      pad += fill[static_cast<size_t>(offset + i) % fill.size()];
-    return str(name == "left_pad" ? pad + s : s + pad);
+      pad += units[static_cast<size_t>(offset + i) % units.size()];
+    return str(name == "left_pad" ? FromUtf16(pad) + s : s + FromUtf16(pad));
   }
   if (name == "keep_before" || name == "keep_after" || name == "keep_before_last" ||
       name == "keep_after_last") {
@@ -567,20 +574,57 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
     if (!parsed) Fail(e->pos, "Can't convert this string to number: \"" + s + "\"");
     return Value::Number(*parsed);
   }
-  if (name == "j_string") return str(JavaStringEscape(s, false, false));
-  if (name == "js_string") return str(JavaStringEscape(s, true, false));
-  if (name == "json_string") return str(JavaStringEscape(s, false, true));
+  if (name == "j_string") return str(JavaStringEscape(s));
+  if (name == "js_string") return str(JsStringEscape(s, false));
+  if (name == "json_string") return str(JsStringEscape(s, true));
+  if (name == "truncate" || name == "truncate_w" || name == "truncate_c") {
+    need_args(1, 3);
+    const int64_t max_length = arg_number(0).LongValue();
+    if (max_length < 0)
+      Fail(e->pos, "?" + std::string(name) + "(...) argument #1 can't be negative");
+    std::optional<int64_t> terminator_length;
+    if (args.size() > 2) {
+      terminator_length = arg_number(2).LongValue();
+      if (*terminator_length < 0)
+        Fail(e->pos, "?" + std::string(name) + "(...) argument #3 can't be negative");
+    }
+    const TruncateMode mode = name == "truncate"     ? TruncateMode::kAuto
+                              : name == "truncate_w" ? TruncateMode::kWordBoundary
+                                                     : TruncateMode::kCharBoundary;
+    return str(
+        Truncate(s, max_length,
+                 args.size() > 1 ? std::optional<std::string_view>(arg_string(1)) : std::nullopt,
+                 terminator_length, mode));
+  }
+  if (name == "url" || name == "url_path") {
+    // No url_escaping_charset is configured (templates.md §4.3): the charset must be given.
+    if (args.empty()) {
+      Fail(e->pos, "?" + std::string(name) + " needs the charset as argument, e.g. ?" +
+                       std::string(name) + "('UTF-8')");
+    }
+    need_args(1, 1);
+    auto encoded = UrlEscape(s, arg_string(0), name == "url_path");
+    if (!encoded) {
+      throw RenderError{"unsupported_construct",
+                        "?" + std::string(name) + "('" + arg_string(0) +
+                            "') is not supported: the charset must be UTF-8, ISO-8859-1 or "
+                            "US-ASCII (at " +
+                            PosText(e->pos) + ")",
+                        e->pos, Json{{"construct", "?" + std::string(name)}}};
+    }
+    return str(std::move(*encoded));
+  }
   if (name == "html" || name == "xhtml") return str(HtmlEscape(s));
   if (name == "xml") return str(ReplaceAll(HtmlEscape(s), "&#39;", "&apos;"));
-  if (name == "word_list") {
+  if (name == "word_list") {  // java.util.StringTokenizer's default delimiters " \t\n\r\f"
     std::vector<ValuePtr> words;
     std::string current;
     for (char c : s) {
-      if (IsWs(c)) {
-        if (!current.empty()) words.push_back(Value::String(std::move(current)));
-        current.clear();
-      } else {
+      if (c != ' ' && c != '\t' && c != '\n' && c != '\r' && c != '\f') {
         current += c;
+      } else if (!current.empty()) {
+        words.push_back(Value::String(std::move(current)));
+        current.clear();
       }
     }
     if (!current.empty()) words.push_back(Value::String(std::move(current)));
@@ -588,11 +632,11 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
   }
   if (name == "substring") {
     need_args(1, 2);
+    const int64_t length = Utf16Length(s);
     const int64_t from = arg_number(0).LongValue();
-    const int64_t to = args.size() > 1 ? arg_number(1).LongValue() : static_cast<int64_t>(s.size());
-    if (from < 0 || to < from || to > static_cast<int64_t>(s.size()))
-      Fail(e->pos, "?substring index out of bounds");
-    return str(s.substr(static_cast<size_t>(from), static_cast<size_t>(to - from)));
+    const int64_t to = args.size() > 1 ? arg_number(1).LongValue() : length;
+    if (from < 0 || to < from || to > length) Fail(e->pos, "?substring index out of bounds");
+    return str(Utf16Substring(s, from, to));
   }
   if (name == "size") {
     Fail(e->pos, "?size can't be applied to a string; use ?length");

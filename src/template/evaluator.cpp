@@ -2,7 +2,10 @@
 
 #include <algorithm>
 
+#include "template/builtin_names.hpp"
 #include "template/number_format.hpp"
+#include "template/sequence_stream.hpp"
+#include "template/whitespace_compressor.hpp"
 
 namespace dp::tmpl {
 namespace {
@@ -178,6 +181,7 @@ std::string Evaluator::Run(const ParsedTemplate& main, const Json& data_model,
   data_model_ = data_model.is_null() ? nullptr : Value::FromJson(data_model);
   namespaces_.push_back(std::make_unique<Namespace>());
   Namespace* main_ns = namespaces_.back().get();
+  main_ns_ = main_ns;
   main_ns->tmpl = &main;
   for (const auto& [alias, imported] : main.imports()) {
     main_ns->vars[alias] = NamespaceHash(InstantiateLibrary(imported.get()));
@@ -236,6 +240,15 @@ Flow Evaluator::Exec(const Node* node, Ctx& ctx) {
       return Flow::kNormal;
     case NodeKind::kBreak:
       return Flow::kBreak;
+    case NodeKind::kContinue:
+      return Flow::kContinue;
+    case NodeKind::kCompress:
+      return ExecCompress(node, ctx);
+    case NodeKind::kAttempt:
+      return ExecAttempt(node, ctx);
+    case NodeKind::kTrim:
+    case NodeKind::kSetting:
+      return Flow::kNormal;
     case NodeKind::kAssign:
       ExecAssign(node, ctx);
       return Flow::kNormal;
@@ -283,6 +296,14 @@ Flow Evaluator::ExecIf(const Node* node, Ctx& ctx) {
 
 Flow Evaluator::ExecList(const Node* node, Ctx& ctx) {
   const Expr* source_expr = node->exprs[0].get();
+  if (node->names.size() == 1 && source_expr->kind == ExprKind::kBuiltIn &&
+      IsStreamBuiltIn(source_expr->name)) {
+    // <#list xs?filter(...) as x>: FreeMarker iterates the stream lazily.
+    SequenceStream stream(this, source_expr, ctx);
+    const Node* else_node = node->children.size() > 1 ? node->children[1].get() : nullptr;
+    if (!stream.HasNext() && else_node) return ExecChildren(else_node->children, ctx);
+    return RunStreamLoop(node, node->children[0]->children, stream, ctx);
+  }
   ValuePtr source = EvalRequired(source_expr, ctx);
   const Node* body = node->children[0].get();
   const Node* else_node = node->children.size() > 1 ? node->children[1].get() : nullptr;
@@ -335,7 +356,7 @@ Flow Evaluator::RunLoop(const Node* vars, const std::vector<NodePtr>& body, cons
     }
     Flow flow = ExecChildren(body, inner);
     if (flow == Flow::kBreak) break;
-    if (flow == Flow::kReturn) return flow;
+    if (flow == Flow::kReturn) return flow;  // kContinue: on to the next item
   }
   return Flow::kNormal;
 }
@@ -357,7 +378,8 @@ Flow Evaluator::ExecSwitch(const Node* node, Ctx& ctx) {
     if (run) {
       processed = true;
       Flow flow = ExecChildren(kase->children, ctx);
-      if (flow == Flow::kBreak) return Flow::kNormal;
+      // FreeMarker's #switch ends at a <#continue> as at a <#break>.
+      if (flow == Flow::kBreak || flow == Flow::kContinue) return Flow::kNormal;
       if (flow == Flow::kReturn) return flow;
     }
   }
@@ -433,6 +455,52 @@ void Evaluator::ExecAssign(const Node* node, Ctx& ctx) {
     }
     SetVariable(node, node->scope, name, std::move(value), ctx);
   }
+}
+
+Flow Evaluator::Capture(const std::vector<NodePtr>& nodes, Ctx& ctx, std::string* captured) {
+  std::string* saved = out_;
+  out_ = captured;
+  try {
+    Flow flow = ExecChildren(nodes, ctx);
+    out_ = saved;
+    return flow;
+  } catch (...) {
+    out_ = saved;
+    throw;
+  }
+}
+
+Flow Evaluator::ExecCompress(const Node* node, Ctx& ctx) {
+  std::string captured;
+  Flow flow = Capture(node->children, ctx, &captured);
+  // Already counted against the output cap while captured; the result is never longer.
+  out_->append(CompressWhitespace(captured));
+  return flow;
+}
+
+// FreeMarker discards the attempted block's output when it fails, and also when a <#break>,
+// <#continue> or <#return> leaves it. Only template errors are recovered: a render guard
+// (steps, time, output, memory, depth) still ends the render, and so does a construct the
+// engine refuses (it would render the fallback where FreeMarker renders a value).
+Flow Evaluator::ExecAttempt(const Node* node, Ctx& ctx) {
+  std::string captured;
+  const size_t output_before = output_total_;
+  const int call_depth_before = call_depth_;
+  Flow flow;
+  try {
+    flow = Capture(node->children[0]->children, ctx, &captured);
+  } catch (const RenderError& error) {
+    if (error.reason != "evaluation_error" && error.reason != "undefined_variable") throw;
+    output_total_ = output_before;
+    call_depth_ = call_depth_before;
+    return ExecChildren(node->children[1]->children, ctx);
+  }
+  if (flow == Flow::kNormal) {
+    out_->append(captured);
+  } else {
+    output_total_ = output_before;
+  }
+  return flow;
 }
 
 void Evaluator::ExecAssignBlock(const Node* node, Ctx& ctx) {
@@ -532,8 +600,19 @@ void Evaluator::ExecCall(const Node* node, Ctx& ctx) {
 
 void Evaluator::ExecNested(const Node* node, Ctx& ctx) {
   Frame* frame = ctx.frame;
-  if (!frame->call_site || frame->call_site->children.empty()) return;
-  Ctx caller{frame->caller, frame->caller_loops};
+  if (!frame->call_site) return;
+  // The arguments are evaluated where <#nested> is (the macro), the body where <@m> is.
+  LoopState vars;
+  vars.list = frame->call_site;
+  vars.nested_vars = true;
+  vars.parent = frame->caller_loops;
+  // Every argument is evaluated (a missing one is null); those past the declared names are dropped.
+  for (size_t i = 0; i < node->exprs.size(); ++i) {
+    ValuePtr value = Eval(node->exprs[i].get(), ctx);
+    if (i < frame->call_site->names.size()) vars.nested_values.push_back(std::move(value));
+  }
+  if (frame->call_site->children.empty()) return;
+  Ctx caller{frame->caller, frame->call_site->names.empty() ? frame->caller_loops : &vars};
   ExecChildren(frame->call_site->children, caller);
 }
 

@@ -4,6 +4,7 @@
 // (step budget, output/string cap, call depth). Single-use: one Evaluator per render.
 #include <chrono>
 #include <map>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -31,12 +32,15 @@ struct Namespace {
 };
 
 struct LoopState {
-  const Node* list = nullptr;
+  const Node* list = nullptr;  // the <#list>/<#items>, or the <@m ...; a, b> of nested_vars
   ValuePtr item;
   ValuePtr value;  // hash listing: the value variable
   size_t index = 0;
   bool has_next = false;
   LoopState* parent = nullptr;
+  // <#nested x, y> into <@m; a, b>: list->names[i] is nested_values[i] (missing past its end).
+  bool nested_vars = false;
+  std::vector<ValuePtr> nested_values;
 };
 
 // Macro/function locals: a handful per call, so a flat list beats a hash map (no node
@@ -71,15 +75,25 @@ struct Frame {
   ValuePtr return_value;
 };
 
+// The parameter of the lambda being applied (x in x -> ...); innermost first.
+struct LambdaArg {
+  std::string_view name;
+  ValuePtr value;  // null for a missing item: it still hides outer variables of that name
+  const LambdaArg* parent = nullptr;
+};
+
 struct Ctx {
   Frame* frame;
   LoopState* loops;
   // Inside <#list xs> without "as": the sequence its <#items as x> iterates.
   ValuePtr pending_items = nullptr;
   const Expr* pending_expr = nullptr;
+  const LambdaArg* lambda = nullptr;
 };
 
-enum class Flow { kNormal, kBreak, kReturn };
+enum class Flow { kNormal, kBreak, kContinue, kReturn };
+
+class SequenceStream;
 
 class Evaluator {
  public:
@@ -99,6 +113,10 @@ class Evaluator {
   Flow ExecSwitch(const Node* node, Ctx& ctx);
   void ExecAssign(const Node* node, Ctx& ctx);
   void ExecAssignBlock(const Node* node, Ctx& ctx);
+  Flow ExecCompress(const Node* node, Ctx& ctx);
+  Flow ExecAttempt(const Node* node, Ctx& ctx);
+  // Runs `nodes` with the output captured into `*captured` (counted against the output cap).
+  Flow Capture(const std::vector<NodePtr>& nodes, Ctx& ctx, std::string* captured);
   void ExecCall(const Node* node, Ctx& ctx);
   void ExecNested(const Node* node, Ctx& ctx);
   void SetVariable(const Node* node, AssignScope scope, const std::string& name, ValuePtr value,
@@ -154,6 +172,19 @@ class Evaluator {
  private:
   ValuePtr EvalDynamicKey(const Expr* e, Ctx& ctx);
   ValuePtr EvalRange(const Expr* e, Ctx& ctx);
+  ValuePtr EvalSpecialVariable(const Expr* e);
+  static bool IsBareStringBuiltIn(const Expr* e);
+  std::optional<ValuePtr> NumberStringMember(const Expr* target, const std::string& key, Ctx& ctx);
+  std::optional<ValuePtr> SpecialVariableMember(const Expr* special, const std::string& key,
+                                                const Ctx& ctx);
+  // ?filter/?map/?take_while/?drop_while, and the built-ins that read them lazily as FreeMarker
+  // does (evaluator_streams.cpp). Returns null when `e` is not such a built-in.
+  std::optional<ValuePtr> EvalStreamBuiltIn(const Expr* e, Ctx& ctx);
+  Flow RunStreamLoop(const Node* vars, const std::vector<NodePtr>& body, SequenceStream& stream,
+                     Ctx& ctx);
+  friend class SequenceStream;
+  // target[range] on a sequence or a string (evaluator_slicing.cpp).
+  ValuePtr Slice(const ValuePtr& target, const RangeSpec& range, const Expr* e);
   // Refuses arithmetic whose result would exceed Decimal::kMaxDigits and charges its work.
   void GuardArithmetic(const Decimal& x, const Decimal& y, std::string_view op,
                        const SourcePos& pos);
@@ -172,6 +203,7 @@ class Evaluator {
   size_t output_total_ = 0;
   ValuePtr data_model_;
   std::unordered_map<std::string, ValuePtr> globals_;
+  Namespace* main_ns_ = nullptr;
   std::vector<std::unique_ptr<Namespace>> namespaces_;
   std::map<const ParsedTemplate*, Namespace*> library_namespaces_;
   std::map<const Namespace*, ValuePtr> namespace_hashes_;

@@ -4,6 +4,7 @@
 
 #include "template/evaluator.hpp"
 #include "template/number_format.hpp"
+#include "template/utf16_text.hpp"
 
 namespace dp::tmpl {
 namespace {
@@ -15,7 +16,18 @@ std::string PosText(const SourcePos& pos) {
 }  // namespace
 
 ValuePtr Evaluator::Lookup(const std::string& name, const Ctx& ctx) {
+  for (const LambdaArg* arg = ctx.lambda; arg; arg = arg->parent) {
+    if (arg->name == name) return arg->value;
+  }
   for (const LoopState* loop = ctx.loops; loop; loop = loop->parent) {
+    if (loop->nested_vars) {
+      const std::vector<std::string>& names = loop->list->names;
+      for (size_t i = 0; i < names.size(); ++i) {
+        if (names[i] == name)
+          return i < loop->nested_values.size() ? loop->nested_values[i] : nullptr;
+      }
+      continue;
+    }
     if (loop->list->names[0] == name) return loop->item;
     if (loop->list->names.size() > 1 && loop->list->names[1] == name) return loop->value;
   }
@@ -193,6 +205,7 @@ ValuePtr Evaluator::EvalRange(const Expr* e, Ctx& ctx) {
   spec.begin = begin;
   if (e->args.size() < 2) {  // right-unbounded "n..": effectively infinite
     spec.size = std::numeric_limits<int32_t>::max();
+    spec.right_unbounded = spec.right_adaptive = true;
     return Value::Range(spec);
   }
   const int64_t end = static_cast<int32_t>(
@@ -206,13 +219,84 @@ ValuePtr Evaluator::EvalRange(const Expr* e, Ctx& ctx) {
   } else {  // "..*": length-limited
     spec.step = end >= 0 ? 1 : -1;
     spec.size = end >= 0 ? end : -end;
+    spec.right_adaptive = true;
   }
+  spec.inclusive_end = e->name == "..";
   return Value::Range(spec);
 }
 
+bool Evaluator::IsBareStringBuiltIn(const Expr* e) {
+  return e->kind == ExprKind::kBuiltIn && e->name == "string" && !e->has_call_args;
+}
+
+// n?string.percent, n?string["0.00"]: FreeMarker's number ?string is also a hash from format
+// names and patterns to the formatted number. Null when `target` is not such an expression.
+std::optional<ValuePtr> Evaluator::NumberStringMember(const Expr* target, const std::string& key,
+                                                      Ctx& ctx) {
+  if (!IsBareStringBuiltIn(target)) return std::nullopt;
+  const ValuePtr number = EvalRequired(target->args[0].get(), ctx);
+  if (number->type != ValueType::kNumber) return std::nullopt;
+  auto formatted = NumberFormat::Format(number->number, key);
+  if (!formatted) {
+    throw RenderError{
+        "unsupported_construct",
+        "?string." + key +
+            " is not supported: the engine formats DecimalFormat "
+            "patterns without exponents and the names number, computer, percent (at " +
+            PosText(target->pos) + ")",
+        target->pos, Json{{"construct", "?string." + key}}};
+  }
+  return MakeString(std::move(*formatted), target->pos);
+}
+
+// .vars.x, .globals.x, .main.x: a lookup in that scope (null when the name is not there).
+std::optional<ValuePtr> Evaluator::SpecialVariableMember(const Expr* special,
+                                                         const std::string& key, const Ctx& ctx) {
+  if (special->name == "vars") return Lookup(key, ctx);
+  if (special->name == "main") {
+    auto found = main_ns_->vars.find(key);
+    return found == main_ns_->vars.end() ? nullptr : found->second;
+  }
+  if (special->name == "globals") {
+    auto found = globals_.find(key);
+    if (found != globals_.end()) return found->second;
+    return data_model_ ? data_model_->HashGet(key) : nullptr;
+  }
+  return std::nullopt;
+}
+
+ValuePtr Evaluator::EvalSpecialVariable(const Expr* e) {
+  const std::string& name = e->name;
+  if (name == "data_model") {
+    if (data_model_) return data_model_;
+    auto empty = Value::New();
+    empty->type = ValueType::kHash;
+    return empty;
+  }
+  if (name == "locale") return Value::String("en_US");  // templates.md §4.3: Locale.US
+  if (name == "lang") return Value::String("en");
+  if (name == "output_format")
+    return Value::String(mode_ == TemplateMode::kHtml ? "HTML" : "undefined");
+  if (name == "auto_esc") return Value::Boolean(mode_ == TemplateMode::kHtml);
+  Fail(e->pos, "The special variable ." + name + " can only be looked into");
+}
+
 ValuePtr Evaluator::EvalDynamicKey(const Expr* e, Ctx& ctx) {
-  ValuePtr target = EvalRequired(e->args[0].get(), ctx);
+  const Expr* special = e->args[0].get();
+  if (special->kind == ExprKind::kSpecialVariable &&
+      (special->name == "vars" || special->name == "globals" || special->name == "main")) {
+    ValuePtr key = EvalRequired(e->args[1].get(), ctx);
+    const std::string& name = RequireString(key, e->args[1].get(), "a string key");
+    return *SpecialVariableMember(special, name, ctx);
+  }
   const Expr* key_expr = e->args[1].get();
+  if (IsBareStringBuiltIn(e->args[0].get())) {
+    ValuePtr key = EvalRequired(key_expr, ctx);
+    if (key->type == ValueType::kString) {
+      if (auto formatted = NumberStringMember(e->args[0].get(), key->str, ctx)) return *formatted;
+    }
+  }
+  ValuePtr target = EvalRequired(e->args[0].get(), ctx);
   ValuePtr key = EvalRequired(key_expr, ctx);
   if (key->type == ValueType::kNumber) {
     const int64_t index = key->number.LongValue();
@@ -220,11 +304,13 @@ ValuePtr Evaluator::EvalDynamicKey(const Expr* e, Ctx& ctx) {
       if (index < 0 || static_cast<size_t>(index) >= target->SequenceSize()) return nullptr;
       return target->SequenceAt(static_cast<size_t>(index));
     }
-    if (target->type == ValueType::kString) {
-      if (index < 0 || static_cast<size_t>(index) >= target->str.size()) {
+    if (target->type == ValueType::kString || target->type == ValueType::kNumber ||
+        target->type == ValueType::kBoolean) {
+      const std::string s = Stringify(target, e->args[0].get(), "a sequence or string");
+      if (index < 0 || index >= Utf16Length(s)) {
         Fail(e->pos, "String index out of bounds: " + std::to_string(index));
       }
-      return Value::String(target->str.substr(static_cast<size_t>(index), 1));
+      return Value::String(Utf16Substring(s, index, index + 1));
     }
     FailType(e->args[0].get(), "a sequence or string", target);
   }
@@ -232,30 +318,7 @@ ValuePtr Evaluator::EvalDynamicKey(const Expr* e, Ctx& ctx) {
     if (target->type != ValueType::kHash) FailType(e->args[0].get(), "a hash", target);
     return target->HashGet(key->str);
   }
-  if (key->type == ValueType::kSequence && key->range) {
-    const RangeSpec& r = *key->range;
-    if (r.size > 0 && r.step < 0) Fail(e->pos, "Decreasing ranges can't be used for slicing");
-    const int64_t from = r.begin;
-    const int64_t count = r.size;
-    if (target->type == ValueType::kString) {
-      if (from < 0 || from + count > static_cast<int64_t>(target->str.size())) {
-        Fail(e->pos, "Range out of bounds for string slicing");
-      }
-      return Value::String(
-          target->str.substr(static_cast<size_t>(from), static_cast<size_t>(count)));
-    }
-    if (target->type == ValueType::kSequence) {
-      if (from < 0 || from + count > static_cast<int64_t>(target->SequenceSize())) {
-        Fail(e->pos, "Range out of bounds for sequence slicing");
-      }
-      Step(static_cast<uint64_t>(count), e->pos);
-      std::vector<ValuePtr> items;
-      for (int64_t i = 0; i < count; ++i)
-        items.push_back(target->SequenceAt(static_cast<size_t>(from + i)));
-      return Value::Sequence(std::move(items));
-    }
-    FailType(e->args[0].get(), "a sequence or string", target);
-  }
+  if (key->type == ValueType::kSequence && key->range) return Slice(target, *key->range, e);
   FailType(key_expr, "a number, string or range", key);
 }
 
@@ -281,7 +344,21 @@ ValuePtr Evaluator::Eval(const Expr* e, Ctx& ctx) {
       return Value::Boolean(e->boolean);
     case ExprKind::kVariable:
       return Lookup(e->name, ctx);
+    case ExprKind::kSpecialVariable:
+      return EvalSpecialVariable(e);
+    case ExprKind::kLegacyNumber: {
+      const ValuePtr value = EvalRequired(e->args[0].get(), ctx);
+      const Decimal& n = RequireNumber(value, e->args[0].get());
+      if (e->text.empty()) return Value::String(NumberFormat::Computer(n));
+      auto formatted = NumberFormat::Format(n, e->text);
+      if (!formatted) Fail(e->pos, "Unsupported #{...} format");
+      return MakeString(std::move(*formatted), e->pos);
+    }
     case ExprKind::kDot: {
+      if (e->args[0]->kind == ExprKind::kSpecialVariable) {
+        if (auto member = SpecialVariableMember(e->args[0].get(), e->name, ctx)) return *member;
+      }
+      if (auto formatted = NumberStringMember(e->args[0].get(), e->name, ctx)) return *formatted;
       ValuePtr target = EvalRequired(e->args[0].get(), ctx);
       if (target->type != ValueType::kHash) FailType(e->args[0].get(), "a hash", target);
       return target->HashGet(e->name);
@@ -356,14 +433,18 @@ ValuePtr Evaluator::Eval(const Expr* e, Ctx& ctx) {
       for (const auto& item : e->args) items.push_back(EvalRequired(item.get(), ctx));
       return Value::Sequence(std::move(items));
     }
+    case ExprKind::kLambda:
+      Fail(e->pos,
+           "A lambda can only be the argument of ?filter, ?map, ?take_while or ?drop_while");
     case ExprKind::kHash: {
       auto hash = Value::New();
       hash->type = ValueType::kHash;
       for (size_t i = 0; i + 1 < e->args.size(); i += 2) {
         ValuePtr key = EvalRequired(e->args[i].get(), ctx);
-        const std::string& k = RequireString(key, e->args[i].get(), "a string as hash key");
+        const std::string k = Stringify(key, e->args[i].get(), "a string as hash key");
         hash->HashPut(k, EvalRequired(e->args[i + 1].get(), ctx));
       }
+      hash->SetLiteralSize(e->args.size() / 2);
       return hash;
     }
   }

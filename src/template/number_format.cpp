@@ -78,6 +78,7 @@ std::optional<std::string> NumberFormat::Format(const Decimal& value, std::strin
   if (pattern == "computer" || pattern == "c") return Computer(value);
   if (pattern == "number") pattern = "#,##0.###";
   if (pattern == "percent") pattern = "#,##0%";
+  if (pattern == "currency") pattern = "$#,##0.00";  // en_US: "¤#,##0.00" with ¤ = "$"
   auto parsed = ParsePattern(pattern);
   if (!parsed) return std::nullopt;
   Decimal scaled = parsed->percent ? value * Decimal::FromInt(100) : value;

@@ -38,6 +38,9 @@ enum class ExprKind {
   kRange,     // args[0]..args[1]; op "..", "..<", "..!", "..*"; args[1] absent for "1.."
   kSequence,  // [args...]
   kHash,      // {args[0]: args[1], ...}
+  kLambda,    // name -> args[0]: only as the argument of ?filter, ?map, ?take_while, ?drop_while
+  kSpecialVariable,  // .name (.data_model, .vars, ...)
+  kLegacyNumber,     // #{args[0]}: a number as text; text is the DecimalFormat pattern or ""
 };
 
 struct Value;
@@ -83,6 +86,12 @@ enum class NodeKind {
   kSwitch,     // exprs[0]; children: kCase
   kCase,       // exprs[0] value (absent for <#default>)
   kForbidden,  // a construct refused by TemplateValidator; text names it
+  kTrim,       // <#t> <#lt> <#rt> <#nt>: trim_left / trim_right; parse time only
+  kCompress,   // <#compress>: children's output with white-space runs collapsed
+  kAttempt,    // children: the attempted block, then the kRecover block
+  kRecover,
+  kContinue,
+  kSetting,  // an accepted <#setting> (it restates the configuration): renders nothing
 };
 
 enum class AssignScope { kAssign, kGlobal, kLocal };
@@ -105,7 +114,9 @@ struct Node {
   std::vector<MacroParam> params;
   std::vector<std::pair<std::string, ExprPtr>> named_args;
   std::vector<std::unique_ptr<Node>> children;
-  bool has_sep = false;  // list body contains a <#sep>
+  bool has_sep = false;     // list body contains a <#sep>
+  bool trim_left = false;   // kTrim: <#t>, <#lt>
+  bool trim_right = false;  // kTrim: <#t>, <#rt>
   // Whitespace-stripping bookkeeping (parse time only).
   Node* parent = nullptr;
   size_t index = 0;

@@ -15,9 +15,9 @@ bool IsIdentStart(char c) {
 bool IsIdentPart(char c) { return IsIdentStart(c) || std::isdigit(static_cast<unsigned char>(c)); }
 
 // Longest operators first so "..<" wins over "..".
-constexpr std::array<std::string_view, 24> kOperators = {
-    "...", "..<", "..!", "..*", "..", "??", "==", "!=", "<=", ">=", "&&", "||",
-    "+=",  "-=",  "*=",  "/=",  "%=", "++", "--", "+",  "-",  "*",  "/",  "%"};
+constexpr std::array<std::string_view, 25> kOperators = {
+    "...", "..<", "..!", "..*", "..", "??", "==", "!=", "<=", ">=", "&&", "||", "+=",
+    "-=",  "*=",  "/=",  "%=",  "++", "--", "->", "+",  "-",  "*",  "/",  "%"};
 constexpr std::string_view kSingleOps = "!<>=()[]{},.:;?|&";
 
 }  // namespace
@@ -193,10 +193,13 @@ Token TemplateLexer::ScanString(char quote, bool raw) {
         case 'a':
           value += '&';
           break;
+        case '{':
+          token.escaped.push_back(value.size());
+          value += e;
+          break;
         case '"':
         case '\'':
         case '\\':
-        case '{':
         case '=':
           value += e;
           break;
@@ -211,6 +214,7 @@ Token TemplateLexer::ScanString(char quote, bool raw) {
             ++digits;
           }
           if (digits == 0) throw SyntaxError{i, "Invalid \\x escape in string literal"};
+          if (cp == '$' || cp == '{') token.escaped.push_back(value.size());
           AppendUtf8(&value, cp);
           break;
         }

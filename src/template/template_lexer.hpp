@@ -6,6 +6,7 @@
 #include <deque>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "template/template_ast.hpp"
@@ -29,12 +30,21 @@ struct Token {
   std::string text;  // identifier/operator text, or the unescaped string literal value
   size_t begin = 0;
   size_t end = 0;  // one past the last byte
+  // kString: offsets in `text` of the '$' and '{' that came from escapes ("$\{x}" is no
+  // interpolation).
+  std::vector<size_t> escaped;
 };
 
 // A syntax error with its byte offset; TemplateParser turns it into a DomainError.
 struct SyntaxError {
+  SyntaxError(size_t at, std::string text, std::string construct = "")
+      : offset(at), message(std::move(text)), unsupported(std::move(construct)) {}
+
   size_t offset;
   std::string message;
+  // Set when the text is valid FreeMarker the engine refuses (templates.md: every construct
+  // renders as FreeMarker does or is refused at save): names the construct.
+  std::string unsupported;
 };
 
 enum class ExprMode { kTag, kInterpolation, kFree };

@@ -20,16 +20,21 @@ ParsedTemplate TemplateParser::Parse(std::string_view body, const ParseOptions& 
   }
   // Parse-time literal values outlive any render: keep them off a render's value pool.
   tmpl::ValuePool::Scope no_pool(nullptr);
-  tmpl::AstBuilder builder(body, options.max_nesting_depth);
+  tmpl::AstBuilder builder(body, options.max_nesting_depth, options.mode == TemplateMode::kHtml);
   std::shared_ptr<tmpl::TemplateAst> ast;
   try {
     ast = builder.Build();
   } catch (const tmpl::SyntaxError& error) {
     const tmpl::SourcePos pos = builder.PosAt(error.offset);
+    Json details{{"line", pos.line}, {"column", pos.column}, {"template", options.name}};
+    if (!error.unsupported.empty()) {
+      details["reason"] = "unsupported_construct";
+      details["construct"] = error.unsupported;
+    }
     throw DomainError(errc::kTemplateSyntaxError,
                       "Syntax error in " + options.name + " at line " + std::to_string(pos.line) +
                           ", column " + std::to_string(pos.column) + ": " + error.message,
-                      Json{{"line", pos.line}, {"column", pos.column}, {"template", options.name}});
+                      details);
   }
   if (auto violation = tmpl::TemplateValidator::FindDangerousConstruct(*ast)) {
     throw DomainError(errc::kTemplateDangerousConstruct,

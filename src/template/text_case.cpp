@@ -1,6 +1,7 @@
 #include "template/text_case.hpp"
 
 #include "datapipelines/util/utf8.hpp"
+#include "template/utf16_text.hpp"
 
 #include <cstdint>
 #include <vector>
@@ -67,7 +68,10 @@ void AppendUpper(uint32_t cp, std::string* out) {
   AppendUtf8(out, ToUpper(cp));
 }
 
-bool IsWs(uint32_t cp) { return cp <= ' '; }
+// ?cap_first skips Character.isWhitespace; ?capitalize splits words at " \t\r\n" only
+// (StringUtil.capitalize's StringTokenizer).
+bool IsWs(uint32_t cp) { return IsJavaWhitespace(cp); }
+bool IsWordSeparator(uint32_t cp) { return cp == ' ' || cp == '\t' || cp == '\r' || cp == '\n'; }
 
 bool IsAscii(std::string_view s) {
   for (char c : s) {
@@ -121,7 +125,7 @@ std::string TextCase::Capitalize(std::string_view text) {
   std::string out;
   bool word_start = true;
   for (uint32_t cp : Decode(text)) {
-    if (IsWs(cp)) {
+    if (IsWordSeparator(cp)) {
       word_start = true;
       AppendUtf8(&out, cp);
     } else if (word_start) {

@@ -107,6 +107,15 @@ ValuePtr Value::FromJson(const Json& json) {
   return nullptr;
 }
 
+size_t Value::ReportedHashSize() const {
+  return hash_ && hash_->literal_size > 0 ? hash_->literal_size : HashSize();
+}
+
+void Value::SetLiteralSize(size_t written_pairs) {
+  if (!hash_) hash_ = std::make_unique<HashStore>();
+  hash_->literal_size = written_pairs;
+}
+
 void Value::HashPut(const std::string& key, ValuePtr value) {
   if (!hash_) hash_ = std::make_unique<HashStore>();
   auto it = hash_->index.find(key);

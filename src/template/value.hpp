@@ -27,6 +27,12 @@ struct RangeSpec {
   int64_t begin = 0;
   int64_t size = 0;
   int step = 1;
+  // How a range slices (FreeMarker's RangeModel): "n.." has no end; "n..*m" and "n.." adapt
+  // to the sliced value's end instead of failing past it; "a..b" keeps FreeMarker's legacy
+  // "s[n..n-1]" is "" rule.
+  bool right_unbounded = false;
+  bool right_adaptive = false;
+  bool inclusive_end = false;
 };
 
 // Lets the hash index be probed with a string_view (no temporary std::string).
@@ -60,6 +66,10 @@ struct Value {
   ValuePtr HashGet(std::string_view key) const;
   // Only for hashes built during the render (never a JSON-backed one).
   void HashPut(const std::string& key, ValuePtr value);
+  // ?size: a hash literal reports the number of its key-value pairs as written, duplicates
+  // included (FreeMarker's HashLiteral), while listing it visits each key once.
+  size_t ReportedHashSize() const;
+  void SetLiteralSize(size_t written_pairs);
 
   // A blank value, from the current render's ValuePool when there is one (values made outside
   // a render, e.g. parse-time literals, use the heap and may be shared across renders).
@@ -79,6 +89,7 @@ struct Value {
   struct HashStore {
     std::vector<std::pair<std::string, ValuePtr>> entries;  // insertion order
     std::unordered_map<std::string, size_t, StringHash, std::equal_to<>> index;
+    size_t literal_size = 0;  // pairs written in a hash literal; 0 for any other hash
   };
   ValuePtr JsonChild(size_t i, const Json& child) const;
 

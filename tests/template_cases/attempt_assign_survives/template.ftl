@@ -1,0 +1,1 @@
+<#attempt><#assign v = 1>${missing}<#recover></#attempt>${v}

@@ -1,0 +1,1 @@
+<#list 1..3 as i><#attempt>${i}<#if i == 2><#break></#if><#recover>r</#attempt></#list>

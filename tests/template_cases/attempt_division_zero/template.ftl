@@ -1,0 +1,1 @@
+<#attempt>${1/0}<#recover>div0</#attempt>

@@ -1,0 +1,1 @@
+[<#attempt><#recover>r</#attempt>]

@@ -1,0 +1,1 @@
+<#function f>${1}<#return nope></#function><#attempt>${f()}<#recover>caught</#attempt>

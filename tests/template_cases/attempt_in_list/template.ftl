@@ -1,0 +1,1 @@
+<#list [1, 0, 2] as d><#attempt>${10 / d}<#recover>n/a</#attempt><#sep>, </#list>

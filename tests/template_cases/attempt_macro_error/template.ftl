@@ -1,0 +1,1 @@
+<#macro m>inside ${x}</#macro><#attempt><@m/><#recover>caught</#attempt>

@@ -1,0 +1,7 @@
+x
+<#attempt>
+  ${missing}
+<#recover>
+  default
+</#attempt>
+y

@@ -1,0 +1,1 @@
+<#attempt>a<#attempt>b${nope}<#recover>B</#attempt>c${nope2}<#recover>R</#attempt>

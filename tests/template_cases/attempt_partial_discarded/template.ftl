@@ -1,0 +1,1 @@
+[<#attempt>before ${missing} after<#recover>fallback</#attempt>]

@@ -1,0 +1,1 @@
+<#attempt>${x}<#recover>r</#recover>

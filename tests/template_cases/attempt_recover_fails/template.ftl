@@ -1,0 +1,1 @@
+<#attempt>${a}<#recover>${b}</#attempt>

@@ -1,0 +1,1 @@
+<#macro m><#attempt>a<#return>b<#recover>r</#attempt>after</#macro>[<@m/>]

@@ -1,0 +1,5 @@
+SELECT * FROM t
+<#attempt>
+WHERE id IN (${ids?join(", ")})
+<#recover>
+</#attempt>

@@ -1,0 +1,1 @@
+<#attempt>ok ${1}<#recover>failed</#attempt>

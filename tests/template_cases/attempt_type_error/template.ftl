@@ -1,0 +1,1 @@
+<#attempt>${"a" + items}<#recover>bad</#attempt>

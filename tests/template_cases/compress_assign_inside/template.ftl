@@ -1,0 +1,4 @@
+<#compress>
+<#assign x = 1>
+  v = ${x}
+</#compress>

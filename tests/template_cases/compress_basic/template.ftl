@@ -1,0 +1,6 @@
+<#compress>
+  SELECT   a,
+
+     b
+  FROM    t
+</#compress>

@@ -1,0 +1,1 @@
+x<#compress></#compress>y

@@ -1,0 +1,6 @@
+<#macro m>
+<#compress>
+   ${1}   ${2}
+</#compress>
+</#macro>
+<@m/>|<@m/>

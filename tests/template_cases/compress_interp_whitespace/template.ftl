@@ -1,0 +1,1 @@
+<#compress>[${"  a  \n\n  b  "}]</#compress>

@@ -1,0 +1,1 @@
+[<#compress>   x   y   </#compress>]

@@ -1,0 +1,1 @@
+<#compress> a   <#compress>  b    c  </#compress>   d </#compress>

@@ -1,0 +1,2 @@
+x<#compress>   
+   </#compress>y

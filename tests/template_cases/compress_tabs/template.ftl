@@ -1,0 +1,2 @@
+<#compress>a		 b 	
+	 c</#compress>

@@ -1,0 +1,1 @@
+<#compress>a  b  c</#compress>

@@ -1,0 +1,1 @@
+<#list 1..5 as i><#if i % 2 == 0><#continue></#if>${i} </#list>

@@ -1,0 +1,1 @@
+<#list [1] as i><#continue><#else>empty</#list>done

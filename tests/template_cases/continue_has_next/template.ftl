@@ -1,0 +1,1 @@
+<#list 1..4 as i><#if i == 4><#continue></#if>${i}<#if i?has_next>+</#if></#list>

@@ -1,0 +1,1 @@
+<#list {"a":1,"b":2,"c":3} as k, v><#if v == 2><#continue></#if>${k}=${v};</#list>

@@ -1,0 +1,1 @@
+<#list 1..2 as i><#macro m><#continue></#macro></#list>

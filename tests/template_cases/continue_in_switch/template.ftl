@@ -1,0 +1,1 @@
+<#list ["a","b","c"] as s><#switch s><#case "b"><#continue><#default>${s}</#switch>.</#list>

@@ -1,0 +1,1 @@
+<#switch 1><#case 1><#continue></#switch>

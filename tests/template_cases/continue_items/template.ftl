@@ -1,0 +1,1 @@
+<#list [1,2,3]><#items as i><#if i == 2><#continue></#if>${i}</#items></#list>

@@ -1,0 +1,1 @@
+<#list [1,2,3]>[<#items as i>${i}</#items><#continue>]</#list>

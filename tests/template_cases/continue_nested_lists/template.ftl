@@ -1,0 +1,1 @@
+<#list 1..2 as i><#list 1..3 as j><#if j == 2><#continue></#if>${i}${j} </#list></#list>

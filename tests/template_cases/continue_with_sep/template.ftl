@@ -1,0 +1,1 @@
+<#list 1..5 as i><#if i == 3><#continue></#if>${i}<#sep>,</#sep></#list>

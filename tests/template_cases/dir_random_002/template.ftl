@@ -1,0 +1,7 @@
+<#function f n><#return n * 10></#function><#macro m k><#local a = k><#list 1..2 as j><#nested j, a></#list><#if 5 gt 0>${b!0} 
+<#elseif b!0 == 1>E<#else><#attempt>
+  
+
+  ${nope}<#recover>R</#attempt>${y!0} </#if><#attempt><#list 0..<2 as i2>
+  ${y!0} <#sep>,</#sep></#list>${a!0} ${nope}<#recover>R</#attempt></#macro>${y!0} <#list [] as i0>${0} ${i0?counter} <#switch (i0?has_next)?c><#case 1>one<#case 2>two<#break><#default>d</#switch><#list (1..4)?filter(n -> n != 2) as i1><#attempt><@m 1; p, q>[${p}:${q!'-'}|${1} ]</@m>${5} <#list [4, 5] as i3><#if i3 == 0><#break></#if>${b!0} ${(i0?has_next)?c} ${5} </#list><#switch f(1)><#case 1>one<#case 2>two<#break><#default>d</#switch>${nope}<#recover>R</#attempt></#list><#sep>,</#sep></#list> <#list [] as i0><#if i0 == 1><#continue></#if>${i0 * 2} ${f(1)} <#list 1..3 as i1>${i0?index} <#attempt>${i0?index} <@m i0 * 2; p, q>[${p}:${q!'-'}|${i1?counter} ${a!0} ${i1?counter} ${4} ]</@m>${(i0?has_next)?c} <#assign x = 5>${nope}<#recover>R</#attempt><#list (1..4)?filter(n -> n != 2) as i2><#list [] as i3>${3} ${i3 * 2} ${i1} ${4} <#sep>,</#sep></#list>
+</#list><#switch 5><#case 1>one<#case 2>two<#break><#default>d</#switch><#else>empty</#list><#switch 1><#case 1>one<#case 2>two<#break><#default>d</#switch><#sep>,</#sep></#list>|${a!'na'} ${b!'nb'} ${x!'nx'}

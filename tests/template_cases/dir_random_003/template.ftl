@@ -1,0 +1,4 @@
+<#function f n><#return n * 10></#function><#macro m k><#local a = k><#list 1..2 as j><#nested j, a></#list>${4} <#list (1..4)?filter(n -> n != 2) as i1><#if i1 == 1><#break></#if>${i1?counter} <#sep>,</#sep></#list></#macro><#switch b!0><#case 1>one<#case 2>two<#break><#default>d</#switch>${a!0} <#if x!0 gt 1><#attempt>${a!0} <#switch a!0><#case 1>one<#case 2>two<#break><#default>d</#switch>
+  <#if 5 gt 2>
+<#elseif x!0 == 1>E<#else><#switch f(1)><#case 1>one<#case 2>two<#break><#default>d</#switch><#if 1 gt 1>${x!0} ${5} ${b!0} ${0} <#elseif f(1) == 1>E<#else>${a!0} </#if></#if>${nope}<#recover>R</#attempt><#global y = y!0><#elseif c!0 == 1>E<#else><#switch 4><#case 1>one<#case 2>two<#break><#default>d</#switch>
+  <#switch f(3)><#case 1>one<#case 2>two<#break><#default>d</#switch> </#if> |${a!'na'} ${b!'nb'} ${x!'nx'}

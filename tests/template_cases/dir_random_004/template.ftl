@@ -1,0 +1,2 @@
+<#function f n><#return n * 10></#function><#macro m k><#local a = k><#list 1..2 as j><#nested j, a></#list>${5} 
+  </#macro><#switch y!0><#case 1>one<#case 2>two<#break><#default>d</#switch>${x!0} |${a!'na'} ${b!'nb'} ${x!'nx'}

@@ -1,0 +1,6 @@
+<#function f n><#return n * 10></#function><#macro m k><#local a = k><#list 1..2 as j><#nested j, a></#list>${b!0} 
+  
+ </#macro><#attempt><#if y!0 gt 3><#list 1..3 as i2><#if i2 == 1><#break></#if><#list (1..4)?filter(n -> n != 2) as i3>${c!0} ${(i3?has_next)?c} ${4} ${i2 * 2} </#list><#attempt>${i2} ${0} ${3} ${(i2?has_next)?c} ${nope}<#recover>R</#attempt>${i2 * 2} </#list>
+  ${x!0} <#elseif 4 == 1>E<#else><#if x!0 gt 2><#global b = c!0><#list [] as i3>${b!0} ${0} ${f(2)} ${0} </#list><@m 1; p, q>[${p}:${q!'-'}|${b!0} ${y!0} ${x!0} ${a!0} ]</@m><#elseif f(3) == 1>E<#else>${b!0} <#attempt>${f(1)} ${nope}<#recover>R</#attempt><#list (1..4)?filter(n -> n != 2) as i3>${i3 * 2} ${b!0} ${0} ${i3?index} </#list></#if><@m a!0; p, q>[${p}:${q!'-'}|<#list 0..<2 as i3>${f(0)} ${a!0} ${i3?counter} </#list>
+  ${b!0} ]</@m></#if>
+<@m a!0; p, q>[${p}:${q!'-'}|<#assign x = b!0>${x!0} <#if 0 gt 0>${a!0} <#elseif 3 == 1>E<#else> <#attempt>${2} ${a!0} ${5} ${nope}<#recover>R</#attempt></#if>]</@m>${nope}<#recover>R</#attempt>${a!0} |${a!'na'} ${b!'nb'} ${x!'nx'}

@@ -1,0 +1,1 @@
+<#function f n><#return n * 10></#function><#macro m k><#local a = k><#list 1..2 as j><#nested j, a></#list>${c!0} </#macro>${b!0} |${a!'na'} ${b!'nb'} ${x!'nx'}

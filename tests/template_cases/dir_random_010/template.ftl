@@ -1,0 +1,7 @@
+<#function f n><#return n * 10></#function><#macro m k><#local a = k><#list 1..2 as j><#nested j, a></#list><#attempt><#attempt>
+  <#global y = 3>${x!0} 
+${nope}<#recover>R</#attempt>${nope}<#recover>R</#attempt>
+</#macro><#if 2 gt 0>
+  ${x!0} <#global y = x!0><#elseif 1 == 1>E<#else><#list [] as i1><#switch i1><#case 1>one<#case 2>two<#break><#default>d</#switch><#list [] as i2><#attempt>${a!0} ${nope}<#recover>R</#attempt><#list [4, 5] as i3><#if i3 == 0><#break></#if>${5} ${(i2?has_next)?c} </#list><#sep>,</#sep></#list><#attempt>
+<#list (1..4)?filter(n -> n != 2) as i3>${y!0} </#list><#switch i1?counter><#case 1>one<#case 2>two<#break><#default>d</#switch><@m f(2); p, q>[${p}:${q!'-'}|${b!0} ]</@m>${nope}<#recover>R</#attempt>${f(1)} <#sep>,</#sep></#list><#list [4, 5] as i1><@m c!0; p, q>[${p}:${q!'-'}|<#if 4 gt 1>${5} ${x!0} <#elseif c!0 == 1>E<#else>${i1?index} ${i1?counter} ${a!0} ${3} </#if>
+  <@m (i1?has_next)?c; p, q>[${p}:${q!'-'}|${(i1?has_next)?c} ${x!0} ${i1} ]</@m>]</@m><#switch i1><#case 1>one<#case 2>two<#break><#default>d</#switch><@m 3; p, q>[${p}:${q!'-'}|<#list (1..4)?filter(n -> n != 2) as i3>${4} ${f(0)} ${c!0} </#list>${a!0} <#assign x = 1><#if i1?counter gt 0>${5} ${x!0} ${f(2)} ${(i1?has_next)?c} <#elseif f(2) == 1>E<#else>${i1 * 2} ${c!0} </#if>]</@m><#switch a!0><#case 1>one<#case 2>two<#break><#default>d</#switch></#list></#if>${c!0} ${y!0} ${x!0} |${a!'na'} ${b!'nb'} ${x!'nx'}

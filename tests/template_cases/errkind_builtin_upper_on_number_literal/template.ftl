@@ -1,0 +1,1 @@
+${1?upper_case}

@@ -1,0 +1,1 @@
+<#list 5 as x>${x}</#list>

@@ -1,0 +1,1 @@
+<#list "abc" as x>${x}</#list>

@@ -1,0 +1,1 @@
+<#list "a"..3 as i>${i}</#list>

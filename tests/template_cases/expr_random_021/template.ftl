@@ -1,0 +1,28 @@
+[<#attempt>${s1?left_pad(-1, "]]>")}<#recover>E</#attempt>]
+[<#attempt>${s2[2..<7]}<#recover>E</#attempt>]
+[<#attempt>${s1?url('UTF-8')}<#recover>E</#attempt>]
+[<#attempt>${s1?last_index_of("-]", 7)}<#recover>E</#attempt>]
+[<#attempt>${s0?substring(2, -2)}<#recover>E</#attempt>]
+[<#attempt>${xs[-2..*-2]?join(',')}<#recover>E</#attempt>]
+[<#attempt>${s1?truncate_c(1)}<#recover>E</#attempt>]
+[<#attempt>${s2?last_index_of(">\x0001")}<#recover>E</#attempt>]
+[<#attempt>${s2[7..<1]}<#recover>E</#attempt>]
+[<#attempt>${s0[6..*6]}<#recover>E</#attempt>]
+[<#attempt>${s1?last_index_of("")}<#recover>E</#attempt>]
+[<#attempt>${s0[9..-1]}<#recover>E</#attempt>]
+[<#attempt>${s1?index_of("\x2028 ", 9)}<#recover>E</#attempt>]
+[<#attempt>${ns?map(x -> x * 2)?filter(x -> x < 1)?size}<#recover>E</#attempt>]
+[<#attempt>${s0?right_pad(3, "</")}<#recover>E</#attempt>]
+[<#attempt>${s0?left_pad(2, "-->")}<#recover>E</#attempt>]
+[<#attempt>${s0?url('UTF-8')}<#recover>E</#attempt>]
+[<#attempt>${s0[1..<9]}<#recover>E</#attempt>]
+[<#attempt>${s1[2..*9]}<#recover>E</#attempt>]
+[<#attempt>${s2[7..]}<#recover>E</#attempt>]
+[<#attempt>${s2?truncate_w(4)}<#recover>E</#attempt>]
+[<#attempt>${ws?sort?join('|')}<#recover>E</#attempt>]
+[<#attempt>${xs[8..4]?join(',')}<#recover>E</#attempt>]
+[<#attempt>${s0?index_of("--")}<#recover>E</#attempt>]
+[<#attempt>${s0?truncate_w(0)}<#recover>E</#attempt>]
+<#compress> _!/x!]]>
+ A	
+	</#compress>

@@ -1,0 +1,26 @@
+[<#attempt>${s1?last_index_of("'_", 9)}<#recover>E</#attempt>]
+[<#attempt>${s2?right_pad(1, "</")}<#recover>E</#attempt>]
+[<#attempt>${xs[2..4]?join(',')}<#recover>E</#attempt>]
+[<#attempt>${s0?right_pad(7, "\t")}<#recover>E</#attempt>]
+[<#attempt>${xs[5..<9]?join(',')}<#recover>E</#attempt>]
+[<#attempt>${s0[5..5]}<#recover>E</#attempt>]
+[<#attempt>${s1[4..8]}<#recover>E</#attempt>]
+[<#attempt>${s0?url('UTF-8')}<#recover>E</#attempt>]
+[<#attempt>${s0?truncate_w(5)}<#recover>E</#attempt>]
+[<#attempt>${s1?split("")?join('|')}<#recover>E</#attempt>]
+[<#attempt>${s1[8..<1]}<#recover>E</#attempt>]
+[<#attempt>${s0[9..3]}<#recover>E</#attempt>]
+[<#attempt>${s2?length}<#recover>E</#attempt>]
+[<#attempt>${s1?truncate_w(6)}<#recover>E</#attempt>]
+[<#attempt>${s1?ensure_ends_with("_")}<#recover>E</#attempt>]
+[<#attempt>${xs[-2..<3]?join(',')}<#recover>E</#attempt>]
+[<#attempt>${s0[9..<8]}<#recover>E</#attempt>]
+[<#attempt>${s0?truncate(2)}<#recover>E</#attempt>]
+[<#attempt>${xs[1..<4]?join(',')}<#recover>E</#attempt>]
+[<#attempt>${ns?take_while(x -> x != 1)?seq_contains(5)?c}<#recover>E</#attempt>]
+[<#attempt>${s1?truncate_w(0)}<#recover>E</#attempt>]
+[<#attempt>${ns?map(x -> x * 1)?drop_while(x -> x != 2)?seq_contains(5)?c}<#recover>E</#attempt>]
+[<#attempt>${s2[9..*-2]}<#recover>E</#attempt>]
+[<#attempt>${s0?left_pad(1, "☺.B")}<#recover>E</#attempt>]
+[<#attempt>${s1?url('UTF-8')}<#recover>E</#attempt>]
+<#compress>_" _b' ]]>.☺</#compress>

@@ -1,0 +1,1 @@
+<#global q>captured ${1}</#global>[${q}]

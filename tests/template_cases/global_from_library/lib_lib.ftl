@@ -1,0 +1,1 @@
+<#macro setg><#global g = "from lib"></#macro>

@@ -1,0 +1,1 @@
+<#macro m><#global seen = true></#macro><@m/>${seen?c}

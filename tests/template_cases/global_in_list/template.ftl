@@ -1,0 +1,1 @@
+<#list 1..3 as i><#global last = i></#list>${last}

@@ -1,0 +1,1 @@
+<#global a = 1 b = 2, c = a + b>${c}

@@ -1,0 +1,1 @@
+<#global n = 1><#global n += 2>${n}

@@ -1,0 +1,1 @@
+<#global x = "global"><#assign x = "ns">${x}

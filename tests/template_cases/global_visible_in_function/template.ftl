@@ -1,0 +1,1 @@
+<#global rate = 2><#function f x><#return x * rate></#function>${f(21)}

@@ -1,0 +1,1 @@
+<#attempt><#list 1..1000 as i>xxxxxxxxxx</#list><#recover>swallowed</#attempt>

@@ -1,0 +1,1 @@
+<#attempt><#list 1..100000 as i>${i}</#list><#recover>swallowed</#attempt>

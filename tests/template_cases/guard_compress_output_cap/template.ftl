@@ -1,0 +1,1 @@
+<#compress><#list 1..1000 as i>word </#list></#compress>

@@ -1,0 +1,1 @@
+<#assign ys = (1..50000000)?map(x -> x * 2)>${ys?size}

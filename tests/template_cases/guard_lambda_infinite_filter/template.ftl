@@ -1,0 +1,1 @@
+${(1..)?filter(x -> x < 0)?first}

@@ -1,0 +1,1 @@
+<#list obj?keys as k>${k}</#list>

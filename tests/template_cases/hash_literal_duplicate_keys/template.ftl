@@ -1,0 +1,1 @@
+<#assign h = {"a": 1, "b": 2, "a": 3}>${h.a} ${h?size} <#list h?keys as k>${k}</#list>

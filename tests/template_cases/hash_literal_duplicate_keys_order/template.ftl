@@ -1,0 +1,1 @@
+<#list {"z": 1, "a": 2, "z": 3, "m": 4}?keys as k>${k}</#list>

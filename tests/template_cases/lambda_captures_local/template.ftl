@@ -1,0 +1,1 @@
+<#function f lim><#return xs?filter(x -> x >= lim)?size></#function>${f(2)}

@@ -1,0 +1,1 @@
+<#list xs?map(x -> x * 3) as x><#if x == 6><#continue></#if>${x} </#list>

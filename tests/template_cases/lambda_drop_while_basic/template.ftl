@@ -1,0 +1,1 @@
+${xs?drop_while(x -> x < 4)?join(",")}

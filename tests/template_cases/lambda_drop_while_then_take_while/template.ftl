@@ -1,0 +1,1 @@
+${xs?drop_while(x -> x < 2)?take_while(x -> x < 5)?join(",")}

@@ -1,0 +1,1 @@
+<#assign evens = xs?filter(x -> x % 2 == 0)><#list evens as e>${e}</#list>${evens?size}

@@ -1,0 +1,1 @@
+<#assign ys = xs?map(x -> 10 / (x - 3))>${ys?size}

@@ -1,0 +1,1 @@
+<#assign ys = nulls?map(x -> x)>${ys?size}

@@ -1,0 +1,1 @@
+${xs?filter(x -> x > 1)?filter(x -> x < 5)?join(",")}

@@ -1,0 +1,1 @@
+[${es?filter(x -> true)?join(",")}]

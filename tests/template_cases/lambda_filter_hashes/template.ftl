@@ -1,0 +1,1 @@
+<#list users?filter(u -> u.active) as u>${u.name} </#list>

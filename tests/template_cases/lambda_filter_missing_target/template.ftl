@@ -1,0 +1,1 @@
+${nope?filter(x -> true)?size}

@@ -1,0 +1,1 @@
+${nulls?filter(x -> (x!0) > 0)?join(",")}

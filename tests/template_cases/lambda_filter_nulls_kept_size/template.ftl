@@ -1,0 +1,1 @@
+${nulls?filter(x -> true)?size}

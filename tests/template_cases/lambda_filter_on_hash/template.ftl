@@ -1,0 +1,1 @@
+${h?filter(x -> true)?size}

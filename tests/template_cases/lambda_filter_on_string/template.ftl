@@ -1,0 +1,1 @@
+${s?filter(x -> true)?size}

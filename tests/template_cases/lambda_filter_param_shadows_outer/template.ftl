@@ -1,0 +1,1 @@
+${names?filter(x -> x?length == 3)?join(",")}|${x}

@@ -1,0 +1,1 @@
+${xs?filter(x -> x > 2)?size}

@@ -1,0 +1,1 @@
+${xs?filter(x -> true, 1)?join(",")}

@@ -1,0 +1,1 @@
+<#list 1..2 as n>${xs?filter(x -> x > n * 2)?join(",")};</#list>

@@ -1,0 +1,1 @@
+<#function f a b=10><#return a + b></#function>${xs?map(f)?join(",")}

@@ -1,0 +1,1 @@
+<#function even n><#return n % 2 == 0></#function>${xs?filter(even)?join(",")}

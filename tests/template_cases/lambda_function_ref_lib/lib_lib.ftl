@@ -1,0 +1,1 @@
+<#function big n><#return n gt 4></#function>

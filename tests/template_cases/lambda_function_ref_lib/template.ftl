@@ -1,0 +1,1 @@
+${xs?filter(lib.big)?join(",")}

@@ -1,0 +1,1 @@
+<#function sq n><#return n * n></#function>${xs?map(sq)?join(",")}

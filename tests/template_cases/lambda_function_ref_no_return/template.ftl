@@ -1,0 +1,1 @@
+<#function f n></#function>${xs?map(f)?join(",")}

@@ -1,0 +1,1 @@
+${xs?filter(x -> x > 9)?has_content?c} ${xs?filter(x -> x > 3)?has_content?c}

@@ -1,0 +1,1 @@
+<#macro m lim><#local ys = xs?filter(x -> x < lim)>${ys?join(",")}</#macro><@m lim=3/>

@@ -1,0 +1,1 @@
+<#list xs?filter(x -> x > 2)><#items as x>${x}<#sep>+</#items></#list>

@@ -1,0 +1,1 @@
+${names?filter(n -> n?starts_with("b") || n?ends_with("y"))?join(",")}

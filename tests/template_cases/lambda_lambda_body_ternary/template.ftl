@@ -1,0 +1,1 @@
+${xs?map(x -> (x > 3)?then("big", "small"))?join(",")}

@@ -1,0 +1,1 @@
+<#assign f = x -> x>${f}

@@ -1,0 +1,1 @@
+<#if xs?filter(x -> x > 5)?size == 1>one</#if>

@@ -1,0 +1,1 @@
+<#list xs?filter(x -> x % 3 == 0) as y>${y}<#sep>,</#list>

@@ -1,0 +1,1 @@
+${xs?filter(x -> y > 1)?size}

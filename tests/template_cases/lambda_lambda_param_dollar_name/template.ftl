@@ -1,0 +1,1 @@
+${xs?filter($v -> $v > 5)?join(",")}

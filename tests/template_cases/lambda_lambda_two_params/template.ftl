@@ -1,0 +1,1 @@
+${xs?filter((a, b) -> true)?size}

@@ -1,0 +1,1 @@
+${xs?filter(x -> 10 / (x - 3) > 0)?first}

@@ -1,0 +1,1 @@
+<#list xs?map(x -> 10 / (x - 3)) as y>${y}<#break></#list>

@@ -1,0 +1,1 @@
+${xs?map(x -> 10 / (x - 3))?seq_contains(-5)?c}

@@ -1,0 +1,1 @@
+${xs?map(x -> 10 / (x - 3))?filter(y -> true)?size}

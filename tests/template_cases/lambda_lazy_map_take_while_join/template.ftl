@@ -1,0 +1,1 @@
+${xs?map(x -> 10 / (x - 3))?take_while(y -> y < 0)?join(",")}

@@ -1,0 +1,1 @@
+<#list xs?filter(x -> x > 1) as x>${x}<#if x == 3><#break></#if></#list>

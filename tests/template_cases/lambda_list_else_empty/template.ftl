@@ -1,0 +1,1 @@
+<#list xs?filter(x -> x > 9) as x>${x}<#else>none</#list>

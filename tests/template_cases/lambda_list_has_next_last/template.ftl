@@ -1,0 +1,1 @@
+<#list xs?filter(x -> x != 4) as x>${x}<#if x?is_last>.</#if></#list>

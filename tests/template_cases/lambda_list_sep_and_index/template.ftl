@@ -1,0 +1,1 @@
+<#list xs?filter(x -> x % 2 == 0) as x>${x?index}:${x}<#sep>, </#list>

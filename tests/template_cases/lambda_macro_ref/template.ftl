@@ -1,0 +1,1 @@
+<#macro m n></#macro>${xs?map(m)?join(",")}

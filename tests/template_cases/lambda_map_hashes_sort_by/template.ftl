@@ -1,0 +1,1 @@
+<#list users?map(u -> {"name": u.n, "v": u.age * 10})?sort_by("v") as r>${r.name}=${r.v} </#list>

@@ -1,0 +1,1 @@
+${names?map(n -> n?length)?seq_index_of(2)}

@@ -1,0 +1,1 @@
+<#list names?map(n -> n?cap_first) as n>${n}<#sep>/</#list>

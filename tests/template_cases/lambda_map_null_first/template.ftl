@@ -1,0 +1,1 @@
+${nulls?map(x -> x)?first}

@@ -1,0 +1,1 @@
+${h?map(x -> x)?size}

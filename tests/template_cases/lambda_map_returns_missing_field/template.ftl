@@ -1,0 +1,1 @@
+${users?map(u -> u.missing)?size}

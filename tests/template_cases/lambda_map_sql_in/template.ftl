@@ -1,0 +1,1 @@
+WHERE id IN (${users?map(u -> u.age?c)?join(", ")})

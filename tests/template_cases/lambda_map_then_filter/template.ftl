@@ -1,0 +1,1 @@
+${xs?map(x -> x * x)?filter(y -> y > 10)?join(",")}

@@ -1,0 +1,1 @@
+${names?map(n -> n?upper_case)?join(",")}

@@ -1,0 +1,1 @@
+${h?keys?filter(k -> k != "a")?join(",")}

@@ -1,0 +1,1 @@
+${xs?map(x -> -x)?reverse?join(",")}

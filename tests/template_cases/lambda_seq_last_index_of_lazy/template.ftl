@@ -1,0 +1,1 @@
+${[1,2,1,2]?map(x -> x * 2)?seq_last_index_of(2)}

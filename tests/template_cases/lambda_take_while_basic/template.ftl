@@ -1,0 +1,1 @@
+${xs?take_while(x -> x < 4)?join(",")}

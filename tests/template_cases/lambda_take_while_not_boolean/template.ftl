@@ -1,0 +1,1 @@
+${xs?take_while(x -> 1)?join(",")}

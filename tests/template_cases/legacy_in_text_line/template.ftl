@@ -1,0 +1,1 @@
+<#assign v = 3>x #{v} y

@@ -1,0 +1,1 @@
+<#list {"a":1} as k, v>${k?index}</#list>

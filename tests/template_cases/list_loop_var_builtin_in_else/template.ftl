@@ -1,0 +1,1 @@
+<#list [] as x>a<#else>${x?index}</#list>

@@ -1,0 +1,1 @@
+<#list [1,2] as x>${[3]?map(y -> x?index)?join(",")}</#list>

@@ -1,0 +1,1 @@
+<#list [1] as x><#macro m>${x?index}</#macro></#list>

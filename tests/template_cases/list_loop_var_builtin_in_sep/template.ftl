@@ -1,0 +1,1 @@
+<#list [1,2] as x><#sep>${x?index}</#list>

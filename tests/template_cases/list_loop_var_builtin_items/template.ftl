@@ -1,0 +1,1 @@
+<#list [1,2]><#items as x>${x?counter}</#items></#list>

@@ -1,0 +1,1 @@
+${[3]?map(y -> y?index)?join(",")}

@@ -1,0 +1,1 @@
+<#list [1,2] as x></#list>${x?index}

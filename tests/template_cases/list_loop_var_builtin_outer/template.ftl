@@ -1,0 +1,1 @@
+<#list [1] as x><#list [2] as y>${x?index}</#list></#list>

@@ -1,0 +1,1 @@
+<#macro outer><#nested 1></#macro><#macro inner><#nested 2></#macro><@outer; a><@inner; b>${a}${b}</@inner></@outer>

@@ -1,0 +1,1 @@
+<#macro rows n><#list 1..n as i><#nested i, i * i></#list></#macro><@rows 3; i, sq>${i}:${sq} </@rows>

@@ -1,0 +1,1 @@
+<#macro m><#nested 1></#macro><@m; a, b>${a}${b!"-"}</@m>

@@ -1,0 +1,1 @@
+<#macro m x><#nested x * 2></#macro><@m x=2; d>${d}</@m>

@@ -1,0 +1,1 @@
+<#macro m><#nested 1></#macro><@m>x</@m>

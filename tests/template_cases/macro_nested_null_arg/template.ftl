@@ -1,0 +1,1 @@
+<#macro m><#nested missing!></#macro><@m; a>[${a}]</@m>

@@ -1,0 +1,1 @@
+<#macro m><#local v = 5><#nested v></#macro><@m; x>${x}${v!"-"}</@m>

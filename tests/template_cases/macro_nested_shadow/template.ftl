@@ -1,0 +1,1 @@
+<#assign a = "outer"><#macro m><#nested "inner"></#macro><@m; a>${a}</@m>${a}

@@ -1,0 +1,1 @@
+<#macro m><#nested 1, 2></#macro><@m; a, b>${a}${b}</@m>

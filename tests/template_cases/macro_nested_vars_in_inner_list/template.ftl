@@ -1,0 +1,1 @@
+<#macro m><#nested "v"></#macro><@m; a><#list [1,2] as i>${a}${i} </#list></@m>

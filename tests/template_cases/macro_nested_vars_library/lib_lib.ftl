@@ -1,0 +1,1 @@
+<#macro each items><#list items as i><#nested i, i?counter></#list></#macro>

@@ -1,0 +1,1 @@
+<@lib.each items=["a","b"]; it, n>${n}:${it} </@lib.each>

@@ -1,0 +1,1 @@
+<#macro m><#nested "v"></#macro><@m; x><#list [1,2] as x>${x}</#list>${x}</@m>

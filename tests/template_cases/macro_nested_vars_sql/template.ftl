@@ -1,0 +1,1 @@
+<#macro cols names><#list names as n><#nested n, n?is_last></#list></#macro>SELECT <@cols names=["a","b","c"]; c, last>t.${c}<#if !last>, </#if></@cols> FROM t

@@ -1,0 +1,1 @@
+<#noparse>${x} <#if>broken</#noparse>

@@ -1,0 +1,1 @@
+<#noParse>${a}</#noParse>

@@ -1,0 +1,1 @@
+<#noparse><#-- not a comment --></#noparse>

@@ -1,0 +1,1 @@
+x<#noparse></#noparse>y

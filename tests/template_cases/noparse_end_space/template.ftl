@@ -1,0 +1,1 @@
+<#noparse>${a}</#noparse >z

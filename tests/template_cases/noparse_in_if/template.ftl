@@ -1,0 +1,5 @@
+<#if true>
+<#noparse>
+  <#x>
+</#noparse>
+</#if>

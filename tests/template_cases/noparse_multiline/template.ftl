@@ -1,0 +1,6 @@
+a
+<#noparse>
+  ${user}
+  <#list>
+</#noparse>
+b

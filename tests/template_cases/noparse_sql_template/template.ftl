@@ -1,0 +1,2 @@
+-- usage: <#noparse>${table}</#noparse>
+SELECT 1

@@ -1,0 +1,1 @@
+<#attempt>${2.5?lower_abc}<#recover>E</#attempt> ${3?upper_abc} ${28?lower_abc}

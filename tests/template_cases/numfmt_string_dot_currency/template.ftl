@@ -1,0 +1,1 @@
+${1234.5?string.currency}

@@ -1,0 +1,1 @@
+${0.5?string.percent}|${1234.5?string.number}|${1234.5?string.computer}

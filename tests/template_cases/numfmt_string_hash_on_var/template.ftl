@@ -1,0 +1,1 @@
+<#assign p = "0.00">${x?string[p]} ${x?string.computer}

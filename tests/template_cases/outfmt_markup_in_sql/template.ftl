@@ -1,0 +1,1 @@
+<#assign x><b></#assign>${x?is_markup_output?c}

@@ -1,0 +1,1 @@
+<#assign s = "x">${s?no_esc}

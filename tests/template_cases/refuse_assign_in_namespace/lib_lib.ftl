@@ -1,0 +1,1 @@
+<#macro m></#macro>

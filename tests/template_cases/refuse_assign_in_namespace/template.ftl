@@ -1,0 +1,1 @@
+<#assign x = 1 in lib>

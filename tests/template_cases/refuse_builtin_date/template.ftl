@@ -1,0 +1,1 @@
+${d?date("yyyy-MM-dd")}

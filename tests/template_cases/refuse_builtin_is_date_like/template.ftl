@@ -1,0 +1,1 @@
+${d?is_date_like?c}

@@ -1,0 +1,1 @@
+<#if s?matches("[a-z]+")>yes</#if>

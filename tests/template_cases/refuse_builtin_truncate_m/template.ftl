@@ -1,0 +1,1 @@
+${s?truncate_m(3)}

@@ -1,0 +1,1 @@
+<#macro m a>${a}</#macro><#assign f = m?with_args({"a": 1})>

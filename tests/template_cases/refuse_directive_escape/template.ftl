@@ -1,0 +1,1 @@
+<#escape x as x?html>${"<"}</#escape>

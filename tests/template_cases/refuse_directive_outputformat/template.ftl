@@ -1,0 +1,1 @@
+<#outputformat "HTML">${"<"}</#outputformat>

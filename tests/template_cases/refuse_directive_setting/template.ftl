@@ -1,0 +1,1 @@
+<#setting number_format="0.00">${1}

@@ -1,0 +1,1 @@
+<#setting locale="de_DE">${1.5}

@@ -1,0 +1,1 @@
+${s?ensure_starts_with("a.*", "x")}

@@ -1,0 +1,1 @@
+${s?keep_after("B", "i")}

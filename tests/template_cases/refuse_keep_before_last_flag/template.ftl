@@ -1,0 +1,1 @@
+${s?keep_before_last("\\d", "r")}

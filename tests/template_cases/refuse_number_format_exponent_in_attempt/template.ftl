@@ -1,0 +1,1 @@
+<#attempt>${1234.5?string("0.###E0")}<#recover>fallback</#attempt>

@@ -1,0 +1,1 @@
+<#setting boolean_format="true,false">${true} ${"" + false}

@@ -1,0 +1,1 @@
+<#setting locale="en-US">${1.5}

@@ -1,0 +1,1 @@
+<#list s?split("[0-9]+", "r") as p>${p}</#list>

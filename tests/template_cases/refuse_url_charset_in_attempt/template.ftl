@@ -1,0 +1,1 @@
+<#attempt>${"é"?url("UTF-16")}<#recover>fallback</#attempt>

@@ -1,0 +1,1 @@
+<#attempt>${"1"?eval}<#recover>r</#attempt>

@@ -1,0 +1,1 @@
+<#compress>${"1"?eval}</#compress>

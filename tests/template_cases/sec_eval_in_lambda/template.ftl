@@ -1,0 +1,1 @@
+${xs?filter(x -> "1"?eval == 1)?size}

@@ -1,0 +1,1 @@
+<#noparse>${"1"?eval}<#include "x"></#noparse>

@@ -1,0 +1,1 @@
+<#attempt><#include "x"><#recover>r</#attempt>

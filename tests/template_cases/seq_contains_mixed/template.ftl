@@ -1,0 +1,1 @@
+${[1, "a"]?seq_contains("a")?c}

@@ -1,0 +1,1 @@
+${[true, false]?seq_index_of(false)}

@@ -1,0 +1,1 @@
+${["a","b","c","b"]?seq_last_index_of("b", -1)}

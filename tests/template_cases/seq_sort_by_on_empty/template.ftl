@@ -1,0 +1,1 @@
+[<#list []?sort_by("a") as u>${u}</#list>]

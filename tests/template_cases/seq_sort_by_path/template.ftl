@@ -1,0 +1,1 @@
+<#list users?sort_by(["address", "city"]) as u>${u.name} </#list>

@@ -1,0 +1,1 @@
+<#list users?sort_by([]) as u>${u.name} </#list>

@@ -1,0 +1,1 @@
+<#list users?sort_by(["address", "zip"]) as u>${u.name} </#list>

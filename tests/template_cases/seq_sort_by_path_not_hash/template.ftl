@@ -1,0 +1,1 @@
+<#list users?sort_by(["name", "x"]) as u>${u.name} </#list>

@@ -1,0 +1,1 @@
+<#list rows?sort_by("name") as r>[${r.name}]</#list>

@@ -1,0 +1,2 @@
+<#list words?sort as w>[${w}]
+</#list>

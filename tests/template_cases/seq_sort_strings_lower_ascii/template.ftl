@@ -1,0 +1,1 @@
+${["pear","apple","fig","apples","app"]?sort?join(",")}

@@ -1,0 +1,1 @@
+${["a b","ab","a-b","a_b","a.b","Ab"]?sort?join("|")}

@@ -1,0 +1,1 @@
+<#setting boolean_format="c">${true} ${false?string}

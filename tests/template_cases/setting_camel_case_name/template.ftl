@@ -1,0 +1,1 @@
+<#setting numberFormat="computer">${1.5}

@@ -1,0 +1,4 @@
+<#list 1..2 as i>
+  <#setting number_format="computer">
+  ${i}
+</#list>

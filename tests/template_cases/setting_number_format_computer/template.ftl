@@ -1,0 +1,2 @@
+<#setting number_format="computer">
+${1.5} ${1000000}

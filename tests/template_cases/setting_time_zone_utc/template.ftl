@@ -1,0 +1,1 @@
+<#setting time_zone="UTC">x

@@ -1,0 +1,1 @@
+<#list xs[1..] as x>${x};</#list>

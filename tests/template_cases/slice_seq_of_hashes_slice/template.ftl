@@ -1,0 +1,1 @@
+<#list hs[1..] as h>${h.a}</#list>

@@ -1,0 +1,1 @@
+SELECT '${s[0..*3]}' AS prefix

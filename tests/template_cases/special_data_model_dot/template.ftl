@@ -1,0 +1,1 @@
+<#assign user = "ns">${.data_model.user}

@@ -1,0 +1,1 @@
+<#list .data_model.cfg as k, v>${k}=${v} </#list>

@@ -1,0 +1,1 @@
+<#list .data_model?keys as k>${k} </#list>

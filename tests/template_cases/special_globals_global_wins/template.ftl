@@ -1,0 +1,1 @@
+<#global user = "g">${.globals.user}

@@ -1,0 +1,1 @@
+<#assign only_ns = 1>${.globals.only_ns!"absent"}

@@ -1,0 +1,1 @@
+<#if .lang == "en">english</#if>

@@ -1,0 +1,1 @@
+<#assign x = "main">${.main.x}

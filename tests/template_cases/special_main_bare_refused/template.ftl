@@ -1,0 +1,1 @@
+<#list .main?keys as k>${k}</#list>

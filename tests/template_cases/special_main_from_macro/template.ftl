@@ -1,0 +1,1 @@
+<#assign x = 1><#macro m><#local x = 2>${.main.x}</#macro><@m/>

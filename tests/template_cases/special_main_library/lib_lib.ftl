@@ -1,0 +1,1 @@
+<#macro show><#assign x = "lib ns">${.main.x!"main has none"}</#macro>

@@ -1,0 +1,1 @@
+${.main.user!"absent"}

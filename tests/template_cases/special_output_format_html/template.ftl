@@ -1,0 +1,1 @@
+${.output_format} ${.auto_esc?c}

@@ -1,0 +1,1 @@
+<#assign user = "ns">${.vars.user} ${.vars["user"]}

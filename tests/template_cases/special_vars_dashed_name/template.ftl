@@ -1,0 +1,1 @@
+<#assign "a-b" = 1>${.vars["a-b"]}

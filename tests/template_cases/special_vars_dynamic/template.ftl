@@ -1,0 +1,1 @@
+<#assign k = "n">${.vars[k]}

@@ -1,0 +1,1 @@
+<#macro m><#local user = "local">${.vars.user}</#macro><@m/>

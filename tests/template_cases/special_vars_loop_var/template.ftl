@@ -1,0 +1,1 @@
+<#list [7] as user>${.vars.user}</#list>

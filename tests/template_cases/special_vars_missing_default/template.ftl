@@ -1,0 +1,1 @@
+${.vars.nope!"none"} ${.vars["nope"]???c}

@@ -1,0 +1,1 @@
+INSERT INTO audit(payload) VALUES ('{"table": "${table?json_string}", "note": "${"it's \"quoted\"\n"?json_string}"}')

@@ -1,0 +1,4 @@
+<#noparse>
+-- Parameters: ${table} is interpolated, :since is bound.
+</#noparse>
+SELECT * FROM ${table} WHERE created_at >= :since

@@ -1,0 +1,5 @@
+SELECT
+<#list cols?filter(c -> !(c.hidden!false)) as c>
+  ${c.name}<#sep>,</#sep>
+</#list>
+FROM ${table}

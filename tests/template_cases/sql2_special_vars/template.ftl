@@ -1,0 +1,2 @@
+-- locale ${.locale}, format ${.output_format}
+SELECT '${.data_model.table}' AS t, ${.vars["limit"]?c} AS l

@@ -1,0 +1,1 @@
+${e?index_of("b")} ${e?index_of("c")} ${e?last_index_of("😀")} ${e?index_of("😀", 2)}

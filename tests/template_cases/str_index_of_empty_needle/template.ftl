@@ -1,0 +1,1 @@
+${s?index_of("")} ${s?last_index_of("")} ${s?index_of("", 3)}

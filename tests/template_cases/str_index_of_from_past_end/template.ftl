@@ -1,0 +1,1 @@
+${s?index_of("l", 100)} ${s?last_index_of("l", 100)}

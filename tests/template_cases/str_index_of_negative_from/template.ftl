@@ -1,0 +1,1 @@
+${s?index_of("h", -3)} ${s?last_index_of("h", -1)}

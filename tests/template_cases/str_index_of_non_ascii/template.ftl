@@ -1,0 +1,1 @@
+${s?index_of("l")} ${s?index_of("w")} ${s?index_of("é", 2)} ${s?last_index_of("é")} ${s?last_index_of("l", 5)}

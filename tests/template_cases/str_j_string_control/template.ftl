@@ -1,0 +1,1 @@
+${ctl?j_string}

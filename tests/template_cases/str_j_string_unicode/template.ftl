@@ -1,0 +1,1 @@
+${uni?j_string}

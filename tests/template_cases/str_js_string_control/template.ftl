@@ -1,0 +1,1 @@
+${ctl?js_string}

@@ -1,0 +1,1 @@
+${q?js_string}

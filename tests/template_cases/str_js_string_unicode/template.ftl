@@ -1,0 +1,1 @@
+${uni?js_string}

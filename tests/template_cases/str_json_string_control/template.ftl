@@ -1,0 +1,1 @@
+${ctl?json_string}

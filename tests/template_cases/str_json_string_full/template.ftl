@@ -1,0 +1,1 @@
+${q?json_string}

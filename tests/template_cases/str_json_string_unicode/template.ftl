@@ -1,0 +1,1 @@
+${uni?json_string}

@@ -1,0 +1,1 @@
+${s?keep_after("é")}|${s?keep_before_last("ö")}

@@ -1,0 +1,1 @@
+${s?length} ${e?length}

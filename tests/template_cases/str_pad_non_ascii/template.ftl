@@ -1,0 +1,1 @@
+[${s?left_pad(16, "é")}] [${s?right_pad(15, "ab")}]

@@ -1,0 +1,1 @@
+<#list "abc"?split("") as p>[${p}]</#list>|<#list ""?split("") as p>[${p}]</#list>

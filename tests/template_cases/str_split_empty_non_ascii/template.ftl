@@ -1,0 +1,1 @@
+<#list "aé☺"?split("") as p>[${p}]</#list>

@@ -1,0 +1,1 @@
+${e?substring(1, 3)}|${e?substring(4)}

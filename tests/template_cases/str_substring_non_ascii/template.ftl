@@ -1,0 +1,1 @@
+${s?substring(1, 4)}|${s?substring(6)}

@@ -1,0 +1,1 @@
+${long?truncate_c(20)}

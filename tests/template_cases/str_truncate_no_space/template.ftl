@@ -1,0 +1,1 @@
+${"abcdefghijklmnopqrstuvwxyz"?truncate(10)}

@@ -1,0 +1,1 @@
+${short?truncate(20)}

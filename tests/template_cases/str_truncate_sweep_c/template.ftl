@@ -1,0 +1,2 @@
+<#list texts as t><#list 0..25 as n>${n}:[${t?truncate_c(n)}]
+</#list></#list>

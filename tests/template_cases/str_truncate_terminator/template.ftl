@@ -1,0 +1,1 @@
+${long?truncate(20, '…')}

@@ -1,0 +1,1 @@
+${"aaaa bbbb cccc dddd"?truncate(12)}

@@ -1,0 +1,1 @@
+${path?url('NOPE-1')}

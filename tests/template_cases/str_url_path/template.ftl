@@ -1,0 +1,1 @@
+${path?url_path('UTF-8')}

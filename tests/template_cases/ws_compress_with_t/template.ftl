@@ -1,0 +1,4 @@
+<#compress>
+  a   <#t>
+  b
+</#compress>|

@@ -1,0 +1,4 @@
+<#if true>
+  x
+  <#lt>  </#if>
+y

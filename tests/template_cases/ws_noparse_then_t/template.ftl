@@ -1,0 +1,4 @@
+<#noparse>
+  raw ${x}
+</#noparse><#t>
+after

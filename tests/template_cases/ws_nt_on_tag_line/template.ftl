@@ -1,0 +1,5 @@
+a
+  <#if true> <#nt>
+x
+  </#if>
+b

@@ -1,0 +1,1 @@
+b <#lt><#if true>a</#if>

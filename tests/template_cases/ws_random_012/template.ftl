@@ -1,0 +1,7 @@
+
+<#if true>
+ y z <#noparse> c</#noparse>
+
+</#if><#-- c --><#noparse>
+
+</#noparse>  

@@ -1,0 +1,1 @@
+ y z a<#list 1..2 as i>a</#list>

@@ -1,0 +1,3 @@
+<#nt><#assign v = 1>
+
+<#lt>x

@@ -1,0 +1,1 @@
+<#-- c --><#assign v = 1><#assign v = 1>

@@ -1,0 +1,2 @@
+<#assign v = 1>x
+a

@@ -1,0 +1,5 @@
+<#noparse>
+</#noparse><#noparse>
+</#noparse><#compress> c
+
+b </#compress><#t>	

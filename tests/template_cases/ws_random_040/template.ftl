@@ -1,0 +1,3 @@
+<#t>
+  <#noparse>
+  </#noparse><#assign v = 1>

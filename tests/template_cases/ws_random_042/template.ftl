@@ -1,0 +1,3 @@
+
+<#noparse>x
+</#noparse>  <#noparse> y z </#noparse>

@@ -1,0 +1,1 @@
+<#-- c --><#noparse> y z </#noparse>

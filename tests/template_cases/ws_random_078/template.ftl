@@ -1,0 +1,2 @@
+<#noparse>
+</#noparse>

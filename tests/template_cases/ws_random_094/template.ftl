@@ -1,0 +1,3 @@
+<#compress>  
+  </#compress><#list 1..2 as i><#-- c --><#lt><#noparse>x
+</#noparse></#list><#lt>

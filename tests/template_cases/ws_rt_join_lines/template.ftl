@@ -1,0 +1,4 @@
+SELECT <#rt>
+  a,
+  b
+FROM t

@@ -1,0 +1,4 @@
+<#if true>
+  one <#t>
+  two
+</#if>

@@ -1,0 +1,3 @@
+<#macro m>M</#macro>
+  <@m/> <#t>
+  x

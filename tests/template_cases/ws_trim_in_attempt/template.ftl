@@ -1,0 +1,7 @@
+<#attempt>
+  a <#t>
+  ${x}
+<#recover>
+  b <#t>
+</#attempt>
+end
