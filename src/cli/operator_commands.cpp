@@ -8,6 +8,7 @@
 #include "datapipelines/service/api_key_view.hpp"
 #include "datapipelines/service/audit_log.hpp"
 #include "datapipelines/service/auth_service.hpp"
+#include "datapipelines/service/workspace_admin_service.hpp"
 #include "datapipelines/store/metadata_store.hpp"
 #include "datapipelines/util/clock.hpp"
 #include "datapipelines/util/json.hpp"
@@ -35,22 +36,6 @@ Json IssuedJson(const IssuedApiKey& issued) {
   out["workspace"] = issued.workspace_name;
   out["api_key"] = issued.plaintext;
   return out;
-}
-
-Json UserJson(const User& user) {
-  return Json{{"id", user.id},
-              {"email", user.email},
-              {"display_name", user.display_name},
-              {"active", user.is_active},
-              {"super_admin", user.is_super_admin},
-              {"created_at", FormatIso8601Ms(user.created_at_ms)}};
-}
-
-Json WorkspaceJson(const Workspace& ws) {
-  return Json{{"id", ws.id},
-              {"name", ws.name},
-              {"display_name", ws.display_name},
-              {"created_at", FormatIso8601Ms(ws.created_at_ms)}};
 }
 
 // Prints a JSON value, or a readable table-ish text rendering of it.
@@ -209,12 +194,12 @@ int OperatorCommands::Run(const Config& config) {
       Print(out, o.json);
     } else if (users_create_->parsed()) {
       if (o.password_stdin) std::getline(std::cin, o.password);
-      Print(UserJson(auth.CreateUser(o.email, o.display_name.empty() ? o.email : o.display_name,
+      Print(UserView(auth.CreateUser(o.email, o.display_name.empty() ? o.email : o.display_name,
                                      o.password, o.super_admin)),
             o.json);
     } else if (users_list_->parsed()) {
       Json out = Json::array();
-      for (const auto& user : auth.ListUsers()) out.push_back(UserJson(user));
+      for (const auto& user : auth.ListUsers()) out.push_back(UserView(user));
       Print(out, o.json);
     } else if (users_deactivate_->parsed() || users_activate_->parsed()) {
       bool active = users_activate_->parsed();
@@ -227,12 +212,12 @@ int OperatorCommands::Run(const Config& config) {
       if (!generated.empty()) out["password"] = generated;  // shown once, never stored
       Print(out, o.json);
     } else if (workspaces_create_->parsed()) {
-      Print(WorkspaceJson(auth.CreateWorkspace(
+      Print(WorkspaceView(auth.CreateWorkspace(
                 o.workspace, o.display_name.empty() ? o.workspace : o.display_name, o.email)),
             o.json);
     } else if (workspaces_list_->parsed()) {
       Json out = Json::array();
-      for (const auto& ws : auth.ListWorkspaces()) out.push_back(WorkspaceJson(ws));
+      for (const auto& ws : auth.ListWorkspaces()) out.push_back(WorkspaceView(ws));
       Print(out, o.json);
     } else if (members_set_->parsed()) {
       Role role = Require(ParseRole(o.role), "--role (viewer | operator | author | ws_admin)");

@@ -17,7 +17,9 @@ void RequireSuperAdmin(const Principal& principal) {
   }
 }
 
-Json UserJson(const User& u) {
+}  // namespace
+
+Json UserView(const User& u) {
   return {{"id", u.id},
           {"email", u.email},
           {"display_name", u.display_name},
@@ -26,14 +28,12 @@ Json UserJson(const User& u) {
           {"created_at", FormatIso8601Ms(u.created_at_ms)}};
 }
 
-Json WorkspaceJson(const Workspace& w) {
+Json WorkspaceView(const Workspace& w) {
   return {{"id", w.id},
           {"name", w.name},
           {"display_name", w.display_name},
           {"created_at", FormatIso8601Ms(w.created_at_ms)}};
 }
-
-}  // namespace
 
 Json WorkspaceAdminService::Members(const Principal& principal) {
   EnforceAccess(principal, Scope::kRead, Role::kViewer);
@@ -65,14 +65,14 @@ void WorkspaceAdminService::RemoveMember(const Principal& principal, const std::
 Json WorkspaceAdminService::Users(const Principal& principal) {
   RequireSuperAdmin(principal);
   Json out = Json::array();
-  for (const auto& u : auth_.ListUsers()) out.push_back(UserJson(u));
+  for (const auto& u : auth_.ListUsers()) out.push_back(UserView(u));
   return out;
 }
 
 Json WorkspaceAdminService::Workspaces(const Principal& principal) {
   RequireSuperAdmin(principal);
   Json out = Json::array();
-  for (const auto& w : auth_.ListWorkspaces()) out.push_back(WorkspaceJson(w));
+  for (const auto& w : auth_.ListWorkspaces()) out.push_back(WorkspaceView(w));
   return out;
 }
 
@@ -86,7 +86,7 @@ CreatedUser WorkspaceAdminService::CreateUser(const Principal& principal,
   }
   CreatedUser created;
   created.one_time_password = AuthService::NewOneTimePassword();
-  created.user = UserJson(auth_.CreateUser(request.email, request.display_name,
+  created.user = UserView(auth_.CreateUser(request.email, request.display_name,
                                            created.one_time_password, false, principal.user_id));
   if (!request.workspace.empty()) {
     try {
@@ -113,7 +113,7 @@ void WorkspaceAdminService::SetUserActive(const Principal& principal, const std:
 Json WorkspaceAdminService::CreateWorkspace(const Principal& principal, const std::string& name,
                                             const std::string& display_name) {
   RequireSuperAdmin(principal);
-  return WorkspaceJson(auth_.CreateWorkspace(name, display_name, principal.email));
+  return WorkspaceView(auth_.CreateWorkspace(name, display_name, principal.email));
 }
 
 }  // namespace dp

@@ -22,12 +22,20 @@
 namespace dp {
 
 class AuthService;
+struct User;
+struct Workspace;
+
+// The JSON views of a user (no secret: {id, email, display_name, active, super_admin,
+// created_at}) and of a workspace ({id, name, display_name, created_at}), for the admin page
+// and the operator CLI alike.
+Json UserView(const User& user);
+Json WorkspaceView(const Workspace& workspace);
 
 // A local account an instance admin created: the password is shown to them once (there is no
 // mail flow; they hand it over out of band). When the membership asked for was refused, the
 // account still stands and `membership_refusal` says why (ui-screens §4.12).
 struct CreatedUser {
-  Json user;  // {id, email, display_name, active, super_admin, created_at}
+  Json user;  // UserView
   std::string one_time_password;
   std::optional<DomainError> membership_refusal;
 };
@@ -48,13 +56,11 @@ class WorkspaceAdminService {
   // Adds `email` to the active workspace with `role`, or changes its role.
   void SetMember(const Principal& principal, const std::string& email, Role role);
   void RemoveMember(const Principal& principal, const std::string& email);
-  // [{id, email, display_name, active, super_admin, created_at}]
-  Json Users(const Principal& principal);
-  // [{id, name, display_name, created_at}]
-  Json Workspaces(const Principal& principal);
+  Json Users(const Principal& principal);       // [UserView]
+  Json Workspaces(const Principal& principal);  // [WorkspaceView]
   CreatedUser CreateUser(const Principal& principal, const NewUserRequest& request);
   void SetUserActive(const Principal& principal, const std::string& email, bool active);
-  // {id, name, display_name, created_at}
+  // WorkspaceView
   Json CreateWorkspace(const Principal& principal, const std::string& name,
                        const std::string& display_name);
 
