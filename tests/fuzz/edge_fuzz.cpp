@@ -111,12 +111,14 @@ bool CredentialName(const std::string& lower) {
          (lower.size() >= 3 && lower.compare(lower.size() - 3, 3, "pwd") == 0);
 }
 
-// Every name=… in the URL: the text before each '=' back to a delimiter, decoded, lowercased.
+// Every name=… in the URL: the text before a parameter's first '=' back to a delimiter, decoded,
+// lowercased.
 bool CarriesCredential(std::string_view url) {
   for (std::size_t eq = url.find('='); eq != std::string_view::npos; eq = url.find('=', eq + 1)) {
     std::size_t start = url.find_last_of("?&;#(),/:", eq == 0 ? 0 : eq - 1);
     start = start == std::string_view::npos ? 0 : start + 1;
-    if (start > eq) continue;
+    // Only the first '=' of a parameter ends its name; a later one is part of its value.
+    if (start > eq || url.substr(start, eq - start).find('=') != std::string_view::npos) continue;
     std::string name = dp::AsciiLower(Decoded(url.substr(start, eq - start)));
     name.erase(0, name.find_first_not_of(" \t"));
     if (CredentialName(name)) return true;
