@@ -325,7 +325,9 @@ void PipelineSaveValidator::CheckCompositionDepth(const PipelineBody& body,
   std::deque<Pending> queue;
   for (const auto& node : body.nodes) {
     if (node.child) {
-      queue.push_back({node.child->name, static_cast<int>(node.child->version), 1});
+      // Depth counts pipelines, the saved one being 1 (pipeline-contract §8.5): the same unit
+      // the executor's run-time backstop counts, so what saves also runs.
+      queue.push_back({node.child->name, static_cast<int>(node.child->version), 2});
     }
   }
   std::set<std::pair<std::string, int>> seen;

@@ -6,7 +6,7 @@
 //
 // What a case may add (all data; the body below is the same for every case):
 //   options        executor limits (result size, tempdb memory, node/execution timeouts, the
-//                  per-user and per-instance execution slots);
+//                  per-user and per-instance execution slots, the run-time composition depth);
 //   result_store   the result store URL per backend ("sqlite" / "postgres"): a full in-process
 //                  store, or a Redis URL nothing listens on;
 //   datasources    extra datasources over a test service (`service` names the URL's env var),
@@ -79,6 +79,8 @@ class ExecutionFailureCases : public SeededPipelineStack,
         limits.value("max_concurrent_per_user", options.max_concurrent_per_user);
     options.max_concurrent_per_instance =
         limits.value("max_concurrent_per_instance", options.max_concurrent_per_instance);
+    options.max_composition_depth =
+        limits.value("max_composition_depth", options.max_composition_depth);
   }
 
   std::string ResultStoreUrl(const std::string& standard) const override {

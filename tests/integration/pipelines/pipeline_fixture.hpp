@@ -84,7 +84,7 @@ class PipelineStack : public SurfaceStack {
     pipeline_store_ = OpenPipelineStore(*store_);
     audit_reader_ = OpenAuditReader(*store_);
     PipelineServiceOptions options;
-    options.max_composition_depth = 2;
+    options.max_composition_depth = 3;  // top → mid → child is the deepest seed
     pipelines_ =
         std::make_unique<PipelineService>(*store_, *pipeline_store_, *auth_, *templates_,
                                           datasources_.get(), audit_reader_.get(), options);

@@ -1,8 +1,10 @@
 // Tempdb lifecycle, identifier safety, memory bound, rollback, queries, cancel, concurrency.
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include <atomic>
 #include <chrono>
+#include <optional>
 #include <thread>
 
 #include "datapipelines/connectors/connection.hpp"
@@ -170,6 +172,27 @@ TEST(TempdbTest, AStatementOutgrowingTheBudgetFailsToo) {
   });
   EXPECT_EQ(error.code(), errc::kStagingMemoryLimitExceeded);
   EXPECT_EQ(error.details()["limit_bytes"], 256 * 1024);
+}
+
+// SQLite out of memory at open (its process-wide hard heap limit, the same failure a
+// starved process meets): the execution gets the catalogued creation failure, not a crash.
+TEST(TempdbTest, ADatabaseThatCannotBeOpenedIsACreationFailure) {
+  const sqlite3_int64 previous = sqlite3_hard_heap_limit64(-1);
+  sqlite3_hard_heap_limit64(sqlite3_memory_used() + 1);
+  std::optional<DomainError> error;
+  try {
+    Tempdb db;
+  } catch (const DomainError& e) {
+    error = e;
+  }
+  sqlite3_hard_heap_limit64(previous);
+  ASSERT_TRUE(error.has_value()) << "the tempdb opened past the heap limit";
+  EXPECT_EQ(error->code(), errc::kStagingCreationFailed);
+  EXPECT_EQ(error->details()["engine"], "sqlite");
+  EXPECT_FALSE(error->details()["reason"].get<std::string>().empty());
+  // With memory back, the next execution's tempdb opens.
+  Tempdb db;
+  EXPECT_EQ(Stage(db, "t", kOrders, OrderRows(1)), 1);
 }
 
 TEST(TempdbTest, AuthorSqlCannotLiftTheBudget) {
