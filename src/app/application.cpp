@@ -70,7 +70,7 @@
 
 namespace dp {
 
-std::string_view ServerVersion() { return "0.1.0"; }
+std::string_view ServerVersion() { return DP_VERSION; }
 
 namespace {
 

@@ -6,9 +6,9 @@
 
 #include "datapipelines/connectors/connector.hpp"
 #include "datapipelines/domain/domain_error.hpp"
-#include "datapipelines/service/demo_dataset.hpp"
-#include "datapipelines/service/demo_dataset_loader.hpp"
-#include "datapipelines/service/demo_lake_writer.hpp"
+#include "datapipelines/demo/demo_dataset.hpp"
+#include "datapipelines/demo/demo_dataset_loader.hpp"
+#include "datapipelines/demo/demo_lake_writer.hpp"
 
 namespace dp::cli {
 namespace {

@@ -1,5 +1,6 @@
 #include "datapipelines/connectors/connector.hpp"
 
+#include "datapipelines/connectors/sql_quoting.hpp"
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/util/clock.hpp"
@@ -43,13 +44,7 @@ std::string Connector::QuoteIdentifier(std::string_view name) const {
                                                  ? "an identifier may not be blank"
                                                  : "an identifier may not contain a NUL character");
   }
-  std::string out = "\"";
-  for (char c : name) {
-    if (c == '"') out.push_back('"');
-    out.push_back(c);
-  }
-  out.push_back('"');
-  return out;
+  return DoubleQuoted(name);
 }
 
 std::string Connector::QuoteQualified(const std::vector<std::string>& parts) const {
@@ -109,11 +104,8 @@ std::unique_ptr<Connector> MakeConnector(const ConnectorConfig& config) {
   std::string name(ToString(config.dialect));
   throw DomainError(
       errc::kDatasourceDriverNotLoaded,
-      "dialect " + name +
-          " is in the spec's enum but this build has no driver for it; served "
-          "dialects are POSTGRES, MYSQL, SQLITE, DUCKDB and LAKE",
-      Json{{"dialect", name},
-           {"supported", Json::array({"POSTGRES", "MYSQL", "SQLITE", "DUCKDB", "LAKE"})}});
+      "dialect " + name + " is in the spec's enum but this build has no driver for it",
+      Json{{"dialect", name}, {"supported", DialectNames(/*served_only=*/true)}});
 }
 
 }  // namespace dp

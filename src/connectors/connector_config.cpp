@@ -1,4 +1,5 @@
 #include "datapipelines/connectors/connector_config.hpp"
+#include "datapipelines/util/percent_encoding.hpp"
 
 #include <cctype>
 
@@ -12,28 +13,14 @@ namespace {
   throw DomainError(errc::kDatasourceUrlMalformed, "datasource URL is malformed: " + why);
 }
 
-std::string PercentDecode(std::string_view text) {
-  std::string out;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '%' && i + 2 < text.size() &&
-        std::isxdigit(static_cast<unsigned char>(text[i + 1])) &&
-        std::isxdigit(static_cast<unsigned char>(text[i + 2]))) {
-      out.push_back(static_cast<char>(std::stoi(std::string(text.substr(i + 1, 2)), nullptr, 16)));
-      i += 2;
-    } else {
-      out.push_back(text[i]);
-    }
-  }
-  return out;
-}
-
 void ParseQuery(std::string_view query, ConnectorConfig& config) {
   while (!query.empty()) {
     std::size_t amp = query.find('&');
     std::string_view pair = query.substr(0, amp);
     std::size_t eq = pair.find('=');
-    std::string key = PercentDecode(pair.substr(0, eq));
-    std::string value = eq == std::string_view::npos ? "" : PercentDecode(pair.substr(eq + 1));
+    std::string key = PercentDecodeLenient(pair.substr(0, eq));
+    std::string value =
+        eq == std::string_view::npos ? "" : PercentDecodeLenient(pair.substr(eq + 1));
     if (!key.empty()) config.options[key] = value;
     if (amp == std::string_view::npos) break;
     query.remove_prefix(amp + 1);
@@ -45,9 +32,9 @@ void ParseAuthority(std::string_view authority, ConnectorConfig& config) {
   if (at != std::string_view::npos) {
     std::string_view userinfo = authority.substr(0, at);
     std::size_t colon = userinfo.find(':');
-    config.username = PercentDecode(userinfo.substr(0, colon));
+    config.username = PercentDecodeLenient(userinfo.substr(0, colon));
     if (colon != std::string_view::npos)
-      config.password = PercentDecode(userinfo.substr(colon + 1));
+      config.password = PercentDecodeLenient(userinfo.substr(colon + 1));
     authority.remove_prefix(at + 1);
   }
   std::size_t colon = authority.rfind(':');
@@ -64,7 +51,7 @@ void ParseAuthority(std::string_view authority, ConnectorConfig& config) {
   if (!authority.empty() && authority.front() == '[' && authority.back() == ']') {
     authority = authority.substr(1, authority.size() - 2);
   }
-  config.host = PercentDecode(authority);
+  config.host = PercentDecodeLenient(authority);
 }
 
 }  // namespace
@@ -80,7 +67,7 @@ ConnectorConfig ConnectorConfig::FromUrl(const std::string& url) {
     if (rest.rfind("//", 0) == 0) rest.remove_prefix(2);
     std::size_t q = rest.find('?');
     if (q != std::string_view::npos) ParseQuery(rest.substr(q + 1), config);
-    config.sqlite_path = PercentDecode(rest.substr(0, q));
+    config.sqlite_path = PercentDecodeLenient(rest.substr(0, q));
     if (config.sqlite_path.empty()) Malformed("no database path");
     return config;
   }
@@ -88,7 +75,7 @@ ConnectorConfig ConnectorConfig::FromUrl(const std::string& url) {
     config.dialect = scheme == "duckdb" ? Dialect::kDuckdb : Dialect::kLake;
     std::size_t q = rest.find('?');
     if (q != std::string_view::npos) ParseQuery(rest.substr(q + 1), config);
-    std::string target = PercentDecode(rest.substr(0, q));
+    std::string target = PercentDecodeLenient(rest.substr(0, q));
     if (target.empty() || target == ":memory:") {
       config.duckdb_path = ":memory:";
     } else if (config.dialect == Dialect::kDuckdb) {
@@ -124,7 +111,8 @@ ConnectorConfig ConnectorConfig::FromUrl(const std::string& url) {
   }
   std::size_t slash = rest.find('/');
   ParseAuthority(rest.substr(0, slash), config);
-  if (slash != std::string_view::npos) config.database = PercentDecode(rest.substr(slash + 1));
+  if (slash != std::string_view::npos)
+    config.database = PercentDecodeLenient(rest.substr(slash + 1));
   if (config.host.empty()) Malformed("no host");
   return config;
 }

@@ -39,8 +39,7 @@ std::optional<Dialect> ParseDialect(std::string_view text) {
 
 Dialect ParseDialectOrThrow(std::string_view text) {
   if (auto dialect = ParseDialect(text)) return *dialect;
-  Json valid = Json::array();
-  for (const auto& [value, name] : kNames) valid.push_back(std::string(name));
+  Json valid = DialectNames();
   throw DomainError(errc::kDatasourceDialectInvalid,
                     "dialect '" + std::string(text) + "' is not one of " + valid.dump(),
                     Json{{"dialect", std::string(text)}, {"valid", valid}});
@@ -49,6 +48,14 @@ Dialect ParseDialectOrThrow(std::string_view text) {
 bool IsDialectServed(Dialect dialect) {
   return dialect == Dialect::kPostgres || dialect == Dialect::kMysql ||
          dialect == Dialect::kSqlite || dialect == Dialect::kDuckdb || dialect == Dialect::kLake;
+}
+
+std::vector<std::string> DialectNames(bool served_only) {
+  std::vector<std::string> names;
+  for (const auto& [value, name] : kNames) {
+    if (!served_only || IsDialectServed(value)) names.emplace_back(name);
+  }
+  return names;
 }
 
 }  // namespace dp

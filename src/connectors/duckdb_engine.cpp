@@ -2,22 +2,11 @@
 
 #include <set>
 
+#include "datapipelines/connectors/sql_quoting.hpp"
 #include "driver_errors.hpp"
 
 namespace dp {
 namespace {
-
-std::string Quote(const std::string& name) {
-  std::string out = "\"";
-  for (char c : name) {
-    if (c == '"') out.push_back('"');
-    out.push_back(c);
-  }
-  return out + "\"";
-}
-
-// A '…' literal of a value the location grammar already admitted (no quote can be in it).
-std::string Literal(const std::string& value) { return "'" + value + "'"; }
 
 bool IsFileDatabase(const std::string& path) { return !path.empty() && path != ":memory:"; }
 
@@ -116,7 +105,7 @@ void DuckdbEngine::Harden(const ConnectorConfig& config) {
     if (dir.find('\'') != std::string::npos) {
       throw driver_errors::Unreachable(config, "a DuckDB allowed directory may not hold a quote");
     }
-    list += (list.empty() ? "" : ", ") + Literal(dir);
+    list += (list.empty() ? "" : ", ") + SingleQuoted(dir);
   }
   // Order matters: the allow-list first (it cannot change once access is off), then access
   // off, then (LAKE) the views, which bind against the root, then the lock that freezes every
@@ -154,7 +143,7 @@ std::optional<std::string> DuckdbEngine::UnservableReason(const LakeTable& table
 std::string DuckdbEngine::ScanSql(const LakeTable& table) {
   std::string path =
       table.location.rfind("file://", 0) == 0 ? LakeFilePath(table.location) : table.location;
-  if (table.format == "iceberg") return "SELECT * FROM iceberg_scan(" + Literal(path) + ")";
+  if (table.format == "iceberg") return "SELECT * FROM iceberg_scan(" + SingleQuoted(path) + ")";
   bool names_files = path.find('*') != std::string::npos ||
                      (path.size() > 8 && path.compare(path.size() - 8, 8, ".parquet") == 0);
   if (!names_files) {
@@ -162,7 +151,7 @@ std::string DuckdbEngine::ScanSql(const LakeTable& table) {
     path += "**/*.parquet";
   }
   std::string options = table.partition_column ? ", hive_partitioning = true" : "";
-  return "SELECT * FROM read_parquet(" + Literal(path) + options + ")";
+  return "SELECT * FROM read_parquet(" + SingleQuoted(path) + options + ")";
 }
 
 void DuckdbEngine::BuildViews(const ConnectorConfig& config) {
@@ -201,20 +190,21 @@ void DuckdbEngine::BuildViews(const ConnectorConfig& config) {
     std::string schema;
     if (table.ns.size() == 2) {
       if (!attached.count(table.ns[0])) {
-        std::string failure = Run("ATTACH IF NOT EXISTS ':memory:' AS " + Quote(table.ns[0]));
+        std::string failure =
+            Run("ATTACH IF NOT EXISTS ':memory:' AS " + DoubleQuoted(table.ns[0]));
         if (!failure.empty()) {
           record(failure);
           continue;
         }
         attached.insert(table.ns[0]);
       }
-      schema = Quote(table.ns[0]) + "." + Quote(table.ns[1]);
+      schema = DoubleQuoted(table.ns[0]) + "." + DoubleQuoted(table.ns[1]);
     } else {
-      schema = Quote(table.ns[0]);
+      schema = DoubleQuoted(table.ns[0]);
     }
     std::string failure = Run("CREATE SCHEMA IF NOT EXISTS " + schema);
     if (failure.empty()) {
-      failure = Run("CREATE OR REPLACE VIEW " + schema + "." + Quote(table.name) + " AS " +
+      failure = Run("CREATE OR REPLACE VIEW " + schema + "." + DoubleQuoted(table.name) + " AS " +
                     ScanSql(table));
     }
     if (!failure.empty()) record(failure);

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "datapipelines/connectors/sql_quoting.hpp"
 #include "datapipelines/domain/domain_error.hpp"
 #include "duckdb_connection.hpp"
 #include "duckdb_engine.hpp"
@@ -10,24 +11,6 @@ namespace dp {
 namespace {
 
 constexpr int kMaxDuckdbDecimal = 38;
-
-std::string Quote(const std::string& name) {
-  std::string out = "\"";
-  for (char c : name) {
-    if (c == '"') out.push_back('"');
-    out.push_back(c);
-  }
-  return out + "\"";
-}
-
-std::string Literal(const std::string& value) {
-  std::string out = "'";
-  for (char c : value) {
-    if (c == '\'') out.push_back('\'');
-    out.push_back(c);
-  }
-  return out + "'";
-}
 
 ConnectorConfig StagingConfig(const DuckdbStaging::Limits& limits) {
   ConnectorConfig config;
@@ -119,10 +102,10 @@ std::string DuckdbStaging::ColumnType(const TypeMapping& mapping) {
 
 std::string DuckdbStaging::CreateTableSql(const std::string& table,
                                           const std::vector<ColumnSchema>& columns) {
-  std::string sql = "CREATE TABLE " + Quote(table) + " (";
+  std::string sql = "CREATE TABLE " + DoubleQuoted(table) + " (";
   for (std::size_t i = 0; i < columns.size(); ++i) {
     if (i) sql += ", ";
-    sql += Quote(columns[i].name) + " " + ColumnType(columns[i].mapping);
+    sql += DoubleQuoted(columns[i].name) + " " + ColumnType(columns[i].mapping);
   }
   return sql + ")";
 }
@@ -149,7 +132,7 @@ bool DuckdbStaging::HasTable(const std::string& table) {
   std::string sql =
       "SELECT count(*) FROM (SELECT table_name AS n FROM duckdb_tables() UNION ALL "
       "SELECT view_name FROM duckdb_views() WHERE NOT internal) WHERE lower(n) = lower(" +
-      Literal(table) + ")";
+      SingleQuoted(table) + ")";
   duckdb_result result;
   bool found = false;
   if (duckdb_query(static_cast<duckdb_connection>(setup_), sql.c_str(), &result) == DuckDBSuccess) {

@@ -34,7 +34,7 @@ std::optional<std::string> LakeLocationProblem(std::string_view location, std::s
   std::string path = LakeFilePath(location);
   if (path.empty() || path[0] != '/') return "a file:// location must be an absolute path";
   if (path.find("/../") != std::string::npos ||
-      path.size() >= 3 && path.compare(path.size() - 3, 3, "/..") == 0) {
+      (path.size() >= 3 && path.compare(path.size() - 3, 3, "/..") == 0)) {
     return "a file:// location may not contain '..' segments";
   }
   if (!root.empty()) {

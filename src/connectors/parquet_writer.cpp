@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "datapipelines/connectors/sql_quoting.hpp"
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
 #include "duckdb_c_api.hpp"
@@ -11,15 +12,6 @@ namespace {
 
 [[noreturn]] void Fail(const std::string& why) {
   throw DomainError(errc::kInternal, "parquet write failed: " + why);
-}
-
-std::string Literal(const std::string& value) {
-  std::string out = "'";
-  for (char c : value) {
-    if (c == '\'') out.push_back('\'');
-    out.push_back(c);
-  }
-  return out + "'";
 }
 
 }  // namespace
@@ -46,9 +38,9 @@ void ParquetWriter::Write(const std::string& select_sql, const std::string& targ
   std::error_code ec;
   std::filesystem::create_directories(partition_by ? out : out.parent_path(), ec);
   // The engine may touch the target's parent folder and nothing else (plus the inputs).
-  std::string allowed = Literal(out.parent_path().string() + "/");
-  for (const auto& dir : readable_directories) allowed += ", " + Literal(dir + "/");
-  std::string copy = "COPY (" + select_sql + ") TO " + Literal(target) + " (FORMAT parquet";
+  std::string allowed = SingleQuoted(out.parent_path().string() + "/");
+  for (const auto& dir : readable_directories) allowed += ", " + SingleQuoted(dir + "/");
+  std::string copy = "COPY (" + select_sql + ") TO " + SingleQuoted(target) + " (FORMAT parquet";
   if (partition_by) copy += ", PARTITION_BY (" + *partition_by + "), OVERWRITE_OR_IGNORE";
   copy += ")";
   std::string failure;

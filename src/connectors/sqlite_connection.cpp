@@ -387,7 +387,9 @@ TableStats SqliteConnection::GetTableStats(const std::optional<std::string>& sch
   // its stat fields absent; sqlite_stat1 (post-ANALYZE) adds the row estimate and, for a
   // column that leads an index, the distinct count the index's average implies.
   for (auto& row : Rows("SELECT name FROM pragma_table_info(?1) ORDER BY cid", {table})) {
-    stats.columns.push_back(ColumnStats{row[0].value_or("")});
+    ColumnStats column;
+    column.name = row[0].value_or("");
+    stats.columns.push_back(std::move(column));
   }
   std::vector<std::vector<std::optional<std::string>>> stat1;
   if (!Rows("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_stat1'", {}).empty()) {

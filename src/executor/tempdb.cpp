@@ -1,4 +1,5 @@
 #include "datapipelines/executor/tempdb.hpp"
+#include "datapipelines/connectors/sql_quoting.hpp"
 
 #include <spdlog/spdlog.h>
 #include <sqlite3.h>
@@ -405,21 +406,20 @@ void Tempdb::InsertBatch(const std::string& table, sqlite3_stmt* insert, const R
 void Tempdb::DropTable(const std::string& table) {
   std::lock_guard lock(mutex_);
   if (duck_) {
-    std::string failure = duck_->RunTrusted("DROP TABLE IF EXISTS " + tempdb_columns::Quote(table));
+    std::string failure = duck_->RunTrusted("DROP TABLE IF EXISTS " + DoubleQuoted(table));
     if (!failure.empty()) {
       spdlog::warn("pipeline.staging.cleanup_failed: dropping tempdb table '{}': {}", table,
                    failure);
     }
     return;
   }
-  std::string sql = "DROP TABLE IF EXISTS " + tempdb_columns::Quote(table);
+  std::string sql = "DROP TABLE IF EXISTS " + DoubleQuoted(table);
   int rc = sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, nullptr);
   if (rc == SQLITE_OK) return;
   if ((rc & 0xff) == SQLITE_LOCKED) {
     // A statement is still reading (the writer died inside a Query callback): empty the
     // table now, drop it once nothing is running.
-    sqlite3_exec(db_, ("DELETE FROM " + tempdb_columns::Quote(table)).c_str(), nullptr, nullptr,
-                 nullptr);
+    sqlite3_exec(db_, ("DELETE FROM " + DoubleQuoted(table)).c_str(), nullptr, nullptr, nullptr);
     pending_drops_.push_back(table);
     return;
   }

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <set>
 
+#include "datapipelines/connectors/sql_quoting.hpp"
 #include "datapipelines/connectors/sqlite_type_mapper.hpp"
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
@@ -121,35 +122,25 @@ std::string BaseType(const TypeMapping& mapping) {
   return "TEXT";
 }
 
-std::string Quote(const std::string& name) {
-  std::string out = "\"";
-  for (char c : name) {
-    if (c == '"') out.push_back('"');
-    out.push_back(c);
-  }
-  out.push_back('"');
-  return out;
-}
-
 std::string CreateTableSql(const std::string& table, const std::vector<ColumnSchema>& columns) {
-  std::string sql = "CREATE TABLE " + Quote(table) + " (";
+  std::string sql = "CREATE TABLE " + DoubleQuoted(table) + " (";
   for (std::size_t i = 0; i < columns.size(); ++i) {
     if (i) sql += ", ";
-    sql += Quote(columns[i].name) + " " + DeclaredType(columns[i].mapping);
+    sql += DoubleQuoted(columns[i].name) + " " + DeclaredType(columns[i].mapping);
   }
   return sql + ")";
 }
 
 std::string InsertSql(const std::string& table, const std::vector<ColumnSchema>& columns,
                       int rows) {
-  std::string sql = "INSERT INTO " + Quote(table) + " (";
+  std::string sql = "INSERT INTO " + DoubleQuoted(table) + " (";
   std::string group = "(";
   for (std::size_t i = 0; i < columns.size(); ++i) {
     if (i) {
       sql += ", ";
       group += ", ";
     }
-    sql += Quote(columns[i].name);
+    sql += DoubleQuoted(columns[i].name);
     group += "?";
   }
   group += ")";

@@ -22,9 +22,6 @@ void ValidatePrecision(const std::string& table, const std::vector<ColumnSchema>
 // The declared type sqlite_type_mapper.cpp reads back as the same TypeMapping.
 std::string DeclaredType(const TypeMapping& mapping);
 
-// "name" with embedded quotes doubled; the name is always quoted (§4.5 rule 3).
-std::string Quote(const std::string& name);
-
 // CREATE TABLE "t" ("a" TYPE, ...) — bare, never IF NOT EXISTS (§4.5).
 std::string CreateTableSql(const std::string& table, const std::vector<ColumnSchema>& columns);
 

@@ -346,7 +346,7 @@ Json McpServer::ListResources(const Json& params, const McpRequestContext& conte
   std::vector<RankedResource> all;
   Json docs = ListDocResources();
   for (std::size_t i = 0; i < docs.size(); ++i) {
-    char key[16];
+    char key[24];  // any size_t in six or more digits
     std::snprintf(key, sizeof key, "%06zu", i);
     all.push_back({{0, key}, std::move(docs[i])});
   }

@@ -5,6 +5,7 @@
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/net/envelope.hpp"
+#include "datapipelines/rest/rest_router.hpp"
 #include "datapipelines/rest/rest_support.hpp"
 #include "datapipelines/service/datasource_service.hpp"
 
@@ -14,7 +15,7 @@ namespace {
 constexpr std::string_view kPrefix = "/api/v1/datasources";
 constexpr int kMaxPageSize = 200;
 
-int IntParam(const HttpRequest& request, const char* name, int fallback) {
+int QueryInt(const HttpRequest& request, const char* name, int fallback) {
   auto text = QueryParam(request.query, name);
   if (!text || text->empty()) return fallback;
   int value = 0;
@@ -36,111 +37,104 @@ Json LocatorArgs(const HttpRequest& request, const std::string& name, const std:
   return args;
 }
 
-HttpResponse Ok(Json data, const HttpRequest& request, int status = 200) {
-  return SuccessEnvelope(std::move(data), request.correlation_id, status);
-}
-
 // ?scope=instance: the whole registry for an instance admin (granted here or not).
 HttpResponse ListPage(DatasourceService& service, const HttpRequest& request,
                       const Principal& principal) {
   Json all = QueryParam(request.query, "scope") == std::optional<std::string>("instance")
                  ? service.ListRegistry(principal)
                  : service.List(principal, QueryParam(request.query, "dialect"));
-  int offset = IntParam(request, "offset", 0);
-  int limit = std::min(std::max(IntParam(request, "limit", 50), 1), kMaxPageSize);
+  int offset = QueryInt(request, "offset", 0);
+  int limit = std::min(std::max(QueryInt(request, "limit", 50), 1), kMaxPageSize);
   Json items = Json::array();
   for (std::size_t i = offset; i < all.size() && items.size() < static_cast<std::size_t>(limit);
        ++i) {
     items.push_back(all[i]);
   }
   bool has_more = static_cast<std::size_t>(offset) + items.size() < all.size();
-  return Ok(
+  return SuccessEnvelope(
       Json{{"items", items},
            {"pagination",
             {{"offset", offset}, {"limit", limit}, {"total", all.size()}, {"has_more", has_more}}}},
-      request);
+      request.correlation_id);
 }
 
-// {name}/… below the prefix.
-std::optional<HttpResponse> Member(DatasourceService& service, const HttpRequest& request,
-                                   const Principal& principal,
-                                   const std::vector<std::string>& segments) {
-  const std::string& method = request.method;
-  const std::string& name = segments[0];
-  std::size_t n = segments.size();
-  if (n == 1 && method == "GET") return Ok(service.Get(principal, name), request);
-  if (n == 1 && method == "PUT")
-    return Ok(service.Update(principal, name, ParseBody(request)), request);
-  if (n == 1 && method == "DELETE") {
-    // ?purge=true deletes a soft-deleted datasource for good (its name is free again).
-    if (QueryParam(request.query, "purge") == std::optional<std::string>("true")) {
-      service.Purge(principal, name);
-    } else {
-      service.Delete(principal, name);
-    }
-    return NoContent();
+// The locator of a table listing (`table` empty) or of one table.
+TableLocator Locator(const RestCall& c, const std::string& table) {
+  return DatasourceService::LocatorFromJson(LocatorArgs(c.request, c.Param("name"), table));
+}
+
+// ?purge=true deletes a soft-deleted datasource for good (its name is free again).
+HttpResponse Delete(DatasourceService& service, const RestCall& c) {
+  if (QueryParam(c.request.query, "purge") == std::optional<std::string>("true")) {
+    service.Purge(c.principal, c.Param("name"));
+  } else {
+    service.Delete(c.principal, c.Param("name"));
   }
-  const std::string& verb = n > 1 ? segments[1] : std::string();
-  if (n == 2 && verb == "test" && method == "POST")
-    return Ok(service.Test(principal, name), request);
-  if (n == 2 && verb == "restore" && method == "POST")
-    return Ok(service.Restore(principal, name), request);
-  if (n == 2 && verb == "schemas" && method == "GET") {
-    return Ok(service.GetSchemas(principal, name), request);
-  }
-  if (n == 2 && verb == "tables" && method == "GET") {
-    return Ok(service.GetTables(principal,
-                                DatasourceService::LocatorFromJson(LocatorArgs(request, name, ""))),
-              request);
-  }
-  if (n == 4 && verb == "tables" && method == "GET" && segments[3] == "columns") {
-    return Ok(service.GetColumns(principal, DatasourceService::LocatorFromJson(
-                                                LocatorArgs(request, name, segments[2]))),
-              request);
-  }
-  if (n == 4 && verb == "tables" && method == "GET" && segments[3] == "stats") {
-    return Ok(service.GetTableStats(principal, DatasourceService::LocatorFromJson(
-                                                   LocatorArgs(request, name, segments[2]))),
-              request);
-  }
-  if (n == 2 && (verb == "preview" || verb == "probe") && method == "POST") {
-    Json body = ParseBody(request);
-    body["name"] = name;
-    if (verb == "preview") {
-      return Ok(service.PreviewRows(principal, DatasourceService::PreviewFromJson(body)), request);
-    }
-    return Ok(service.Probe(principal, DatasourceService::ProbeFromJson(body)), request);
-  }
-  if (n == 2 && verb == "grants" && method == "GET") {
-    return Ok(service.ListGrants(principal, name), request);
-  }
-  if (n == 2 && verb == "grants" && method == "POST") {
-    Json body = ParseBody(request);
-    return Ok(service.Grant(principal, name, RequiredString(body, "workspace")), request, 201);
-  }
-  if (n == 3 && verb == "grants" && method == "DELETE") {
-    service.Revoke(principal, name, segments[2]);
-    return NoContent();
-  }
-  return std::nullopt;
+  return NoContent();
+}
+
+// preview and probe name their datasource in the path, not the body.
+Json BodyNaming(const RestCall& c) {
+  Json body = ParseBody(c.request);
+  body["name"] = c.Param("name");
+  return body;
 }
 
 }  // namespace
 
 RestResource DatasourceRoutes(DatasourceService& datasources) {
-  return [&datasources](const HttpRequest& request,
-                        const Principal& principal) -> std::optional<HttpResponse> {
-    auto segments = PathSegmentsBelow(request.path, kPrefix);
-    if (!segments) return std::nullopt;
-    if (segments->empty()) {
-      if (request.method == "GET") return ListPage(datasources, request, principal);
-      if (request.method == "POST") {
-        return Ok(datasources.Create(principal, ParseBody(request)), request, 201);
-      }
-      return std::nullopt;
-    }
-    return Member(datasources, request, principal, *segments);
-  };
+  auto& d = datasources;
+  RestRouter router{std::string(kPrefix)};
+  router.On("GET", "", [&d](const RestCall& c) { return ListPage(d, c.request, c.principal); })
+      .On("POST", "",
+          [&d](const RestCall& c) {
+            return c.Ok(d.Create(c.principal, ParseBody(c.request)), 201);
+          })
+      .On("GET", "/{name}",
+          [&d](const RestCall& c) { return c.Ok(d.Get(c.principal, c.Param("name"))); })
+      .On("PUT", "/{name}",
+          [&d](const RestCall& c) {
+            return c.Ok(d.Update(c.principal, c.Param("name"), ParseBody(c.request)));
+          })
+      .On("DELETE", "/{name}", [&d](const RestCall& c) { return Delete(d, c); })
+      .On("POST", "/{name}/test",
+          [&d](const RestCall& c) { return c.Ok(d.Test(c.principal, c.Param("name"))); })
+      .On("POST", "/{name}/restore",
+          [&d](const RestCall& c) { return c.Ok(d.Restore(c.principal, c.Param("name"))); })
+      .On("GET", "/{name}/schemas",
+          [&d](const RestCall& c) { return c.Ok(d.GetSchemas(c.principal, c.Param("name"))); })
+      .On("GET", "/{name}/tables",
+          [&d](const RestCall& c) { return c.Ok(d.GetTables(c.principal, Locator(c, ""))); })
+      .On("GET", "/{name}/tables/{table}/columns",
+          [&d](const RestCall& c) {
+            return c.Ok(d.GetColumns(c.principal, Locator(c, c.Param("table"))));
+          })
+      .On("GET", "/{name}/tables/{table}/stats",
+          [&d](const RestCall& c) {
+            return c.Ok(d.GetTableStats(c.principal, Locator(c, c.Param("table"))));
+          })
+      .On("POST", "/{name}/preview",
+          [&d](const RestCall& c) {
+            return c.Ok(
+                d.PreviewRows(c.principal, DatasourceService::PreviewFromJson(BodyNaming(c))));
+          })
+      .On("POST", "/{name}/probe",
+          [&d](const RestCall& c) {
+            return c.Ok(d.Probe(c.principal, DatasourceService::ProbeFromJson(BodyNaming(c))));
+          })
+      .On("GET", "/{name}/grants",
+          [&d](const RestCall& c) { return c.Ok(d.ListGrants(c.principal, c.Param("name"))); })
+      .On("POST", "/{name}/grants",
+          [&d](const RestCall& c) {
+            Json body = ParseBody(c.request);
+            return c.Ok(d.Grant(c.principal, c.Param("name"), RequiredString(body, "workspace")),
+                        201);
+          })
+      .On("DELETE", "/{name}/grants/{workspace}", [&d](const RestCall& c) {
+        d.Revoke(c.principal, c.Param("name"), c.Param("workspace"));
+        return NoContent();
+      });
+  return std::move(router).Resource();
 }
 
 }  // namespace dp

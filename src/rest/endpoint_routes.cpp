@@ -2,6 +2,7 @@
 
 #include "datapipelines/domain/request_fields.hpp"
 #include "datapipelines/net/envelope.hpp"
+#include "datapipelines/rest/rest_router.hpp"
 #include "datapipelines/rest/rest_support.hpp"
 #include "datapipelines/service/endpoint_service.hpp"
 
@@ -10,68 +11,65 @@ namespace {
 
 constexpr std::string_view kPrefix = "/api/v1/endpoints";
 
-HttpResponse Ok(const HttpRequest& request, Json data, int status = 200) {
-  return SuccessEnvelope(std::move(data), request.correlation_id, status);
-}
-
 std::string RequiredQuery(const HttpRequest& request, const char* name) {
   auto value = QueryParam(request.query, name);
   if (!value || value->empty()) throw InvalidField(name, "is required as a query parameter");
   return *value;
 }
 
+CreateEndpointRequest CreateRequest(const HttpRequest& request) {
+  Json body = ParseBody(request);
+  CreateEndpointRequest create;
+  create.path = RequiredString(body, "path");
+  create.pipeline = RequiredString(body, "pipeline");
+  if (body.contains("timeout_seconds") && !body["timeout_seconds"].is_null()) {
+    if (!body["timeout_seconds"].is_number_integer()) {
+      throw InvalidField("timeout_seconds", "must be an integer");
+    }
+    create.timeout_seconds = body["timeout_seconds"].get<int64_t>();
+  }
+  create.description = OptionalStringField(body, "description").value_or("");
+  create.correlation_id = request.correlation_id;
+  return create;
+}
+
 }  // namespace
 
+// A published endpoint is named by its path, which has slashes of its own: it travels in
+// ?path=, never in the route.
 RestResource EndpointRoutes(EndpointService& endpoints) {
-  return [&endpoints](const HttpRequest& request,
-                      const Principal& principal) -> std::optional<HttpResponse> {
-    auto s = PathSegmentsBelow(request.path, kPrefix);
-    if (!s) return std::nullopt;
-    const std::string& method = request.method;
-    if (s->empty()) {
-      if (method == "POST") {
-        Json body = ParseBody(request);
-        CreateEndpointRequest create;
-        create.path = RequiredString(body, "path");
-        create.pipeline = RequiredString(body, "pipeline");
-        if (body.contains("timeout_seconds") && !body["timeout_seconds"].is_null()) {
-          if (!body["timeout_seconds"].is_number_integer()) {
-            throw InvalidField("timeout_seconds", "must be an integer");
-          }
-          create.timeout_seconds = body["timeout_seconds"].get<int64_t>();
-        }
-        create.description = OptionalStringField(body, "description").value_or("");
-        create.correlation_id = request.correlation_id;
-        return Ok(request, endpoints.Create(principal, create), 201);
-      }
-      if (method == "GET") {
-        if (auto path = QueryParam(request.query, "path")) {
-          return Ok(request, endpoints.Get(principal, *path));
-        }
-        return Ok(request, endpoints.List(principal));
-      }
-      if (method == "DELETE") {
-        return Ok(request, endpoints.Delete(principal, RequiredQuery(request, "path"),
-                                            request.correlation_id));
-      }
-      return std::nullopt;
-    }
-    if (s->size() == 1 && (*s)[0] == "bindings") {
-      if (method == "GET") return Ok(request, endpoints.ListBindings(principal));
-      if (method == "POST") {
-        Json body = ParseBody(request);
-        return Ok(request,
-                  endpoints.Bind(principal, RequiredString(body, "path"),
-                                 RequiredString(body, "key_name")),
-                  201);
-      }
-      if (method == "DELETE") {
-        return Ok(request, endpoints.Unbind(principal, RequiredQuery(request, "path"),
-                                            RequiredQuery(request, "key_name")));
-      }
-    }
-    return std::nullopt;
-  };
+  auto& e = endpoints;
+  RestRouter router{std::string(kPrefix)};
+  router
+      .On("POST", "",
+          [&e](const RestCall& c) {
+            return c.Ok(e.Create(c.principal, CreateRequest(c.request)), 201);
+          })
+      .On("GET", "",
+          [&e](const RestCall& c) {
+            if (auto path = QueryParam(c.request.query, "path")) {
+              return c.Ok(e.Get(c.principal, *path));
+            }
+            return c.Ok(e.List(c.principal));
+          })
+      .On("DELETE", "",
+          [&e](const RestCall& c) {
+            return c.Ok(
+                e.Delete(c.principal, RequiredQuery(c.request, "path"), c.request.correlation_id));
+          })
+      .On("GET", "/bindings", [&e](const RestCall& c) { return c.Ok(e.ListBindings(c.principal)); })
+      .On("POST", "/bindings",
+          [&e](const RestCall& c) {
+            Json body = ParseBody(c.request);
+            return c.Ok(
+                e.Bind(c.principal, RequiredString(body, "path"), RequiredString(body, "key_name")),
+                201);
+          })
+      .On("DELETE", "/bindings", [&e](const RestCall& c) {
+        return c.Ok(e.Unbind(c.principal, RequiredQuery(c.request, "path"),
+                             RequiredQuery(c.request, "key_name")));
+      });
+  return std::move(router).Resource();
 }
 
 }  // namespace dp

@@ -2,6 +2,7 @@
 
 #include "datapipelines/lake/lake_table_service.hpp"
 #include "datapipelines/net/envelope.hpp"
+#include "datapipelines/rest/rest_router.hpp"
 #include "datapipelines/rest/rest_support.hpp"
 
 namespace dp {
@@ -9,41 +10,31 @@ namespace {
 
 constexpr std::string_view kPrefix = "/api/v1/datasources";
 
-HttpResponse Ok(Json data, const HttpRequest& request, int status = 200) {
-  return SuccessEnvelope(std::move(data), request.correlation_id, status);
+// register and import name their datasource in the path, not the body.
+Json BodyNaming(const RestCall& c) {
+  Json body = ParseBody(c.request);
+  body["name"] = c.Param("name");
+  return body;
 }
 
 }  // namespace
 
 RestResource LakeRoutes(LakeTableService& lake) {
-  return [&lake](const HttpRequest& request,
-                 const Principal& principal) -> std::optional<HttpResponse> {
-    auto segments = PathSegmentsBelow(request.path, kPrefix);
-    if (!segments || segments->size() < 2) return std::nullopt;
-    const auto& s = *segments;
-    const std::string& name = s[0];
-    const std::string& method = request.method;
-    if (s.size() == 2 && s[1] == "lake-tables" && method == "GET") {
-      return Ok(lake.List(principal, name), request);
-    }
-    if (s[1] != "tables") return std::nullopt;
-    if (s.size() == 2 && method == "POST") {
-      Json body = ParseBody(request);
-      body["name"] = name;
-      return Ok(lake.Register(principal, body), request, 201);
-    }
-    if (s.size() == 3 && s[2] == "import" && method == "POST") {
-      Json body = ParseBody(request);
-      body["name"] = name;
-      return Ok(lake.Import(principal, body), request);
-    }
-    if (s.size() == 4 && method == "DELETE") {
-      return Ok(
-          lake.Unregister(principal, Json{{"name", name}, {"namespace", s[2]}, {"table", s[3]}}),
-          request);
-    }
-    return std::nullopt;
-  };
+  auto& l = lake;
+  RestRouter router{std::string(kPrefix)};
+  router
+      .On("GET", "/{name}/lake-tables",
+          [&l](const RestCall& c) { return c.Ok(l.List(c.principal, c.Param("name"))); })
+      .On("POST", "/{name}/tables",
+          [&l](const RestCall& c) { return c.Ok(l.Register(c.principal, BodyNaming(c)), 201); })
+      .On("POST", "/{name}/tables/import",
+          [&l](const RestCall& c) { return c.Ok(l.Import(c.principal, BodyNaming(c))); })
+      .On("DELETE", "/{name}/tables/{namespace}/{table}", [&l](const RestCall& c) {
+        return c.Ok(l.Unregister(c.principal, Json{{"name", c.Param("name")},
+                                                   {"namespace", c.Param("namespace")},
+                                                   {"table", c.Param("table")}}));
+      });
+  return std::move(router).Resource();
 }
 
 }  // namespace dp

@@ -11,6 +11,7 @@
 #include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/net/envelope.hpp"
 #include "datapipelines/net/event_stream.hpp"
+#include "datapipelines/rest/rest_router.hpp"
 #include "datapipelines/rest/rest_support.hpp"
 #include "datapipelines/service/check_run_service.hpp"
 #include "datapipelines/service/execution_service.hpp"
@@ -57,38 +58,6 @@ class Routes {
         request_(request),
         principal_(principal) {}
 
-  std::optional<HttpResponse> Dispatch(const std::vector<std::string>& s) {
-    const std::string& method = request_.method;
-    if (s.empty()) {
-      if (method == "GET") return List();
-      if (method == "POST") {
-        // A person choosing a folder in a form has already decided: no root confirmation.
-        return Ok(pipelines_.Create(principal_, ParseBody(request_), PipelineWriteFlags{}), 201);
-      }
-      return std::nullopt;
-    }
-    const std::string& id = s[0];
-    if (s.size() == 1) return Entity(id);
-    if (s.size() == 2) return Verb(id, s[1]);
-    if (s.size() == 3 && s[1] == "versions" && method == "GET") {
-      return Ok(pipelines_.Get(principal_, id, ParseIntField(s[2], "version")));
-    }
-    // Release checks (rest-api §5.16): the latest run per check, and a fresh run.
-    if (s.size() == 4 && s[1] == "versions" && s[3] == "checks" && method == "GET") {
-      return Ok(checks_.Latest(principal_, id, ParseIntField(s[2], "version")));
-    }
-    if (s.size() == 5 && s[1] == "versions" && s[3] == "checks" && s[4] == "run" &&
-        method == "POST") {
-      return Ok(RunChecks(id, ParseIntField(s[2], "version")));
-    }
-    if (s.size() == 3 && s[1] == "draft" && s[2] == "discard" && method == "POST") {
-      pipelines_.PurgeDraft(principal_, id, IfMatch(request_));
-      return NoContent();
-    }
-    return std::nullopt;
-  }
-
- private:
   HttpResponse Ok(Json data, int status = 200) {
     return SuccessEnvelope(std::move(data), request_.correlation_id, status);
   }
@@ -98,11 +67,7 @@ class Routes {
     return Ok(ListData(pipelines_.List(principal_, query), query));
   }
 
-  std::optional<HttpResponse> Entity(const std::string& id) {
-    const std::string& method = request_.method;
-    if (method == "GET") return Ok(pipelines_.Get(principal_, id, std::nullopt));
-    if (method == "DELETE") return Ok(pipelines_.Delete(principal_, id));
-    if (method != "PUT") return std::nullopt;
+  HttpResponse Update(const std::string& id) {
     Json body = ParseBody(request_);
     std::optional<std::string> expected = IfMatch(request_);
     if (!expected && body.contains("expected_hash") && body["expected_hash"].is_string()) {
@@ -115,18 +80,6 @@ class Routes {
     }
     body.erase("expected_hash");
     return Ok(pipelines_.Update(principal_, id, *expected, body, PipelineWriteFlags{}));
-  }
-
-  std::optional<HttpResponse> Verb(const std::string& id, const std::string& verb) {
-    const std::string& method = request_.method;
-    if (verb == "versions" && method == "GET") return Ok(pipelines_.ListVersions(principal_, id));
-    if (verb == "parameters" && method == "GET") return Ok(pipelines_.Parameters(principal_, id));
-    if (verb == "execute" && method == "POST") return Execute(id);
-    if (verb == "release" && method == "POST") {
-      return Ok(pipelines_.Release(principal_, id, IfMatch(request_),
-                                   QueryParam(request_.query, "override_checks_reason")));
-    }
-    return std::nullopt;
   }
 
   // The execute request (rest-api §6.1): {version?, parameters?}; DP-Result-TTL-Seconds.
@@ -227,13 +180,51 @@ class Routes {
 
 RestResource PipelineRoutes(PipelineService& pipelines, ExecutionService& executions,
                             CheckRunService& checks) {
-  return
-      [&pipelines, &executions, &checks](
-          const HttpRequest& request, const Principal& principal) -> std::optional<HttpResponse> {
-        auto segments = PathSegmentsBelow(request.path, kPrefix);
-        if (!segments) return std::nullopt;
-        return Routes(pipelines, executions, checks, request, principal).Dispatch(*segments);
-      };
+  // The request's handlers over the three services.
+  auto r = [&pipelines, &executions, &checks](const RestCall& c) {
+    return Routes(pipelines, executions, checks, c.request, c.principal);
+  };
+  auto& p = pipelines;
+  RestRouter router{std::string(kPrefix)};
+  router.On("GET", "", [r](const RestCall& c) { return r(c).List(); })
+      .On("POST", "",
+          [&p](const RestCall& c) {
+            // A person choosing a folder in a form has already decided: no root confirmation.
+            return c.Ok(p.Create(c.principal, ParseBody(c.request), PipelineWriteFlags{}), 201);
+          })
+      .On("GET", "/{id}",
+          [&p](const RestCall& c) { return c.Ok(p.Get(c.principal, c.Param("id"), std::nullopt)); })
+      .On("PUT", "/{id}", [r](const RestCall& c) { return r(c).Update(c.Param("id")); })
+      .On("DELETE", "/{id}",
+          [&p](const RestCall& c) { return c.Ok(p.Delete(c.principal, c.Param("id"))); })
+      .On("GET", "/{id}/versions",
+          [&p](const RestCall& c) { return c.Ok(p.ListVersions(c.principal, c.Param("id"))); })
+      .On("GET", "/{id}/parameters",
+          [&p](const RestCall& c) { return c.Ok(p.Parameters(c.principal, c.Param("id"))); })
+      .On("POST", "/{id}/execute", [r](const RestCall& c) { return r(c).Execute(c.Param("id")); })
+      .On("POST", "/{id}/release",
+          [&p](const RestCall& c) {
+            return c.Ok(p.Release(c.principal, c.Param("id"), IfMatch(c.request),
+                                  QueryParam(c.request.query, "override_checks_reason")));
+          })
+      .On("GET", "/{id}/versions/{version}",
+          [&p](const RestCall& c) {
+            return c.Ok(p.Get(c.principal, c.Param("id"), c.IntParam("version")));
+          })
+      // Release checks (rest-api §5.16): the latest run per check, and a fresh run.
+      .On("GET", "/{id}/versions/{version}/checks",
+          [&checks](const RestCall& c) {
+            return c.Ok(checks.Latest(c.principal, c.Param("id"), c.IntParam("version")));
+          })
+      .On("POST", "/{id}/versions/{version}/checks/run",
+          [r](const RestCall& c) {
+            return c.Ok(r(c).RunChecks(c.Param("id"), c.IntParam("version")));
+          })
+      .On("POST", "/{id}/draft/discard", [&p](const RestCall& c) {
+        p.PurgeDraft(c.principal, c.Param("id"), IfMatch(c.request));
+        return NoContent();
+      });
+  return std::move(router).Resource();
 }
 
 }  // namespace dp

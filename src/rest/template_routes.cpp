@@ -8,6 +8,7 @@
 #include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/domain/request_fields.hpp"
 #include "datapipelines/net/envelope.hpp"
+#include "datapipelines/rest/rest_router.hpp"
 #include "datapipelines/rest/rest_support.hpp"
 #include "datapipelines/service/template_service.hpp"
 
@@ -23,7 +24,8 @@ TemplateListQuery QueryFrom(const HttpRequest& request) {
   query.q = QueryParam(request.query, "q");
   query.prefix = QueryParam(request.query, "prefix");
   if (auto lib = QueryParam(request.query, "is_library")) {
-    if (*lib != "true" && *lib != "false") throw InvalidField("is_library", "must be true or false");
+    if (*lib != "true" && *lib != "false")
+      throw InvalidField("is_library", "must be true or false");
     query.is_library = *lib == "true";
   }
   ParseListWindow(request, query.limit, query.offset);
@@ -42,101 +44,78 @@ Json RenderContext(const HttpRequest& request) {
   return *it;
 }
 
-class Routes {
- public:
-  Routes(TemplateService& templates, const HttpRequest& request, const Principal& principal)
-      : templates_(templates), request_(request), principal_(principal) {}
+HttpResponse Update(TemplateService& templates, const RestCall& call) {
+  Json body = ParseBody(call.request);
+  TemplateWrite write = TemplateWrite::FromJson(body);
+  const std::string& id = call.Param("id");
+  if (write.id && *write.id != id) throw InvalidField("id", "cannot change (there is no rename)");
+  write.id.reset();
+  return call.Ok(templates.Update(call.principal, id, RequiredString(body, "expected_hash"), write,
+                                  TemplateSurface::kHuman));
+}
 
-  std::optional<HttpResponse> Dispatch(const std::vector<std::string>& s) {
-    const std::string& method = request_.method;
-    if (s.empty()) {
-      if (method == "GET") return List();
-      if (method == "POST") return Ok(Create(), 201);
-      return std::nullopt;
-    }
-    const std::string& id = s[0];
-    if (s.size() == 1) return Entity(id);
-    if (s.size() == 2) return Verb(id, s[1]);
-    if (s[1] != "versions") return std::nullopt;
-    int version = ParseIntField(s[2], "version");
-    if (s.size() == 3 && method == "GET") return Ok(templates_.Get(principal_, id, version));
-    if (s.size() != 4) return std::nullopt;
-    if (s[3] == "render" && method == "POST") {
-      return Ok(templates_.Render(principal_, id, version, RenderContext(request_)));
-    }
-    if (s[3] == "used-by" && method == "GET") {
-      return Ok(templates_.UsedBy(principal_, id, version));
-    }
-    if (s[3] == "discard" && method == "POST") {
-      return Ok(templates_.Discard(principal_, id, version));
-    }
-    return std::nullopt;
+HttpResponse Release(TemplateService& templates, const RestCall& call) {
+  std::optional<std::string> expected;
+  if (!call.request.body.empty()) {
+    expected = OptionalStringField(ParseBody(call.request), "expected_hash");
   }
-
- private:
-  HttpResponse Ok(Json data, int status = 200) {
-    return SuccessEnvelope(std::move(data), request_.correlation_id, status);
-  }
-
-  HttpResponse List() {
-    TemplateListQuery query = QueryFrom(request_);
-    return Ok(ListData(templates_.List(principal_, query), query));
-  }
-
-  Json Create() {
-    // A person choosing a folder in a form has already decided: no new-root confirmation.
-    return templates_.Create(principal_, TemplateWrite::FromJson(ParseBody(request_)), true,
-                             TemplateSurface::kHuman);
-  }
-
-  std::optional<HttpResponse> Entity(const std::string& id) {
-    const std::string& method = request_.method;
-    if (method == "GET") return Ok(templates_.Get(principal_, id, std::nullopt));
-    if (method == "DELETE") {
-      templates_.Delete(principal_, id);
-      return NoContent();
-    }
-    if (method != "PUT") return std::nullopt;
-    Json body = ParseBody(request_);
-    TemplateWrite write = TemplateWrite::FromJson(body);
-    if (write.id && *write.id != id) throw InvalidField("id", "cannot change (there is no rename)");
-    write.id.reset();
-    return Ok(templates_.Update(principal_, id, RequiredString(body, "expected_hash"), write,
-                                TemplateSurface::kHuman));
-  }
-
-  std::optional<HttpResponse> Verb(const std::string& id, const std::string& verb) {
-    const std::string& method = request_.method;
-    if (verb == "versions" && method == "GET") return Ok(templates_.ListVersions(principal_, id));
-    if (verb == "render" && method == "POST") {
-      return Ok(templates_.Render(principal_, id, std::nullopt, RenderContext(request_)));
-    }
-    if (verb == "purge-draft" && method == "POST") {
-      return Ok(templates_.PurgeDraft(principal_, id));
-    }
-    if (verb == "release" && method == "POST") {
-      std::optional<std::string> expected;
-      if (!request_.body.empty())
-        expected = OptionalStringField(ParseBody(request_), "expected_hash");
-      return Ok(templates_.Release(principal_, id, expected));
-    }
-    return std::nullopt;
-  }
-
-  TemplateService& templates_;
-  const HttpRequest& request_;
-  const Principal& principal_;
-};
+  return call.Ok(templates.Release(call.principal, call.Param("id"), expected));
+}
 
 }  // namespace
 
 RestResource TemplateRoutes(TemplateService& templates) {
-  return [&templates](const HttpRequest& request,
-                      const Principal& principal) -> std::optional<HttpResponse> {
-    auto segments = PathSegmentsBelow(request.path, kPrefix);
-    if (!segments) return std::nullopt;
-    return Routes(templates, request, principal).Dispatch(*segments);
-  };
+  auto& t = templates;
+  RestRouter router{std::string(kPrefix)};
+  router
+      .On("GET", "",
+          [&t](const RestCall& c) {
+            TemplateListQuery query = QueryFrom(c.request);
+            return c.Ok(ListData(t.List(c.principal, query), query));
+          })
+      .On("POST", "",
+          [&t](const RestCall& c) {
+            // A person choosing a folder in a form has already decided: no new-root
+            // confirmation.
+            return c.Ok(t.Create(c.principal, TemplateWrite::FromJson(ParseBody(c.request)), true,
+                                 TemplateSurface::kHuman),
+                        201);
+          })
+      .On("GET", "/{id}",
+          [&t](const RestCall& c) { return c.Ok(t.Get(c.principal, c.Param("id"), std::nullopt)); })
+      .On("PUT", "/{id}", [&t](const RestCall& c) { return Update(t, c); })
+      .On("DELETE", "/{id}",
+          [&t](const RestCall& c) {
+            t.Delete(c.principal, c.Param("id"));
+            return NoContent();
+          })
+      .On("GET", "/{id}/versions",
+          [&t](const RestCall& c) { return c.Ok(t.ListVersions(c.principal, c.Param("id"))); })
+      .On("POST", "/{id}/render",
+          [&t](const RestCall& c) {
+            return c.Ok(
+                t.Render(c.principal, c.Param("id"), std::nullopt, RenderContext(c.request)));
+          })
+      .On("POST", "/{id}/purge-draft",
+          [&t](const RestCall& c) { return c.Ok(t.PurgeDraft(c.principal, c.Param("id"))); })
+      .On("POST", "/{id}/release", [&t](const RestCall& c) { return Release(t, c); })
+      .On("GET", "/{id}/versions/{version}",
+          [&t](const RestCall& c) {
+            return c.Ok(t.Get(c.principal, c.Param("id"), c.IntParam("version")));
+          })
+      .On("POST", "/{id}/versions/{version}/render",
+          [&t](const RestCall& c) {
+            return c.Ok(t.Render(c.principal, c.Param("id"), c.IntParam("version"),
+                                 RenderContext(c.request)));
+          })
+      .On("GET", "/{id}/versions/{version}/used-by",
+          [&t](const RestCall& c) {
+            return c.Ok(t.UsedBy(c.principal, c.Param("id"), c.IntParam("version")));
+          })
+      .On("POST", "/{id}/versions/{version}/discard", [&t](const RestCall& c) {
+        return c.Ok(t.Discard(c.principal, c.Param("id"), c.IntParam("version")));
+      });
+  return std::move(router).Resource();
 }
 
 }  // namespace dp

@@ -9,6 +9,7 @@
 #include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/util/ascii.hpp"
 #include "datapipelines/util/edit_distance.hpp"
+#include "datapipelines/util/percent_encoding.hpp"
 
 namespace dp::datasource_rules {
 namespace {
@@ -108,21 +109,6 @@ std::string_view Authority(std::string_view rest) {
   return rest.substr(0, rest.find_first_of("/?"));
 }
 
-std::string DecodePercent(std::string_view text) {
-  std::string out;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '%' && i + 2 < text.size() &&
-        std::isxdigit(static_cast<unsigned char>(text[i + 1])) &&
-        std::isxdigit(static_cast<unsigned char>(text[i + 2]))) {
-      out.push_back(static_cast<char>(std::stoi(std::string(text.substr(i + 1, 2)), nullptr, 16)));
-      i += 2;
-    } else {
-      out.push_back(text[i]);
-    }
-  }
-  return out;
-}
-
 // Every key=value component anywhere in the URL, whatever the driver's grammar puts it in:
 // the query (?a=b&c=d), ;-parameters (…/db;password=x), a #fragment, MySQL's
 // address=(host=h)(password=x) and (host=h,password=x) host forms. Keys are percent-decoded,
@@ -134,13 +120,13 @@ std::vector<std::string> ComponentKeys(std::string_view url) {
     std::string_view part = url.substr(start, end - start);
     std::size_t eq = part.find('=');
     if (eq != std::string_view::npos) {
-      std::string key = AsciiLower(DecodePercent(part.substr(0, eq)));
+      std::string key = AsciiLower(PercentDecodeLenient(part.substr(0, eq)));
       auto first = key.find_first_not_of(" \t");
       auto last = key.find_last_not_of(" \t");
       keys.push_back(first == std::string::npos ? "" : key.substr(first, last - first + 1));
       // address=(host=h)…: the value opens a nested key list; scan it too.
       // A value may itself hold key=value text (options=-c%20password%3Dx): scan it decoded.
-      std::string value = DecodePercent(part.substr(eq + 1));
+      std::string value = PercentDecodeLenient(part.substr(eq + 1));
       if (value.find('=') != std::string::npos) {
         for (auto& nested : ComponentKeys(value)) keys.push_back(std::move(nested));
       }

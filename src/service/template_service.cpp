@@ -24,12 +24,6 @@ constexpr const char* kDraft = "DRAFT";
 constexpr const char* kReleased = "RELEASED";
 constexpr const char* kDiscarded = "DISCARDED";
 
-const std::set<std::string>& Dialects() {
-  static const std::set<std::string> kDialects = {"POSTGRES", "ORACLE", "MSSQL",  "MYSQL",
-                                                  "H2",       "DUCKDB", "SQLITE", "LAKE"};
-  return kDialects;
-}
-
 bool IsLive(const TemplateVersionRecord& v) { return v.status == kDraft || v.status == kReleased; }
 
 DomainError NotFound(const std::string& id, std::optional<int> version = std::nullopt) {
@@ -62,12 +56,10 @@ void CheckKind(const TemplateVersionRecord& v) {
     throw DomainError(errc::kTemplateDialectInvalid, "An sql template requires a dialect.",
                       Json{{"reason", "dialect_required"}, {"type", "sql"}});
   }
-  if (v.type == "sql" && !Dialects().count(v.dialect)) {
+  if (v.type == "sql" && !ParseDialect(v.dialect)) {
     throw DomainError(
         errc::kTemplateDialectInvalid, "Unknown dialect '" + v.dialect + "'.",
-        Json{{"reason", "unknown_dialect"},
-             {"dialect", v.dialect},
-             {"allowed", Json(std::vector<std::string>(Dialects().begin(), Dialects().end()))}});
+        Json{{"reason", "unknown_dialect"}, {"dialect", v.dialect}, {"allowed", DialectNames()}});
   }
 }
 

@@ -10,22 +10,35 @@ int HexValue(char c) {
   return -1;
 }
 
+// Decodes into `out`; false at the first malformed escape when `strict`.
+bool Decode(std::string_view text, bool strict, std::string& out) {
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    int high = text[i] == '%' && i + 2 < text.size() ? HexValue(text[i + 1]) : -1;
+    int low = high >= 0 ? HexValue(text[i + 2]) : -1;
+    if (low >= 0) {
+      out += static_cast<char>(high * 16 + low);
+      i += 2;
+    } else if (text[i] == '%' && strict) {
+      return false;
+    } else {
+      out += text[i];
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 std::optional<std::string> PercentDecode(std::string_view text) {
   std::string out;
-  out.reserve(text.size());
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] != '%') {
-      out += text[i];
-      continue;
-    }
-    int high = i + 2 < text.size() ? HexValue(text[i + 1]) : -1;
-    int low = high >= 0 ? HexValue(text[i + 2]) : -1;
-    if (low < 0) return std::nullopt;
-    out += static_cast<char>(high * 16 + low);
-    i += 2;
-  }
+  if (!Decode(text, true, out)) return std::nullopt;
+  return out;
+}
+
+std::string PercentDecodeLenient(std::string_view text) {
+  std::string out;
+  Decode(text, false, out);
   return out;
 }
 

@@ -4,16 +4,12 @@
 // schemas → tables → columns → preview → probe on it with an author key.
 import assert from 'node:assert/strict';
 import { describe, it, before, after } from 'node:test';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { BINARY, startServer } from './support/server.mjs';
+import { startDemoServer } from './support/demo_server.mjs';
 import { sdkClient, toolPayload } from './support/http.mjs';
 
 const TRIPS = 20000;
-let dir;
 let server;
+let cleanup;
 let agent;
 
 async function callOk(name, args) {
@@ -23,34 +19,13 @@ async function callOk(name, args) {
 }
 
 before(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'dp-e2e-demo-'));
-  const db = path.join(dir, 'demo.sqlite');
-  const gen = spawnSync(BINARY, ['demo-data', '--sqlite', db, '--trips', String(TRIPS)],
-    { encoding: 'utf8', timeout: 60_000 });
-  assert.equal(gen.status, 0, `demo-data failed: ${gen.stdout}${gen.stderr}`);
-  const bootstrapFile = path.join(dir, 'bootstrap-datasources.yaml');
-  writeFileSync(bootstrapFile, [
-    'datasources:',
-    '  - name: demo',
-    '    display_name: Demo — city mobility',
-    '    description: Deterministic demo data',
-    '    dialect: SQLITE',
-    `    jdbc_url: jdbc:sqlite:${db}`,
-    '    readonly: true',
-    '    grants: [default]',
-    '',
-  ].join('\n'));
-  server = await startServer({ DATAPIPELINES_BOOTSTRAP_DATASOURCES_FILE: bootstrapFile });
+  ({ server, cleanup } = await startDemoServer({ trips: TRIPS }));
   ({ client: agent } = await sdkClient(server, server.adminKey));
 });
 
 after(async () => {
   await agent?.close();
-  if (server) {
-    await server.stop('SIGKILL');
-    server.cleanup();
-  }
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await cleanup?.();
 });
 
 describe('the demo datasource over MCP', () => {

@@ -16,6 +16,25 @@ import { adminSession, agent, rest } from './support/executions_env.mjs';
 
 const TRIPS = 5000;
 const MONTH = '2024-03';
+
+// The lake report's parameter and nodes: the lake's pickups and SQLite's zones staged into
+// tempdb, joined there by `t.report` (a template per tempdb engine's dialect).
+const MONTH_PARAMETER = { month: { type: 'STRING', required: false, default: MONTH,
+  description: 'The pickup month, YYYY-MM.' } };
+function zoneTripNodes(t) {
+  return [
+    { id: 'stg_trips', description: 'Pickups per zone in the month, from the lake.', type: 'DQL',
+      source: 'demo_lake', template: { id: t.lakeTrips, version: 1 },
+      output: { target: 'tempdb', table: 'stg_trips' }, depends_on: [] },
+    { id: 'stg_zones', description: 'Every zone, from SQLite.', type: 'DQL', source: 'demo',
+      template: { id: t.zones, version: 1 }, output: { target: 'tempdb', table: 'stg_zones' },
+      depends_on: [] },
+    { id: 'report', description: 'Zones joined with their pickups.', type: 'DQL',
+      source: 'tempdb', template: { id: t.report, version: 1 },
+      depends_on: ['stg_trips', 'stg_zones'] },
+  ];
+}
+
 let dir;
 let demoLake; // the bootstrap-registered lake folder
 let root; // the agent-registered LAKE datasource's root
@@ -253,19 +272,8 @@ describe('a pipeline joining demo_lake trips with the SQLite zones in tempdb', (
       display_name: 'Trips per zone from the lake',
       description: 'One row per demo zone (SQLite) with its pickups in one month, read from the '
         + 'partitioned parquet lake and joined in tempdb.',
-      parameters: { month: { type: 'STRING', required: false, default: MONTH,
-        description: 'The pickup month, YYYY-MM.' } },
-      nodes: [
-        { id: 'stg_trips', description: 'Pickups per zone in the month, from the lake.', type: 'DQL',
-          source: 'demo_lake', template: { id: T.lakeTrips, version: 1 },
-          output: { target: 'tempdb', table: 'stg_trips' }, depends_on: [] },
-        { id: 'stg_zones', description: 'Every zone, from SQLite.', type: 'DQL', source: 'demo',
-          template: { id: T.zones, version: 1 }, output: { target: 'tempdb', table: 'stg_zones' },
-          depends_on: [] },
-        { id: 'report', description: 'Zones joined with their pickups.', type: 'DQL',
-          source: 'tempdb', template: { id: T.report, version: 1 },
-          depends_on: ['stg_trips', 'stg_zones'] },
-      ],
+      parameters: MONTH_PARAMETER,
+      nodes: zoneTripNodes(T),
     });
     const run = await a.ok('pipelines_execute', { id: pipeline.id, parameters: {} });
     assert.equal(run.status, 'SUCCESS', JSON.stringify(run));
@@ -297,19 +305,8 @@ describe('a pipeline joining demo_lake trips with the SQLite zones in tempdb', (
       display_name: 'Trips per zone from the lake, staged in DuckDB',
       description: 'The same join as city/lake/zone_trips, staged in an in-memory DuckDB.',
       settings: { tempdb },
-      parameters: { month: { type: 'STRING', required: false, default: MONTH,
-        description: 'The pickup month, YYYY-MM.' } },
-      nodes: [
-        { id: 'stg_trips', description: 'Pickups per zone in the month, from the lake.', type: 'DQL',
-          source: 'demo_lake', template: { id: T.lakeTrips, version: 1 },
-          output: { target: 'tempdb', table: 'stg_trips' }, depends_on: [] },
-        { id: 'stg_zones', description: 'Every zone, from SQLite.', type: 'DQL', source: 'demo',
-          template: { id: T.zones, version: 1 }, output: { target: 'tempdb', table: 'stg_zones' },
-          depends_on: [] },
-        { id: 'report', description: 'Zones joined with their pickups.', type: 'DQL',
-          source: 'tempdb', template: { id: report, version: 1 },
-          depends_on: ['stg_trips', 'stg_zones'] },
-      ],
+      parameters: MONTH_PARAMETER,
+      nodes: zoneTripNodes({ ...T, report }),
     });
     // A SQLITE-engine body cannot pin the DUCKDB template, and an unknown engine is refused.
     await a.refused('pipelines_create', body({ engine: 'SQLITE' }),

@@ -37,7 +37,7 @@ class Application {
 // Configures spdlog (console or JSON lines) from the config.
 void ConfigureLogging(const Config& config);
 
-// The release version ("0.1.0").
+// The release version: project(VERSION) in CMakeLists.txt.
 std::string_view ServerVersion();
 
 }  // namespace dp

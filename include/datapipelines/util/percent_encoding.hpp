@@ -7,5 +7,8 @@ namespace dp {
 
 // RFC 3986 percent-decoding; nullopt when a '%' is not followed by two hex digits.
 std::optional<std::string> PercentDecode(std::string_view text);
+// The same decoding, keeping a '%' without two hex digits as written — how the database
+// drivers read their URLs, so the credential rules see what a driver would.
+std::string PercentDecodeLenient(std::string_view text);
 
 }  // namespace dp

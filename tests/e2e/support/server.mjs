@@ -100,6 +100,35 @@ export class DpServer {
     return key;
   }
 
+  /** Spawns `command` (the binary and its arguments) with this server's env; resolves once
+   * healthy, or kills it and rejects. The log is kept whole: auth.test.mjs scans it for leaked
+   * secrets, and scripts/test sweeps every log of the run for the test services' password. */
+  async launch([command, ...args]) {
+    this.proc = spawn(command, args, { env: this.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const append = (chunk) => { this.log += chunk.toString(); };
+    this.proc.stdout.on('data', append);
+    this.proc.stderr.on('data', append);
+    this.exit = new Promise((resolve) => {
+      this.proc.on('exit', (code, signal) => {
+        if (process.env.DP_E2E_LOG_DIR) {
+          writeFileSync(path.join(process.env.DP_E2E_LOG_DIR,
+            `server-${this.port}-${Date.now()}.log`), this.log);
+        }
+        resolve({ code, signal });
+      });
+      this.proc.on('error', (err) => {
+        this.log += `spawn error: ${err.message}\n`;
+        resolve({ code: -1, signal: null });
+      });
+    });
+    try {
+      await this.waitHealthy();
+    } catch (err) {
+      await this.stop('SIGKILL');
+      throw err;
+    }
+  }
+
   async waitHealthy(timeoutMs = 20_000) {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
@@ -169,30 +198,9 @@ export async function startServer(env = {}, { bootstrap = true, tls, wrapper = [
     server.cleanup();
     throw err;
   }
-  const [command, ...args] = [...wrapper, BINARY, 'serve'];
-  server.proc = spawn(command, args, { env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-  // Kept whole: auth.test.mjs scans it for leaked secrets.
-  const append = (chunk) => { server.log += chunk.toString(); };
-  server.proc.stdout.on('data', append);
-  server.proc.stderr.on('data', append);
-  server.exit = new Promise((resolve) => {
-    server.proc.on('exit', (code, signal) => {
-      // scripts/test sweeps every server log of the run for the test services' password.
-      if (process.env.DP_E2E_LOG_DIR) {
-        writeFileSync(path.join(process.env.DP_E2E_LOG_DIR, `server-${port}-${Date.now()}.log`),
-          server.log);
-      }
-      resolve({ code, signal });
-    });
-    server.proc.on('error', (err) => {
-      server.log += `spawn error: ${err.message}\n`;
-      resolve({ code: -1, signal: null });
-    });
-  });
   try {
-    await server.waitHealthy();
+    await server.launch([...wrapper, BINARY, 'serve']);
   } catch (err) {
-    await server.stop('SIGKILL');
     server.cleanup();
     throw err;
   }

@@ -10,6 +10,7 @@
 
 #include "datapipelines/domain/domain_error.hpp"
 
+#include "support/json_cases.hpp"
 #include "support/surface_stack.hpp"
 
 namespace dp::test {
@@ -20,20 +21,6 @@ constexpr const char* kPassword = "correct horse battery";
 std::vector<Json> LoadCases() {
   std::ifstream in(std::string(DP_SOURCE_DIR) + "/tests/integration/auth/cases/key_rules.json");
   return Json::parse(in).get<std::vector<Json>>();
-}
-
-std::string CaseName(const ::testing::TestParamInfo<Json>& info) {
-  return info.param["name"].get<std::string>();
-}
-
-// Every key of `expected` is in `actual` with a matching value (objects recursively).
-bool ContainsSubset(const Json& actual, const Json& expected) {
-  if (!expected.is_object()) return actual == expected;
-  if (!actual.is_object()) return false;
-  for (const auto& [key, value] : expected.items()) {
-    if (!actual.contains(key) || !ContainsSubset(actual[key], value)) return false;
-  }
-  return true;
 }
 
 class KeyRulesStack : public SurfaceStack {
@@ -160,7 +147,9 @@ TEST_P(KeyRules, Answered) {
   if (!rows.empty()) {
     EXPECT_EQ(rows[0].details["status"], out.status);
     EXPECT_EQ(rows[0].details["outcome"], out.status < 400 ? "success" : "error");
-    if (out.status >= 400) EXPECT_EQ(rows[0].details["code"], out.Code());
+    if (out.status >= 400) {
+      EXPECT_EQ(rows[0].details["code"], out.Code());
+    }
   }
 }
 
@@ -206,7 +195,7 @@ TEST_F(KeyLineage, RevokeAllTakesEveryKeyOfTheUser) {
                          Json{{"user_email", "alice@example.com"}});
   ASSERT_EQ(out.status, 200) << out.body.dump();
   EXPECT_EQ(out.body["data"]["count"], 6);  // five seeded, one minted by a key
-  for (const std::string token : {tokens_["alice_read"], tokens_["alice_author"], child_token}) {
+  for (const std::string& token : {tokens_["alice_read"], tokens_["alice_author"], child_token}) {
     EXPECT_EQ(CodeOfAuth(token), "auth.api_key.invalid");
   }
   EXPECT_EQ(CodeOfAuth(tokens_["victor_read"]), "<none>");  // nobody else's

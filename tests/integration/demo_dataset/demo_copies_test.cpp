@@ -9,8 +9,8 @@
 #include <cstdlib>
 
 #include "datapipelines/connectors/connector.hpp"
-#include "datapipelines/service/demo_dataset.hpp"
-#include "datapipelines/service/demo_dataset_loader.hpp"
+#include "datapipelines/demo/demo_dataset.hpp"
+#include "datapipelines/demo/demo_dataset_loader.hpp"
 #include "support/test_env.hpp"
 
 namespace dp {

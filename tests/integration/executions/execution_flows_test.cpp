@@ -319,12 +319,7 @@ TEST_P(ExecutionFlows, CancelStopsARunningExecutionUnderTheSameCredentialRule) {
   auto running = std::async(std::launch::async, [&] {
     return Tool("alice", "pipelines_execute", {{"id", id}, {"parameters", Json::object()}});
   });
-  std::string exec;
-  for (int i = 0; i < 200 && exec.empty(); ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    Json listed = ToolOk("alice", "executions_list", {{"status", "RUNNING"}});
-    if (!listed.empty()) exec = listed[0]["execution_id"];
-  }
+  const std::string exec = AwaitRunning("alice", id);
   ASSERT_FALSE(exec.empty());
   // Another key of another user cannot see it; a REST-started one is refused over MCP below.
   EXPECT_EQ(Tool("olga", "executions_cancel", {{"execution_id", exec}}).Code(),
@@ -345,12 +340,7 @@ TEST_P(ExecutionFlows, McpCancelRefusesARestStartedExecution) {
   auto running = std::async(std::launch::async, [&] {
     return Rest("alice", "POST", "/api/v1/pipelines/" + id + "/execute", Json::object());
   });
-  std::string exec;
-  for (int i = 0; i < 200 && exec.empty(); ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    Json listed = ToolOk("alice", "executions_list", {{"status", "RUNNING"}});
-    if (!listed.empty()) exec = listed[0]["execution_id"];
-  }
+  const std::string exec = AwaitRunning("alice", id);
   ASSERT_FALSE(exec.empty());
   ToolOutcome refused = Tool("alice", "executions_cancel", {{"execution_id", exec}});
   EXPECT_EQ(refused.Code(), "auth.scope.insufficient");
@@ -399,12 +389,7 @@ TEST_P(ExecutionFlows, ACancelTakenByAnotherInstanceStopsTheRun) {
   auto running = std::async(std::launch::async, [&] {
     return Tool("alice", "pipelines_execute", {{"id", id}, {"parameters", Json::object()}});
   });
-  std::string exec;
-  for (int i = 0; i < 200 && exec.empty(); ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    Json listed = ToolOk("alice", "executions_list", {{"status", "RUNNING"}});
-    if (!listed.empty()) exec = listed[0]["execution_id"];
-  }
+  const std::string exec = AwaitRunning("alice", id);
   ASSERT_FALSE(exec.empty());
   EXPECT_EQ(other.Cancel(P("alice"), exec, ExecutionSurface::kHuman)["status"],
             "cancellation_requested");

@@ -143,18 +143,6 @@ class ExecutionFailureCases : public SeededPipelineStack,
         "'idle in transaction', 'idle in transaction (aborted)')");
     return row[0].as<int64_t>();
   }
-
-  // Waits (generously: the machine is shared) until `user` has a RUNNING execution of `id`.
-  std::string AwaitRunning(const std::string& user, const std::string& pipeline_id) {
-    for (int i = 0; i < 1500; ++i) {
-      Json listed = ToolOk(user, "executions_list", {{"status", "RUNNING"}});
-      for (const Json& item : listed) {
-        if (item.value("pipeline_id", "") == pipeline_id) return item["execution_id"];
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    return "";
-  }
 };
 
 TEST_P(ExecutionFailureCases, FailsWithItsCodeAndChangesNothing) {

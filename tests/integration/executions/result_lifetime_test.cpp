@@ -101,12 +101,7 @@ TEST_P(ResultLifetime, AResultOfARunningExecutionIsIncompleteUntilItEnds) {
   auto running = std::async(std::launch::async, [&] {
     return Tool("alice", "pipelines_execute", {{"id", id}, {"parameters", Json::object()}});
   });
-  std::string execution;
-  for (int i = 0; i < 1500 && execution.empty(); ++i) {
-    Json listed = ToolOk("alice", "executions_list", {{"status", "RUNNING"}});
-    if (!listed.empty()) execution = listed[0]["execution_id"];
-    if (execution.empty()) std::this_thread::sleep_for(20ms);
-  }
+  const std::string execution = AwaitRunning("alice", id);
   ASSERT_FALSE(execution.empty()) << "the slow execution never ran";
 
   ToolOutcome out = Tool("alice", "executions_get_result", {{"execution_id", execution}});

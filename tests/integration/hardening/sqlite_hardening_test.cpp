@@ -103,7 +103,9 @@ TEST_P(SqlitePrimitives, Holds) {
     EXPECT_FALSE(rows.has_value()) << "ran: " << (rows ? rows->dump() : "");
   } else {
     ASSERT_TRUE(rows.has_value()) << (refusals_.empty() ? "" : refusals_.back());
-    if (spec.contains("rows")) EXPECT_EQ(*rows, spec["rows"]);
+    if (spec.contains("rows")) {
+      EXPECT_EQ(*rows, spec["rows"]);
+    }
   }
   if (spec.contains("after")) {
     auto conn = admin_->Open();

@@ -3,6 +3,9 @@
 // can refuse, and released child pipelines (plus a draft one) for composition.
 #include <sqlite3.h>
 
+#include <chrono>
+#include <thread>
+
 #include "pipeline_fixture.hpp"
 
 namespace dp::test {
@@ -69,7 +72,10 @@ class SeededPipelineStack : public PipelineStack {
             {"description", "a refusal case"},
             {"parameters",
              {{"min_total",
-               {{"type", "DECIMAL"}, {"precision", 10}, {"scale", 2}, {"required", false},
+               {{"type", "DECIMAL"},
+                {"precision", 10},
+                {"scale", 2},
+                {"required", false},
                 {"default", 0}}}}},
             {"nodes", Json::array({{{"id", "fetch"},
                                     {"type", "DQL"},
@@ -110,6 +116,20 @@ class SeededPipelineStack : public PipelineStack {
     sqlite3_finalize(stmt);
     sqlite3_close(db);
     return n;
+  }
+
+  // The RUNNING execution `user` has of `pipeline_id` ("" for any), once the run has its
+  // record; "" if none shows up within ~30 s (generous: the machine is shared).
+  std::string AwaitRunning(const std::string& user, const std::string& pipeline_id = "") {
+    for (int i = 0; i < 1500; ++i) {
+      for (const Json& item : ToolOk(user, "executions_list", {{"status", "RUNNING"}})) {
+        if (pipeline_id.empty() || item.value("pipeline_id", "") == pipeline_id) {
+          return item["execution_id"];
+        }
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return "";
   }
 
   std::string child_id_;

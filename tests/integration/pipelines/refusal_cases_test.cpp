@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "pipeline_seed.hpp"
+#include "support/json_cases.hpp"
 
 namespace dp::test {
 namespace {
@@ -28,16 +29,8 @@ std::vector<Case> LoadCases() {
   return cases;
 }
 
-bool ContainsSubset(const Json& actual, const Json& expected) {
-  if (!expected.is_object()) return actual == expected;
-  if (!actual.is_object()) return false;
-  for (const auto& [key, value] : expected.items()) {
-    if (!actual.contains(key) || !ContainsSubset(actual[key], value)) return false;
-  }
-  return true;
-}
-
-class PipelineRefusalCases : public SeededPipelineStack, public ::testing::WithParamInterface<Case> {
+class PipelineRefusalCases : public SeededPipelineStack,
+                             public ::testing::WithParamInterface<Case> {
  protected:
   MetadataBackend Backend() const override { return GetParam().backend; }
 };

@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "semantics_fixture.hpp"
+#include "support/json_cases.hpp"
 
 namespace dp::test {
 namespace {
@@ -29,15 +30,6 @@ std::vector<Case> LoadCases() {
     }
   }
   return cases;
-}
-
-bool ContainsSubset(const Json& actual, const Json& expected) {
-  if (!expected.is_object()) return actual == expected;
-  if (!actual.is_object()) return false;
-  for (const auto& [key, value] : expected.items()) {
-    if (!actual.contains(key) || !ContainsSubset(actual[key], value)) return false;
-  }
-  return true;
 }
 
 Json SeedArgs(bool reversed) {

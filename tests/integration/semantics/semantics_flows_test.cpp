@@ -25,7 +25,9 @@ TEST_P(SemanticsFlows, RecordedFactRidesOnItsColumnForAnotherKey) {
   EXPECT_FALSE(facts[0].contains("refs")) << "the inline block is the summary shape";
   EXPECT_FALSE(ColumnFacts(columns, "unit").is_array() && !ColumnFacts(columns, "unit").empty());
   for (const auto& column : columns) {
-    if (column["name"] != "temp_c") EXPECT_FALSE(column.contains("facts")) << column.dump();
+    if (column["name"] != "temp_c") {
+      EXPECT_FALSE(column.contains("facts")) << column.dump();
+    }
   }
 }
 

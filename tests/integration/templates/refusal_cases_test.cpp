@@ -8,6 +8,7 @@
 // A string "$hash:<id>" anywhere is replaced by that template's working body_hash.
 #include <fstream>
 
+#include "support/json_cases.hpp"
 #include "template_fixture.hpp"
 
 namespace dp::test {
@@ -21,20 +22,6 @@ std::vector<Json> LoadCases(const char* surface) {
     if (c.contains(surface)) cases.push_back(c);
   }
   return cases;
-}
-
-std::string CaseName(const ::testing::TestParamInfo<Json>& info) {
-  return info.param["name"].get<std::string>();
-}
-
-// Every key of `expected` is in `actual` with a matching value (objects recursively).
-bool ContainsSubset(const Json& actual, const Json& expected) {
-  if (!expected.is_object()) return actual == expected;
-  if (!actual.is_object()) return false;
-  for (const auto& [key, value] : expected.items()) {
-    if (!actual.contains(key) || !ContainsSubset(actual[key], value)) return false;
-  }
-  return true;
 }
 
 class RefusalCases : public TemplateStack, public ::testing::WithParamInterface<Json> {
@@ -129,7 +116,9 @@ TEST_P(RestRefusals, Refused) {
     if (row.correlation_id == correlation) {
       ++writes;
       EXPECT_EQ(row.details["status"], out.status);
-      if (out.status >= 400) EXPECT_EQ(row.details["code"], out.Code());
+      if (out.status >= 400) {
+        EXPECT_EQ(row.details["code"], out.Code());
+      }
     }
   }
   EXPECT_EQ(writes, spec["method"] == "GET" ? 0 : 1);

@@ -5,7 +5,7 @@
 #include <map>
 #include <set>
 
-#include "datapipelines/service/demo_dataset.hpp"
+#include "datapipelines/demo/demo_dataset.hpp"
 
 namespace dp {
 namespace {

@@ -51,7 +51,9 @@ TEST(EndpointRequestBinder, BindsOrNamesEveryDefect) {
       EXPECT_FALSE(d.message.empty()) << c["name"];
     }
     EXPECT_EQ(defects, c["defects"]) << c["name"];
-    if (!c["parameters"].is_null()) EXPECT_EQ(bound.parameters, c["parameters"]) << c["name"];
+    if (!c["parameters"].is_null()) {
+      EXPECT_EQ(bound.parameters, c["parameters"]) << c["name"];
+    }
     if (c.contains("format")) {
       ASSERT_TRUE(bound.format) << c["name"];
       EXPECT_EQ(*bound.format, c["format"].get<std::string>()) << c["name"];

@@ -12,7 +12,7 @@
 #include "datapipelines/mcp/tool_catalog.hpp"
 #include "datapipelines/mcp/tool_definition.hpp"
 #include "datapipelines/mcp/tool_reference.hpp"
-#include "datapipelines/service/demo_dataset.hpp"
+#include "datapipelines/demo/demo_dataset.hpp"
 #include "datapipelines/util/json.hpp"
 
 namespace dp {

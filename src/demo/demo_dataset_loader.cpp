@@ -1,4 +1,4 @@
-#include "datapipelines/service/demo_dataset_loader.hpp"
+#include "datapipelines/demo/demo_dataset_loader.hpp"
 
 #include <chrono>
 

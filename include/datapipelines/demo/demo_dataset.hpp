@@ -46,6 +46,9 @@ struct DemoTableDef {
   std::vector<std::string> indexed_columns;  // secondary indexes, built after the load
 };
 
+// The DDL type of a demo column in `dialect` (the loader's CREATE TABLE, the lake's read_csv).
+std::string DemoColumnType(const DemoColumn& column, Dialect dialect);
+
 // Canonical text per column, nullopt = NULL: integers as digits, decimals with exactly `scale`
 // digits, dates YYYY-MM-DD, timestamps "YYYY-MM-DD HH:MM:SS", booleans "true"/"false".
 using DemoRow = std::vector<std::optional<std::string>>;

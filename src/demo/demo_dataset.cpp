@@ -1,4 +1,4 @@
-#include "datapipelines/service/demo_dataset.hpp"
+#include "datapipelines/demo/demo_dataset.hpp"
 
 #include <algorithm>
 #include <array>
@@ -248,7 +248,16 @@ std::vector<DemoTableDef> BuildTableDefs() {
   };
 }
 
-std::string ColumnType(const DemoColumn& column, Dialect dialect) {
+void Fnv(uint64_t& hash, std::string_view text) {
+  for (unsigned char c : text) {
+    hash ^= c;
+    hash *= 0x100000001B3ULL;
+  }
+}
+
+}  // namespace
+
+std::string DemoColumnType(const DemoColumn& column, Dialect dialect) {
   switch (column.kind) {
     case DemoColumnKind::kInteger:
       return "INTEGER";
@@ -260,6 +269,8 @@ std::string ColumnType(const DemoColumn& column, Dialect dialect) {
       return "DECIMAL(" + std::to_string(column.precision) + "," + std::to_string(column.scale) +
              ")";
     case DemoColumnKind::kText:
+      // DuckDB ignores a VARCHAR length; the lake's files carry none.
+      if (dialect == Dialect::kDuckdb) return "VARCHAR";
       return "VARCHAR(" + std::to_string(column.precision) + ")";
     case DemoColumnKind::kDate:
       return "DATE";
@@ -271,15 +282,6 @@ std::string ColumnType(const DemoColumn& column, Dialect dialect) {
   }
   return "TEXT";
 }
-
-void Fnv(uint64_t& hash, std::string_view text) {
-  for (unsigned char c : text) {
-    hash ^= c;
-    hash *= 0x100000001B3ULL;
-  }
-}
-
-}  // namespace
 
 std::string DemoTarget::Quote(std::string_view identifier) const {
   char q = dialect == Dialect::kMysql ? '`' : '"';
@@ -328,7 +330,7 @@ int64_t DemoDataset::RowCount(std::string_view logical) const {
 std::string DemoDataset::CreateTableSql(const DemoTableDef& table, const DemoTarget& target) {
   std::string sql = "CREATE TABLE " + target.Table(table.name) + " (";
   for (const auto& column : table.columns) {
-    sql += target.Quote(column.name) + " " + ColumnType(column, target.dialect) +
+    sql += target.Quote(column.name) + " " + DemoColumnType(column, target.dialect) +
            (column.nullable ? "" : " NOT NULL") + ", ";
   }
   sql += "PRIMARY KEY (" + target.Quote(table.primary_key) + ")";

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-#include "datapipelines/service/demo_dataset.hpp"
+#include "datapipelines/demo/demo_dataset.hpp"
 #include "datapipelines/util/json.hpp"
 
 namespace dp {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "datapipelines/connectors/connector.hpp"
-#include "datapipelines/service/demo_dataset.hpp"
+#include "datapipelines/demo/demo_dataset.hpp"
 #include "datapipelines/util/json.hpp"
 
 namespace dp {

@@ -1,4 +1,4 @@
-#include "datapipelines/service/demo_lake_writer.hpp"
+#include "datapipelines/demo/demo_lake_writer.hpp"
 
 #include <chrono>
 #include <filesystem>
@@ -12,29 +12,6 @@ namespace dp {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string DuckdbType(const DemoColumn& column) {
-  switch (column.kind) {
-    case DemoColumnKind::kInteger:
-      return "INTEGER";
-    case DemoColumnKind::kSmallInt:
-      return "SMALLINT";
-    case DemoColumnKind::kBigInt:
-      return "BIGINT";
-    case DemoColumnKind::kDecimal:
-      return "DECIMAL(" + std::to_string(column.precision) + "," + std::to_string(column.scale) +
-             ")";
-    case DemoColumnKind::kText:
-      return "VARCHAR";
-    case DemoColumnKind::kDate:
-      return "DATE";
-    case DemoColumnKind::kTimestamp:
-      return "TIMESTAMP";
-    case DemoColumnKind::kBoolean:
-      return "BOOLEAN";
-  }
-  return "VARCHAR";
-}
 
 // One table as CSV: every value quoted (quotes doubled), NULL as an empty unquoted field.
 int64_t StageCsv(const DemoDataset& dataset, const std::string& table, const fs::path& file) {
@@ -69,7 +46,7 @@ std::string ReadCsv(const std::string& table, const fs::path& file) {
   std::string columns;
   for (const auto& column : DemoDataset::Table(table).columns) {
     if (!columns.empty()) columns += ", ";
-    columns += "'" + column.name + "': '" + DuckdbType(column) + "'";
+    columns += "'" + column.name + "': '" + DemoColumnType(column, Dialect::kDuckdb) + "'";
   }
   return "read_csv('" + file.string() + "', header = false, quote = '\"', escape = '\"', " +
          "nullstr = '', columns = {" + columns + "})";
