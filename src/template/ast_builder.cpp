@@ -5,6 +5,7 @@
 #include <cctype>
 
 #include "template/builtin_names.hpp"
+#include "template/java_regex.hpp"
 #include "template/value.hpp"
 
 namespace dp::tmpl {
@@ -93,6 +94,33 @@ void AstBuilder::Refuse(size_t offset, std::string construct, std::string why) {
   std::string message = construct + " is not supported";
   if (!why.empty()) message += ": " + why;
   throw SyntaxError{offset, std::move(message), std::move(construct)};
+}
+
+void AstBuilder::CompileLiteralRegex(Expr* node, const Token& name) {
+  const std::string& builtin = node->name;
+  const auto& args = node->call_args;
+  const size_t flags_at = FlagsArgumentPosition(builtin);  // 1-based
+  // ?matches(re) and ?ensure_starts_with(re, prefix) are regexes without a flags argument.
+  const bool implied = (builtin == "matches" && args.size() == 1) ||
+                       (builtin == "ensure_starts_with" && args.size() == 2);
+  if (!implied && args.size() != flags_at) return;
+  if (args[0]->kind != ExprKind::kString) return;
+  RegexFlags flags;
+  if (!implied) {
+    if (args[flags_at - 1]->kind != ExprKind::kString) return;
+    flags = RegexFlags::Parse(args[flags_at - 1]->text);
+  }
+  if (implied || builtin == "matches") flags.regex = true;
+  if (!flags.regex) return;
+  try {
+    node->regex = JavaRegex::Compile(args[0]->text, flags);
+  } catch (const RegexError& error) {
+    // Java's own syntax errors surface at render, where FreeMarker reports them.
+    if (error.unsupported) {
+      Refuse(name.begin, "The regular expression of ?" + name.text + " (" + error.message + ")",
+             "Java's regex dialect differs from the engine's there");
+    }
+  }
 }
 
 void AstBuilder::EnterNesting(size_t offset) {
@@ -1022,11 +1050,7 @@ ExprPtr AstBuilder::ParsePrimary() {
         lexer_.Next();
         node->has_call_args = true;
         node->call_args = ParseArgs(")");
-        if (node->call_args.size() >= FlagsArgumentPosition(normalized)) {
-          Refuse(name.begin, "The flags argument of ?" + name.text,
-                 "regular expressions and case-insensitive matching (\"r\", \"i\", ...) are not "
-                 "available");
-        }
+        CompileLiteralRegex(node.get(), name);
       }
     } else if (IsOp(t, "??")) {
       lexer_.Next();

@@ -59,6 +59,8 @@ struct Expr {
   // kString / kNumber: the literal's value, built once at parse time and shared by every
   // render (values are immutable), so evaluating a literal allocates nothing.
   std::shared_ptr<const Value> constant;
+  // kBuiltIn with a literal regex and literal flags: the regex compiled at parse time.
+  std::shared_ptr<const class JavaRegex> regex;
 };
 using ExprPtr = std::unique_ptr<Expr>;
 

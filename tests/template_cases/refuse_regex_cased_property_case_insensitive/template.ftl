@@ -1,0 +1,1 @@
+${"A"?matches("\\p{Lower}", "i")?c}
