@@ -96,6 +96,11 @@ void AstBuilder::Refuse(size_t offset, std::string construct, std::string why) {
   throw SyntaxError{offset, std::move(message), std::move(construct)};
 }
 
+void AstBuilder::MarkBooleanUse(Expr* e) {
+  while (e->kind == ExprKind::kParen) e = e->args[0].get();
+  if (e->kind == ExprKind::kBuiltIn && e->name == "matches") e->boolean = true;
+}
+
 void AstBuilder::CompileLiteralRegex(Expr* node, const Token& name) {
   const std::string& builtin = node->name;
   const auto& args = node->call_args;
@@ -391,6 +396,7 @@ void AstBuilder::ParseIf(Node* parent, size_t begin) {
   AddChild(parent, std::move(node));
   NodePtr branch = NewNode(NodeKind::kIfBranch, begin);
   branch->exprs.push_back(ParseExpression());
+  MarkBooleanUse(branch->exprs[0].get());
   FinishNode(branch.get(), ExpectTagEnd(false));
   bool seen_else = false;
   while (true) {
@@ -401,6 +407,7 @@ void AstBuilder::ParseIf(Node* parent, size_t begin) {
     if (t.kind == "elseif" && !seen_else) {
       branch = NewNode(NodeKind::kIfBranch, t.begin);
       branch->exprs.push_back(std::move(t.expr));
+      MarkBooleanUse(branch->exprs[0].get());
       FinishNode(branch.get(), t.end);
     } else if (t.kind == "else" && !seen_else) {
       seen_else = true;
@@ -825,6 +832,8 @@ ExprPtr AstBuilder::ParseOr() {
     ExprPtr node = MakeExpr(ExprKind::kOr, begin);
     node->args.push_back(std::move(left));
     node->args.push_back(ParseAnd());
+    MarkBooleanUse(node->args[0].get());
+    MarkBooleanUse(node->args[1].get());
     CheckLiteral(node->args[0].get(), Want::kBoolean, begin);
     CheckLiteral(node->args[1].get(), Want::kBoolean, begin);
     left = std::move(node);
@@ -841,6 +850,8 @@ ExprPtr AstBuilder::ParseAnd() {
     ExprPtr node = MakeExpr(ExprKind::kAnd, begin);
     node->args.push_back(std::move(left));
     node->args.push_back(ParseEquality());
+    MarkBooleanUse(node->args[0].get());
+    MarkBooleanUse(node->args[1].get());
     CheckLiteral(node->args[0].get(), Want::kBoolean, begin);
     CheckLiteral(node->args[1].get(), Want::kBoolean, begin);
     left = std::move(node);
@@ -961,6 +972,7 @@ ExprPtr AstBuilder::ParseUnary() {
         op == '!' ? ExprKind::kNot : (op == '-' ? ExprKind::kNegate : ExprKind::kUnaryPlus), begin);
     // FreeMarker checks no literal operand of a unary operator at parse time.
     node->args.push_back(op == '!' ? ParseUnary() : ParsePrimary());
+    if (op == '!') MarkBooleanUse(node->args[0].get());
     node->source = std::string(source_.substr(begin, lexer_.consumed_end() - begin));
     return node;
   }
@@ -1043,6 +1055,9 @@ ExprPtr AstBuilder::ParsePrimary() {
       }
       node = MakeExpr(ExprKind::kBuiltIn, begin);
       node->name = normalized;
+      if (normalized == "c" || normalized == "then" || normalized == "string") {
+        MarkBooleanUse(expr.get());
+      }
       node->args.push_back(std::move(expr));
       if (IsStreamBuiltIn(normalized)) {
         ParseStreamArgument(node.get(), name);

@@ -82,6 +82,9 @@ class AstBuilder {
   // A regex built-in whose regex and flags are literals: compiled once here (refused when the
   // engine cannot reproduce Java's dialect).
   void CompileLiteralRegex(Expr* node, const Token& name);
+  // A ?matches result used only as a boolean (an <#if> condition, an operand of && || !, the
+  // target of ?c ?then ?string): its list of matches is never built.
+  static void MarkBooleanUse(Expr* e);
   void EnterNesting(size_t offset);
 
   std::string_view source_;

@@ -23,6 +23,19 @@ size_t Utf8Length(unsigned char lead) {
   return lead < 0x80 ? 1 : (lead >> 5) == 6 ? 2 : (lead >> 4) == 14 ? 3 : 4;
 }
 
+std::u32string ToCodePoints(std::string_view s) {
+  std::u32string out;
+  for (size_t i = 0; i < s.size();) {
+    const size_t width = Utf8Length(static_cast<unsigned char>(s[i]));
+    char32_t cp = static_cast<unsigned char>(s[i]) & (width == 1 ? 0x7F : 0x3F >> (width - 1));
+    for (size_t k = 1; k < width && i + k < s.size(); ++k)
+      cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+    out += cp;
+    i += width;
+  }
+  return out;
+}
+
 [[noreturn]] void Unsupported(const Expr* e, const std::string& what) {
   throw RenderError{
       "unsupported_construct",
@@ -34,8 +47,11 @@ size_t Utf8Length(unsigned char lead) {
 // indexes to the original: exact only while lower-casing keeps every length and the text stays
 // in the scripts TextCase maps as Java does.
 std::u16string LowerForSearch(const Expr* e, const std::string& s) {
-  for (unsigned char c : s) {
-    if (c >= 0xD5) Unsupported(e, "case-insensitive search beyond Latin, Greek and Cyrillic");
+  // Scripts TextCase maps (to U+04FF), and caseless blocks: general punctuation, currency,
+  // and the emoji and symbol planes from U+1F000.
+  for (char32_t cp : ToCodePoints(s)) {
+    const bool ok = cp < 0x500 || (cp >= 0x2000 && cp <= 0x20CF) || cp >= 0x1F000;
+    if (!ok) Unsupported(e, "case-insensitive search beyond Latin, Greek and Cyrillic");
   }
   std::u16string lowered = ToUtf16(TextCase::Lower(s));
   if (lowered.size() != ToUtf16(s).size()) {
@@ -251,6 +267,15 @@ std::optional<ValuePtr> Evaluator::EvalRegexBuiltIn(const Expr* e, const std::st
   std::shared_ptr<const JavaRegex> holder;
   const JavaRegex& regex = CompiledRegex(e, needle, flags, &holder);
   RegexMatch m;
+  const bool whole_only = name == "matches" && e->boolean;  // Matcher.matches(), no find() list
+  try {
+    regex.CheckSubject(s, !whole_only && name != "ensure_starts_with");
+  } catch (const RegexError& error) {
+    Unsupported(e, error.message);
+  }
+  if (whole_only) {
+    return Value::Boolean(RegexMatchAt(e, regex, s, 0, JavaRegex::Anchor::kWholeInput, &m));
+  }
   if (name == "matches") {
     auto info = std::make_unique<Value::RegexGroups>();
     info->whole_match = RegexMatchAt(e, regex, s, 0, JavaRegex::Anchor::kWholeInput, &m);

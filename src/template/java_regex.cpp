@@ -67,10 +67,18 @@ struct Unsupported {
 };
 
 struct Property {
-  std::string body;  // PCRE2 class body
-  bool case_sensitive = false;
-  bool single = false;  // body is one \p{..} (so it negates inside a class as \P{..})
+  std::string body;             // PCRE2 class body
+  bool case_sensitive = false;  // under CASE_INSENSITIVE, Java widens it to every cased letter
+  bool single = false;          // body is one \p{..} (so it negates inside a class as \P{..})
 };
+
+// Java 17's CharPredicates under CASE_INSENSITIVE: the POSIX cased classes become ASCII letters,
+// the Unicode ones every upper-, lower- and title-case letter.
+Property CaseInsensitive(const std::string& name) {
+  if (name == "Lower" || name == "Upper") return {"a-zA-Z"};
+  if (name == "Lu" || name == "Ll" || name == "Lt") return {R"(\p{Lu}\p{Ll}\p{Lt})"};
+  return {R"(\p{Lowercase}\p{Uppercase}\p{Lt})"};
+}
 
 // Java's \p{name} (POSIX classes are ASCII-only without UNICODE_CHARACTER_CLASS).
 std::optional<Property> LookupProperty(std::string name) {
@@ -170,9 +178,9 @@ class Translator {
           break;
         case '^':
           if (F().multiline) {
-            out_ += R"((?!\z)(?:\A|(?<=[\n\x{85}\x{2028}\x{2029}])|(?<=\r)(?!\n)))";
+            out_ += R"((?:(?!\z)(?:\A|(?<=[\n\x{85}\x{2028}\x{2029}])|(?<=\r)(?!\n))))";
           } else {
-            out_ += R"(\A)";
+            out_ += R"((?:\A))";
           }
           Anchor();
           break;
@@ -185,6 +193,12 @@ class Translator {
           Quantifier(std::string(1, static_cast<char>(c)));
           break;
         case '{':
+          // Java's atom() stops at a '{' and leaves an empty atom for it: "{2}" at the start,
+          // or after another quantifier, repeats the empty string.
+          if (!atom_ && !anchor_) {
+            out_ += "(?:)";
+            atom_ = true;
+          }
           Repetition();
           break;
         default:
@@ -198,6 +212,7 @@ class Translator {
   size_t group_count() const { return groups_; }
   std::vector<std::pair<std::string, int>> names() const { return names_; }
   bool word_boundary() const { return word_boundary_; }
+  bool position_sensitive() const { return position_sensitive_; }
 
  private:
   struct Mode {
@@ -218,14 +233,15 @@ class Translator {
     return false;
   }
 
-  void Anchor() { atom_ = false, anchor_ = true; }
+  // Java quantifies anchors too ("^*", "\\b+"): each is emitted as a group PCRE2 can repeat.
+  void Anchor() { atom_ = true, anchor_ = true; }
 
   void Dollar(bool multiline) {
     // Not between "\r" and "\n"; before any terminator (multiline) or only before a final one.
-    out_ += R"((?!(?<=\r)\n))";
+    out_ += R"((?:(?!(?<=\r)\n))";
     out_ += multiline ? "(?=[" : R"((?=(?:\r\n|[)";
     out_ += kTerminators;
-    out_ += multiline ? R"(]|\z))" : R"(])?\z))";
+    out_ += multiline ? R"(]|\z)))" : R"(])?\z)))";
     Anchor();
   }
 
@@ -235,6 +251,9 @@ class Translator {
       throw Invalid{"Dangling meta character '" + q + "'"};
     }
     out_ += q;
+    // Java peeks past comments-mode white space for the lazy/possessive mark.
+    while (pos_ < p_.size() && SkipComments()) {
+    }
     if (pos_ < p_.size() && (p_[pos_] == '?' || p_[pos_] == '+')) out_ += char(p_[pos_++]);
     atom_ = false;
     anchor_ = false;
@@ -396,7 +415,12 @@ class Translator {
     auto prop = LookupProperty(name);
     if (!prop) throw Unsupported{"the character property \\p{" + name + "}"};
     if (prop->case_sensitive && F().case_insensitive) {
-      throw Unsupported{"the cased property \\p{" + name + "} with case-insensitive matching"};
+      std::string bare = name;
+      for (std::string_view prefix : {"Is", "gc=", "general_category="}) {
+        if (bare.rfind(prefix, 0) == 0 && bare.size() - prefix.size() == 2)
+          bare = bare.substr(prefix.size());
+      }
+      return CaseInsensitive(bare);
     }
     return *prop;
   }
@@ -425,11 +449,11 @@ class Translator {
         atom_ = true;
         return;
       case 'A':
-        out_ += R"(\A)";
+        out_ += R"((?:\A))";
         Anchor();
         return;
       case 'z':
-        out_ += R"(\z)";
+        out_ += R"((?:\z))";
         Anchor();
         return;
       case 'Z':
@@ -445,6 +469,7 @@ class Translator {
           out_ += "(?:(?<=" + w + ")(?=" + w + ")|(?<!" + w + ")(?!" + w + "))";
         }
         word_boundary_ = true;
+        position_sensitive_ = true;
         Anchor();
         return;
       }
@@ -484,6 +509,7 @@ class Translator {
       }
       case 'p':
       case 'P': {
+        if (d == 'P') position_sensitive_ = true;
         const Property prop = ResolveProperty(PropertyName());
         out_ += (d == 'P' ? "[^" : "[") + prop.body + "]";
         atom_ = true;
@@ -515,10 +541,14 @@ class Translator {
   void Group() {
     anchor_ = false;
     Mode mode = F();
+    // Java reads the character after '(' past comments-mode white space: "( ?:" is "(?:".
+    while (pos_ < p_.size() && SkipComments()) {
+    }
     if (pos_ < p_.size() && p_[pos_] == '?') {
       ++pos_;
       if (pos_ >= p_.size()) throw Invalid{"Unknown group type"};
       const char32_t k = p_[pos_];
+      if (k == '=' || k == '!') position_sensitive_ = true;
       if (k == ':' || k == '=' || k == '!' || k == '>') {
         ++pos_;
         out_ += "(?";
@@ -526,6 +556,7 @@ class Translator {
       } else if (k == '<') {
         ++pos_;
         if (pos_ < p_.size() && (p_[pos_] == '=' || p_[pos_] == '!')) {
+          position_sensitive_ = true;
           out_ += "(?<";
           out_ += static_cast<char>(p_[pos_++]);
         } else {
@@ -697,6 +728,10 @@ class Translator {
       first = false;
     }
     if (body.empty()) throw Unsupported{"an empty character class"};
+    if ((negated && body.find("\\p") != std::string::npos) ||
+        body.find("\\P") != std::string::npos) {
+      position_sensitive_ = true;
+    }
     out_ += (negated ? "[^" : "[") + body + "]";
   }
 
@@ -709,6 +744,9 @@ class Translator {
   bool atom_ = false;    // the last thing emitted can take a quantifier
   bool anchor_ = false;  // the last thing emitted was an anchor
   bool word_boundary_ = false;
+  // Uses a construct that may hold where Java starts a match inside a surrogate pair
+  // (lookaround, \b, \B, \P{..}, a property in a negated class).
+  bool position_sensitive_ = false;
 };
 
 }  // namespace
@@ -786,6 +824,9 @@ std::shared_ptr<const JavaRegex> JavaRegex::Compile(std::string_view pattern,
                                reinterpret_cast<const char*>(message) + ")"};
   }
   pcre2_jit_compile(regex->code_->code, PCRE2_JIT_COMPLETE);  // falls back to the interpreter
+  uint32_t min_length = 0;
+  pcre2_pattern_info(regex->code_->code, PCRE2_INFO_MINLENGTH, &min_length);
+  regex->surrogate_sensitive_ = translator.position_sensitive() || min_length == 0;
   return regex;
 }
 
@@ -826,8 +867,16 @@ int JavaRegex::GroupNumber(std::string_view name) const {
   return -1;
 }
 
-bool JavaRegex::Match(std::string_view subject, size_t start, Anchor anchor, uint32_t match_limit,
-                      RegexMatch* match) const {
+void JavaRegex::CheckSubject(std::string_view subject, bool find) const {
+  if (find && surrogate_sensitive_) {
+    for (char c : subject) {
+      if (static_cast<unsigned char>(c) >= 0xF0) {
+        throw RegexError{true,
+                         "a regex that may match inside a character beyond U+FFFF (Java "
+                         "searches UTF-16 units, starting within surrogate pairs)"};
+      }
+    }
+  }
   if (word_boundary_) {
     // Java's \b treats a non-spacing mark after a word character as part of the word.
     static const std::shared_ptr<const JavaRegex> kMark = [] {
@@ -847,6 +896,10 @@ bool JavaRegex::Match(std::string_view subject, size_t start, Anchor anchor, uin
       throw RegexError{true, "\\b or \\B on a string with non-spacing marks"};
     }
   }
+}
+
+bool JavaRegex::Match(std::string_view subject, size_t start, Anchor anchor, uint32_t match_limit,
+                      RegexMatch* match) const {
   struct Context {
     pcre2_match_context* ctx = pcre2_match_context_create(nullptr);
     ~Context() { pcre2_match_context_free(ctx); }

@@ -59,8 +59,11 @@ class JavaRegex {
   JavaRegex(const JavaRegex&) = delete;
   JavaRegex& operator=(const JavaRegex&) = delete;
 
-  // One match attempt from byte offset `start`. Throws RegexLimitError, RegexError (a
-  // difference from Java the subject reveals: a \b next to a non-spacing mark).
+  // Throws RegexError (unsupported) when this subject would reveal a difference from Java: a
+  // \b next to a non-spacing mark, a match Java could start inside a surrogate pair.
+  // `find`: the subject is searched (Matcher.find), not only matched from its start.
+  void CheckSubject(std::string_view subject, bool find) const;
+  // One match attempt from byte offset `start`. Throws RegexLimitError.
   bool Match(std::string_view subject, size_t start, Anchor anchor, uint32_t match_limit,
              RegexMatch* match) const;
   size_t group_count() const { return group_count_; }
@@ -76,6 +79,9 @@ class JavaRegex {
   std::vector<std::pair<std::string, int>> names_;
   std::string translated_;
   bool word_boundary_ = false;  // uses \b or \B (Java's differ next to combining marks)
+  // May match the empty string or hold inside a surrogate pair, where Java's find() also
+  // tries to start.
+  bool surrogate_sensitive_ = false;
 };
 
 }  // namespace dp::tmpl

@@ -51,7 +51,7 @@ struct Expr {
   std::string name;  // variable name, key, built-in name, operator
   std::string text;  // string literal value
   Decimal number;
-  bool boolean = false;
+  bool boolean = false;        // kBoolean's value; on a ?matches kBuiltIn: used only as a boolean
   bool has_call_args = false;  // built-in invoked with (...)
   std::vector<std::unique_ptr<Expr>> args;
   std::vector<std::unique_ptr<Expr>> call_args;

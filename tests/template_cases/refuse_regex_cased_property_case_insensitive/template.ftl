@@ -1,1 +1,0 @@
-${"A"?matches("\\p{Lower}", "i")?c}
