@@ -108,6 +108,7 @@ void AstBuilder::CompileLiteralRegex(Expr* node, const Token& name) {
   // ?matches(re) and ?ensure_starts_with(re, prefix) are regexes without a flags argument.
   const bool implied = (builtin == "matches" && args.size() == 1) ||
                        (builtin == "ensure_starts_with" && args.size() == 2);
+  node->regex_call = builtin == "matches" || implied || args.size() == flags_at;
   if (!implied && args.size() != flags_at) return;
   if (args[0]->kind != ExprKind::kString) return;
   RegexFlags flags;

@@ -136,6 +136,26 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
     if (e->has_call_args) Fail(e->pos, "?groups doesn't take arguments");
     return RegexGroupsOf(e, target);
   }
+  // Regex calls skip the long name dispatch below (they are string built-ins; numbers and
+  // booleans arrive as text, and so do ?matches/?replace/?split arguments).
+  if (e->regex_call && target->type != ValueType::kString &&
+      (target->type == ValueType::kNumber || target->type == ValueType::kBoolean)) {
+    target = Value::String(Stringify(target, target_expr, "a string"));
+  }
+  if (e->regex_call && target->type == ValueType::kString) {
+    std::vector<ValuePtr> regex_args;
+    regex_args.reserve(e->call_args.size());
+    for (const auto& arg : e->call_args) {
+      ValuePtr v = EvalRequired(arg.get(), ctx);
+      if ((name == "matches" || name == "replace" || name == "split") &&
+          (v->type == ValueType::kNumber || v->type == ValueType::kBoolean)) {
+        v = Value::String(Stringify(v, arg.get(), "a string"));
+      }
+      regex_args.push_back(std::move(v));
+    }
+    Step(target->str.size() / 64, e->pos);
+    if (auto regex_result = EvalRegexBuiltIn(e, target->str, regex_args)) return *regex_result;
+  }
 
   // Lazily evaluated arguments.
   if (name == "then") {

@@ -4,6 +4,7 @@
 #include <pcre2.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cstdio>
 #include <list>
@@ -787,9 +788,37 @@ std::string_view RegexFlags::RegexOnlyFlag() const {
   return "";
 }
 
+namespace {
+pcre2_code* CompileCode(const std::string& pattern, uint32_t options, int* error,
+                        PCRE2_SIZE* offset) {
+  pcre2_code* code =
+      pcre2_compile(reinterpret_cast<PCRE2_SPTR>(pattern.data()), pattern.size(),
+                    PCRE2_UTF | PCRE2_NEVER_BACKSLASH_C | options, error, offset, nullptr);
+  if (code) pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);  // else the interpreter runs it
+  return code;
+}
+}  // namespace
+
+// The JIT runs no pattern with match-time PCRE2_ANCHORED/ENDANCHORED (the interpreter would):
+// lookingAt() and matches() get their own anchored compilations, made on first use.
 struct JavaRegex::Code {
-  pcre2_code* code = nullptr;
-  ~Code() { pcre2_code_free(code); }
+  std::string translated;
+  pcre2_code* code[3] = {nullptr, nullptr, nullptr};  // by Anchor
+  std::once_flag once[2];
+  ~Code() {
+    for (pcre2_code* c : code) pcre2_code_free(c);
+  }
+  pcre2_code* Get(Anchor anchor) {
+    const int i = static_cast<int>(anchor);
+    if (i == 0) return code[0];
+    std::call_once(once[i - 1], [&] {
+      int error = 0;
+      PCRE2_SIZE offset = 0;
+      code[i] = CompileCode(i == 1 ? translated : "(?:" + translated + ")\\z", PCRE2_ANCHORED,
+                            &error, &offset);
+    });
+    return code[i];
+  }
 };
 
 JavaRegex::~JavaRegex() = default;
@@ -813,19 +842,17 @@ std::shared_ptr<const JavaRegex> JavaRegex::Compile(std::string_view pattern,
   int error = 0;
   PCRE2_SIZE offset = 0;
   regex->code_ = std::make_unique<Code>();
-  regex->code_->code =
-      pcre2_compile(reinterpret_cast<PCRE2_SPTR>(translated.data()), translated.size(),
-                    PCRE2_UTF | PCRE2_NEVER_BACKSLASH_C, &error, &offset, nullptr);
-  if (!regex->code_->code) {
+  regex->code_->translated = translated;
+  regex->code_->code[0] = CompileCode(translated, 0, &error, &offset);
+  if (!regex->code_->code[0]) {
     PCRE2_UCHAR message[256];
     pcre2_get_error_message(error, message, sizeof message);
     // Valid Java the translation cannot express (e.g. a variable-length lookbehind).
     throw RegexError{true, std::string("a construct PCRE2 cannot compile (") +
                                reinterpret_cast<const char*>(message) + ")"};
   }
-  pcre2_jit_compile(regex->code_->code, PCRE2_JIT_COMPLETE);  // falls back to the interpreter
   uint32_t min_length = 0;
-  pcre2_pattern_info(regex->code_->code, PCRE2_INFO_MINLENGTH, &min_length);
+  pcre2_pattern_info(regex->code_->code[0], PCRE2_INFO_MINLENGTH, &min_length);
   regex->surrogate_sensitive_ = translator.position_sensitive() || min_length == 0;
   return regex;
 }
@@ -838,13 +865,30 @@ std::shared_ptr<const JavaRegex> JavaRegex::Cached(std::string_view pattern,
   static std::list<std::pair<Key, std::shared_ptr<const JavaRegex>>> order;
   static std::map<Key, decltype(order)::iterator> index;
   constexpr size_t kCapacity = 256;
-  Key key{std::string(pattern),
-          {flags.case_insensitive, flags.multiline, flags.dotall, flags.comments}};
+  const std::tuple<bool, bool, bool, bool> bits{flags.case_insensitive, flags.multiline,
+                                                flags.dotall, flags.comments};
+  // A few recent patterns per thread: a render loop reuses one regex without the lock.
+  struct Recent {
+    std::string pattern;
+    std::tuple<bool, bool, bool, bool> bits;
+    std::shared_ptr<const JavaRegex> regex;
+  };
+  thread_local std::array<Recent, 4> recent;
+  thread_local size_t next_slot = 0;
+  for (const Recent& r : recent) {
+    if (r.regex && r.bits == bits && r.pattern == pattern) return r.regex;
+  }
+  Key key{std::string(pattern), bits};
+  auto remember = [&](std::shared_ptr<const JavaRegex> regex) {
+    recent[next_slot] = Recent{key.first, bits, regex};
+    next_slot = (next_slot + 1) % recent.size();
+    return regex;
+  };
   {
     std::lock_guard lock(mutex);
     if (auto it = index.find(key); it != index.end()) {
       order.splice(order.begin(), order, it->second);
-      return it->second->second;
+      return remember(it->second->second);
     }
   }
   auto compiled = Compile(pattern, flags);  // throws: errors are not cached
@@ -857,7 +901,7 @@ std::shared_ptr<const JavaRegex> JavaRegex::Cached(std::string_view pattern,
       order.pop_back();
     }
   }
-  return compiled;
+  return remember(compiled);
 }
 
 int JavaRegex::GroupNumber(std::string_view name) const {
@@ -884,12 +928,11 @@ void JavaRegex::CheckSubject(std::string_view subject, bool find) const {
       int error;
       PCRE2_SIZE offset;
       r->code_ = std::make_unique<Code>();
-      r->code_->code = pcre2_compile(reinterpret_cast<PCRE2_SPTR>("\\p{Mn}"), 6, PCRE2_UTF, &error,
-                                     &offset, nullptr);
+      r->code_->code[0] = CompileCode("\\p{Mn}", 0, &error, &offset);
       return r;
     }();
     pcre2_match_data* md = pcre2_match_data_create(1, nullptr);
-    const int rc = pcre2_match(kMark->code_->code, reinterpret_cast<PCRE2_SPTR>(subject.data()),
+    const int rc = pcre2_match(kMark->code_->code[0], reinterpret_cast<PCRE2_SPTR>(subject.data()),
                                subject.size(), 0, 0, md, nullptr);
     pcre2_match_data_free(md);
     if (rc >= 0) {
@@ -907,18 +950,35 @@ bool JavaRegex::Match(std::string_view subject, size_t start, Anchor anchor, uin
   thread_local Context context;
   pcre2_set_match_limit(context.ctx, match_limit);
   pcre2_set_depth_limit(context.ctx, match_limit);
-  pcre2_match_data* md = pcre2_match_data_create_from_pattern(code_->code, nullptr);
-  uint32_t options = 0;
-  if (anchor != Anchor::kFind) options |= PCRE2_ANCHORED;
-  if (anchor == Anchor::kWholeInput) options |= PCRE2_ENDANCHORED;
-  const int rc = pcre2_match(code_->code, reinterpret_cast<PCRE2_SPTR>(subject.data()),
-                             subject.size(), start, options, md, context.ctx);
-  if (rc == PCRE2_ERROR_NOMATCH) {
-    pcre2_match_data_free(md);
-    return false;
+  pcre2_set_heap_limit(context.ctx, 64 * 1024);  // KiB: a backtracking interpreter's frames
+  // One match block per thread, grown to the largest group count seen.
+  struct MatchData {
+    pcre2_match_data* md = nullptr;
+    ~MatchData() { pcre2_match_data_free(md); }
+  };
+  thread_local MatchData data;
+  if (!data.md || pcre2_get_ovector_count(data.md) < group_count_ + 1) {
+    pcre2_match_data_free(data.md);
+    data.md = pcre2_match_data_create(static_cast<uint32_t>(std::max<size_t>(group_count_ + 1, 16)),
+                                      nullptr);
   }
+  pcre2_match_data* md = data.md;
+  pcre2_code* code = code_->Get(anchor);
+  // Every search of a subject starts at 0 (validated there); later attempts skip the UTF-8 check.
+  uint32_t options = start > 0 ? PCRE2_NO_UTF_CHECK : 0;
+  if (!code) {  // no anchored compilation: anchor at match time
+    code = code_->code[0];
+    if (anchor != Anchor::kFind) options |= PCRE2_ANCHORED;
+    if (anchor == Anchor::kWholeInput) options |= PCRE2_ENDANCHORED;
+  }
+  int rc = pcre2_match(code, reinterpret_cast<PCRE2_SPTR>(subject.data()), subject.size(), start,
+                       options, md, context.ctx);
+  if (rc == PCRE2_ERROR_JIT_STACKLIMIT) {  // the JIT's small stack: the interpreter uses the heap
+    rc = pcre2_match(code, reinterpret_cast<PCRE2_SPTR>(subject.data()), subject.size(), start,
+                     options | PCRE2_NO_JIT, md, context.ctx);
+  }
+  if (rc == PCRE2_ERROR_NOMATCH) return false;
   if (rc < 0) {
-    pcre2_match_data_free(md);
     if (rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT ||
         rc == PCRE2_ERROR_JIT_STACKLIMIT || rc == PCRE2_ERROR_HEAPLIMIT) {
       throw RegexLimitError{match_limit};
@@ -932,7 +992,6 @@ bool JavaRegex::Match(std::string_view subject, size_t start, Anchor anchor, uin
   for (size_t g = 0; g <= group_count_; ++g) {
     if (ov[2 * g] != PCRE2_UNSET) match->groups[g] = {ov[2 * g], ov[2 * g + 1]};
   }
-  pcre2_match_data_free(md);
   return true;
 }
 

@@ -63,7 +63,8 @@ class JavaRegex {
   // \b next to a non-spacing mark, a match Java could start inside a surrogate pair.
   // `find`: the subject is searched (Matcher.find), not only matched from its start.
   void CheckSubject(std::string_view subject, bool find) const;
-  // One match attempt from byte offset `start`. Throws RegexLimitError.
+  // One match attempt from byte offset `start` (a character boundary; the first attempt on a
+  // subject is at 0, where its UTF-8 is checked). Throws RegexLimitError.
   bool Match(std::string_view subject, size_t start, Anchor anchor, uint32_t match_limit,
              RegexMatch* match) const;
   size_t group_count() const { return group_count_; }

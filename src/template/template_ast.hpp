@@ -53,6 +53,7 @@ struct Expr {
   Decimal number;
   bool boolean = false;        // kBoolean's value; on a ?matches kBuiltIn: used only as a boolean
   bool has_call_args = false;  // built-in invoked with (...)
+  bool regex_call = false;     // a regex built-in call (?matches, or a flags argument)
   std::vector<std::unique_ptr<Expr>> args;
   std::vector<std::unique_ptr<Expr>> call_args;
   std::string source;  // canonical-ish source snippet, for error messages
