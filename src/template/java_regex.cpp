@@ -157,12 +157,18 @@ class Translator {
         case '(':
           Group();
           break;
-        case ')':
+        case ')': {
           if (flags_.size() == 1) throw Invalid{"Unmatched closing ')'"};
           flags_.pop_back();
           out_ += ')';
+          const OpenGroup open = open_groups_.back();
+          open_groups_.pop_back();
+          closed_group_ = open;
+          closed_group_end_ = out_.size();
+          closed_group_captures_ = open.capturing || groups_ > open.groups_before;
           atom_ = true;
           break;
+        }
         case '|':
           out_ += '|';
           atom_ = false;
@@ -250,6 +256,13 @@ class Translator {
     if (!atom_) {
       if (anchor_) throw Unsupported{"a quantifier on an anchor"};
       throw Invalid{"Dangling meta character '" + q + "'"};
+    }
+    // Java's Loop (a variable-length group under * + {n,m}) drops an iteration that matched
+    // empty, with what it captured; PCRE2 keeps it. Such a group that captures is refused ("?"
+    // is Java's Ques, which keeps it too).
+    if (q != "?" && closed_group_end_ == out_.size() && closed_group_captures_ &&
+        CanMatchEmpty(out_.substr(closed_group_.out_pos))) {
+      throw Unsupported{"a repeated group that captures and can match the empty string"};
     }
     out_ += q;
     // Java peeks past comments-mode white space for the lazy/possessive mark.
@@ -542,6 +555,9 @@ class Translator {
   void Group() {
     anchor_ = false;
     Mode mode = F();
+    const size_t open_pos = out_.size();
+    const size_t groups_before = groups_;
+    bool capturing = false;
     // Java reads the character after '(' past comments-mode white space: "( ?:" is "(?:".
     while (pos_ < p_.size() && SkipComments()) {
     }
@@ -574,6 +590,7 @@ class Translator {
               throw Invalid{"Named capturing group <" + name + "> is already defined"};
           }
           ++groups_;
+          capturing = true;
           names_.emplace_back(name, static_cast<int>(groups_));
           out_ += "(?<" + name + ">";
         }
@@ -616,10 +633,25 @@ class Translator {
       }
     } else {
       ++groups_;
+      capturing = true;
       out_ += '(';
     }
+    open_groups_.push_back({open_pos, groups_before, capturing});
     flags_.push_back(mode);
     atom_ = false;
+  }
+
+  // Whether a translated group can match "" (PCRE2's minimum length; unknown counts as yes).
+  static bool CanMatchEmpty(const std::string& group) {
+    int error = 0;
+    PCRE2_SIZE offset = 0;
+    pcre2_code* code = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(group.data()), group.size(),
+                                     PCRE2_UTF, &error, &offset, nullptr);
+    if (!code) return true;
+    uint32_t min_length = 0;
+    pcre2_pattern_info(code, PCRE2_INFO_MINLENGTH, &min_length);
+    pcre2_code_free(code);
+    return min_length == 0;
   }
 
   // [...] to a PCRE2 class with every member spelled \x{..} (no PCRE2 class syntax leaks in).
@@ -742,6 +774,15 @@ class Translator {
   std::vector<Mode> flags_;
   size_t groups_ = 0;
   std::vector<std::pair<std::string, int>> names_;
+  struct OpenGroup {
+    size_t out_pos = 0;        // where its translation starts in out_
+    size_t groups_before = 0;  // capturing groups opened before it
+    bool capturing = false;
+  };
+  std::vector<OpenGroup> open_groups_;
+  OpenGroup closed_group_;  // the last group closed, and where its translation ends
+  size_t closed_group_end_ = static_cast<size_t>(-1);
+  bool closed_group_captures_ = false;
   bool atom_ = false;    // the last thing emitted can take a quantifier
   bool anchor_ = false;  // the last thing emitted was an anchor
   bool word_boundary_ = false;
@@ -789,11 +830,15 @@ std::string_view RegexFlags::RegexOnlyFlag() const {
 }
 
 namespace {
+// PCRE2 10.42's JIT with its start-of-match optimisations misses matches that need
+// backtracking into an alternation followed by a repeat ("(?:ab|a)\\d*b" finds nothing in
+// "ab"; the interpreter and PCRE2_NO_START_OPTIMIZE find it): the optimisations stay off.
 pcre2_code* CompileCode(const std::string& pattern, uint32_t options, int* error,
                         PCRE2_SIZE* offset) {
   pcre2_code* code =
       pcre2_compile(reinterpret_cast<PCRE2_SPTR>(pattern.data()), pattern.size(),
-                    PCRE2_UTF | PCRE2_NEVER_BACKSLASH_C | options, error, offset, nullptr);
+                    PCRE2_UTF | PCRE2_NEVER_BACKSLASH_C | PCRE2_NO_START_OPTIMIZE | options, error,
+                    offset, nullptr);
   if (code) pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);  // else the interpreter runs it
   return code;
 }
@@ -851,8 +896,15 @@ std::shared_ptr<const JavaRegex> JavaRegex::Compile(std::string_view pattern,
     throw RegexError{true, std::string("a construct PCRE2 cannot compile (") +
                                reinterpret_cast<const char*>(message) + ")"};
   }
+  // The minimum match length comes from the start-of-match study, so from a compilation with
+  // the optimisations on (not used to match).
   uint32_t min_length = 0;
-  pcre2_pattern_info(regex->code_->code[0], PCRE2_INFO_MINLENGTH, &min_length);
+  if (pcre2_code* studied =
+          pcre2_compile(reinterpret_cast<PCRE2_SPTR>(translated.data()), translated.size(),
+                        PCRE2_UTF | PCRE2_NEVER_BACKSLASH_C, &error, &offset, nullptr)) {
+    pcre2_pattern_info(studied, PCRE2_INFO_MINLENGTH, &min_length);
+    pcre2_code_free(studied);
+  }
   regex->surrogate_sensitive_ = translator.position_sensitive() || min_length == 0;
   return regex;
 }
