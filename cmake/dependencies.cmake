@@ -17,6 +17,8 @@ pkg_check_modules(HIREDIS REQUIRED IMPORTED_TARGET hiredis)
 pkg_check_modules(ARGON2 REQUIRED IMPORTED_TARGET libargon2)
 pkg_check_modules(MARIADB REQUIRED IMPORTED_TARGET libmariadb)
 pkg_check_modules(PQ REQUIRED IMPORTED_TARGET libpq)
+# The template engine's regular-expression built-ins (?matches, ?replace(re, s, "r"), ...).
+pkg_check_modules(PCRE2 REQUIRED IMPORTED_TARGET libpcre2-8)
 # DuckDB's shared library (C API) is not a Debian package: scripts/install-duckdb puts a
 # checksum-checked copy in third_party/duckdb/. The build-tree RPATH names that folder, so the
 # binary and the tests find it without LD_LIBRARY_PATH.

@@ -5,6 +5,7 @@
 #include <cctype>
 
 #include "template/builtin_names.hpp"
+#include "template/java_regex.hpp"
 #include "template/value.hpp"
 
 namespace dp::tmpl {
@@ -93,6 +94,39 @@ void AstBuilder::Refuse(size_t offset, std::string construct, std::string why) {
   std::string message = construct + " is not supported";
   if (!why.empty()) message += ": " + why;
   throw SyntaxError{offset, std::move(message), std::move(construct)};
+}
+
+void AstBuilder::MarkBooleanUse(Expr* e) {
+  while (e->kind == ExprKind::kParen) e = e->args[0].get();
+  if (e->kind == ExprKind::kBuiltIn && e->name == "matches") e->boolean = true;
+}
+
+void AstBuilder::CompileLiteralRegex(Expr* node, const Token& name) {
+  const std::string& builtin = node->name;
+  const auto& args = node->call_args;
+  const size_t flags_at = FlagsArgumentPosition(builtin);  // 1-based
+  // ?matches(re) and ?ensure_starts_with(re, prefix) are regexes without a flags argument.
+  const bool implied = (builtin == "matches" && args.size() == 1) ||
+                       (builtin == "ensure_starts_with" && args.size() == 2);
+  node->regex_call = builtin == "matches" || implied || args.size() == flags_at;
+  if (!implied && args.size() != flags_at) return;
+  if (args[0]->kind != ExprKind::kString) return;
+  RegexFlags flags;
+  if (!implied) {
+    if (args[flags_at - 1]->kind != ExprKind::kString) return;
+    flags = RegexFlags::Parse(args[flags_at - 1]->text);
+  }
+  if (implied || builtin == "matches") flags.regex = true;
+  if (!flags.regex) return;
+  try {
+    node->regex = JavaRegex::Compile(args[0]->text, flags);
+  } catch (const RegexError& error) {
+    // Java's own syntax errors surface at render, where FreeMarker reports them.
+    if (error.unsupported) {
+      Refuse(name.begin, "The regular expression of ?" + name.text + " (" + error.message + ")",
+             "Java's regex dialect differs from the engine's there");
+    }
+  }
 }
 
 void AstBuilder::EnterNesting(size_t offset) {
@@ -363,6 +397,7 @@ void AstBuilder::ParseIf(Node* parent, size_t begin) {
   AddChild(parent, std::move(node));
   NodePtr branch = NewNode(NodeKind::kIfBranch, begin);
   branch->exprs.push_back(ParseExpression());
+  MarkBooleanUse(branch->exprs[0].get());
   FinishNode(branch.get(), ExpectTagEnd(false));
   bool seen_else = false;
   while (true) {
@@ -373,6 +408,7 @@ void AstBuilder::ParseIf(Node* parent, size_t begin) {
     if (t.kind == "elseif" && !seen_else) {
       branch = NewNode(NodeKind::kIfBranch, t.begin);
       branch->exprs.push_back(std::move(t.expr));
+      MarkBooleanUse(branch->exprs[0].get());
       FinishNode(branch.get(), t.end);
     } else if (t.kind == "else" && !seen_else) {
       seen_else = true;
@@ -797,6 +833,8 @@ ExprPtr AstBuilder::ParseOr() {
     ExprPtr node = MakeExpr(ExprKind::kOr, begin);
     node->args.push_back(std::move(left));
     node->args.push_back(ParseAnd());
+    MarkBooleanUse(node->args[0].get());
+    MarkBooleanUse(node->args[1].get());
     CheckLiteral(node->args[0].get(), Want::kBoolean, begin);
     CheckLiteral(node->args[1].get(), Want::kBoolean, begin);
     left = std::move(node);
@@ -813,6 +851,8 @@ ExprPtr AstBuilder::ParseAnd() {
     ExprPtr node = MakeExpr(ExprKind::kAnd, begin);
     node->args.push_back(std::move(left));
     node->args.push_back(ParseEquality());
+    MarkBooleanUse(node->args[0].get());
+    MarkBooleanUse(node->args[1].get());
     CheckLiteral(node->args[0].get(), Want::kBoolean, begin);
     CheckLiteral(node->args[1].get(), Want::kBoolean, begin);
     left = std::move(node);
@@ -933,6 +973,7 @@ ExprPtr AstBuilder::ParseUnary() {
         op == '!' ? ExprKind::kNot : (op == '-' ? ExprKind::kNegate : ExprKind::kUnaryPlus), begin);
     // FreeMarker checks no literal operand of a unary operator at parse time.
     node->args.push_back(op == '!' ? ParseUnary() : ParsePrimary());
+    if (op == '!') MarkBooleanUse(node->args[0].get());
     node->source = std::string(source_.substr(begin, lexer_.consumed_end() - begin));
     return node;
   }
@@ -1015,6 +1056,9 @@ ExprPtr AstBuilder::ParsePrimary() {
       }
       node = MakeExpr(ExprKind::kBuiltIn, begin);
       node->name = normalized;
+      if (normalized == "c" || normalized == "then" || normalized == "string") {
+        MarkBooleanUse(expr.get());
+      }
       node->args.push_back(std::move(expr));
       if (IsStreamBuiltIn(normalized)) {
         ParseStreamArgument(node.get(), name);
@@ -1022,11 +1066,7 @@ ExprPtr AstBuilder::ParsePrimary() {
         lexer_.Next();
         node->has_call_args = true;
         node->call_args = ParseArgs(")");
-        if (node->call_args.size() >= FlagsArgumentPosition(normalized)) {
-          Refuse(name.begin, "The flags argument of ?" + name.text,
-                 "regular expressions and case-insensitive matching (\"r\", \"i\", ...) are not "
-                 "available");
-        }
+        CompileLiteralRegex(node.get(), name);
       }
     } else if (IsOp(t, "??")) {
       lexer_.Next();

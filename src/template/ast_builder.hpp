@@ -79,6 +79,12 @@ class AstBuilder {
   [[noreturn]] void Fail(size_t offset, std::string message);
   // Valid FreeMarker the engine does not render: "<construct> is not supported[: why]".
   [[noreturn]] void Refuse(size_t offset, std::string construct, std::string why = "");
+  // A regex built-in whose regex and flags are literals: compiled once here (refused when the
+  // engine cannot reproduce Java's dialect).
+  void CompileLiteralRegex(Expr* node, const Token& name);
+  // A ?matches result used only as a boolean (an <#if> condition, an operand of && || !, the
+  // target of ?c ?then ?string): its list of matches is never built.
+  static void MarkBooleanUse(Expr* e);
   void EnterNesting(size_t offset);
 
   std::string_view source_;

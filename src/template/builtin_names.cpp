@@ -14,14 +14,15 @@ constexpr std::array<std::string_view, 14> kLoop = {
     "index",       "counter",         "has_next",   "is_first",     "is_last",
     "item_parity", "item_parity_cap", "item_cycle", "is_even_item", "is_odd_item",
     "is_first",    "is_last",         "has_next",   "index"};
-constexpr std::array<std::string_view, 104> kSupported = {
+constexpr std::array<std::string_view, 106> kSupported = {
     // strings
     "length", "upper_case", "lower_case", "cap_first", "uncap_first", "capitalize", "trim",
     "contains", "starts_with", "ends_with", "index_of", "last_index_of", "replace", "split",
     "left_pad", "right_pad", "keep_before", "keep_after", "keep_before_last", "keep_after_last",
     "remove_beginning", "remove_ending", "ensure_starts_with", "ensure_ends_with", "chop_linebreak",
     "number", "boolean", "j_string", "js_string", "json_string", "url", "url_path", "truncate",
-    "truncate_w", "truncate_c", "word_list", "substring", "html", "xhtml", "xml",
+    "truncate_w", "truncate_c", "word_list", "substring", "html", "xhtml", "xml", "matches",
+    "groups",
     // numbers
     "c", "string", "round", "floor", "ceiling", "abs", "int", "long", "short", "byte", "double",
     "is_infinite", "is_nan", "lower_abc", "upper_abc",
@@ -53,13 +54,10 @@ struct Refusal {
   std::string_view name;
   const char* why;
 };
-constexpr const char* kRegex = "regular-expression built-ins are not available";
 constexpr const char* kDates = "the data model holds no date/time values (dates are ISO strings)";
 constexpr const char* kNodes = "the data model holds no XML nodes";
 constexpr const char* kMarkup = "markup-output truncation is not available; use ?truncate";
 constexpr Refusal kRefused[] = {
-    {"matches", kRegex},
-    {"groups", kRegex},
     {"date", kDates},
     {"time", kDates},
     {"datetime", kDates},
@@ -102,10 +100,14 @@ constexpr Refusal kRefused[] = {
 };
 
 // Built-ins whose argument at this 1-based position is FreeMarker's flags string ("r", "i"...).
-constexpr std::pair<std::string_view, size_t> kFlagsPosition[] = {
-    {"replace", 3},           {"split", 2},       {"keep_after", 2},
-    {"keep_after_last", 2},   {"keep_before", 2}, {"keep_before_last", 2},
-    {"ensure_starts_with", 2}};
+constexpr std::pair<std::string_view, size_t> kFlagsPosition[] = {{"replace", 3},
+                                                                  {"split", 2},
+                                                                  {"keep_after", 2},
+                                                                  {"keep_after_last", 2},
+                                                                  {"keep_before", 2},
+                                                                  {"keep_before_last", 2},
+                                                                  {"ensure_starts_with", 3},
+                                                                  {"matches", 2}};
 
 }  // namespace
 

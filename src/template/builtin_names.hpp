@@ -17,7 +17,7 @@ bool IsLoopVariableBuiltIn(std::string_view normalized);
 bool IsStreamBuiltIn(std::string_view normalized);
 // Why a FreeMarker 2.3.31 built-in is refused at save; null for one that is not refused.
 const char* UnsupportedBuiltInReason(std::string_view normalized);
-// The 1-based position of a built-in's regex/flags argument (max() when it has none).
+// The 1-based position of a built-in's flags argument (max() when it has none).
 size_t FlagsArgumentPosition(std::string_view normalized);
 
 }  // namespace dp::tmpl

@@ -125,6 +125,37 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
 
   if (auto streamed = EvalStreamBuiltIn(e, ctx)) return *streamed;
   ValuePtr target = EvalRequired(target_expr, ctx);
+  // A ?matches result is a boolean as well as the sequence of its matches.
+  if (target->regex && target->type == ValueType::kSequence) {
+    if (name == "is_boolean") return Value::Boolean(true);
+    if (name == "c" || name == "string" || name == "then") {
+      target = Value::Boolean(target->regex->whole_match);
+    }
+  }
+  if (name == "groups") {
+    if (e->has_call_args) Fail(e->pos, "?groups doesn't take arguments");
+    return RegexGroupsOf(e, target);
+  }
+  // Regex calls skip the long name dispatch below (they are string built-ins; numbers and
+  // booleans arrive as text, and so do ?matches/?replace/?split arguments).
+  if (e->regex_call && target->type != ValueType::kString &&
+      (target->type == ValueType::kNumber || target->type == ValueType::kBoolean)) {
+    target = Value::String(Stringify(target, target_expr, "a string"));
+  }
+  if (e->regex_call && target->type == ValueType::kString) {
+    std::vector<ValuePtr> regex_args;
+    regex_args.reserve(e->call_args.size());
+    for (const auto& arg : e->call_args) {
+      ValuePtr v = EvalRequired(arg.get(), ctx);
+      if ((name == "matches" || name == "replace" || name == "split") &&
+          (v->type == ValueType::kNumber || v->type == ValueType::kBoolean)) {
+        v = Value::String(Stringify(v, arg.get(), "a string"));
+      }
+      regex_args.push_back(std::move(v));
+    }
+    Step(target->str.size() / 64, e->pos);
+    if (auto regex_result = EvalRegexBuiltIn(e, target->str, regex_args)) return *regex_result;
+  }
 
   // Lazily evaluated arguments.
   if (name == "then") {
@@ -147,6 +178,15 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
   std::vector<ValuePtr> args;
   args.reserve(e->call_args.size());
   for (const auto& arg : e->call_args) args.push_back(EvalRequired(arg.get(), ctx));
+  // FreeMarker's ?matches, ?replace and ?split are legacy string methods: a number or boolean
+  // argument arrives formatted as text.
+  if (name == "matches" || name == "replace" || name == "split") {
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (args[i]->type == ValueType::kNumber || args[i]->type == ValueType::kBoolean) {
+        args[i] = Value::String(Stringify(args[i], e->call_args[i].get(), "a string"));
+      }
+    }
+  }
   auto need_args = [&](size_t min, size_t max) {
     if (args.size() < min || args.size() > max) {
       Fail(e->pos, "?" + std::string(name) + " expects " + std::to_string(min) +
@@ -458,6 +498,7 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
   }
   const std::string& s = target->str;
   Step(s.size() / 64, e->pos);
+  if (auto regex_result = EvalRegexBuiltIn(e, s, args)) return *regex_result;
   if (name == "length") return Value::Int(Utf16Length(s));
   if (name == "upper_case") return str(TextCase::Upper(s));
   if (name == "lower_case") return str(TextCase::Lower(s));

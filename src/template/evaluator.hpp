@@ -12,6 +12,7 @@
 #include "datapipelines/template/parsed_template.hpp"
 #include "datapipelines/template/template_renderer.hpp"
 #include "datapipelines/util/json.hpp"
+#include "template/java_regex.hpp"
 #include "template/template_ast.hpp"
 #include "template/value.hpp"
 #include "template/value_pool.hpp"
@@ -138,6 +139,11 @@ class Evaluator {
   ValuePtr EvalLenient(const Expr* e, Ctx& ctx);
   ValuePtr Lookup(const std::string& name, const Ctx& ctx);
   ValuePtr EvalBuiltIn(const Expr* e, Ctx& ctx);
+  // ?matches, and ?replace/?split/?keep_*/?ensure_starts_with with a flags argument
+  // (evaluator_regex.cpp); nullopt when `e` is a plain string built-in.
+  std::optional<ValuePtr> EvalRegexBuiltIn(const Expr* e, const std::string& s,
+                                           const std::vector<ValuePtr>& args);
+  ValuePtr RegexGroupsOf(const Expr* e, const ValuePtr& target);
   ValuePtr Add(const ValuePtr& a, const ValuePtr& b, const Expr* e);
   bool Compare(const ValuePtr& a, const ValuePtr& b, std::string_view op, const Expr* e);
   bool RequireBoolean(const ValuePtr& v, const Expr* e);
@@ -170,6 +176,15 @@ class Evaluator {
   TemplateMode mode() const { return mode_; }
 
  private:
+  const JavaRegex& CompiledRegex(const Expr* e, const std::string& pattern, const RegexFlags& flags,
+                                 std::shared_ptr<const JavaRegex>* holder);
+  // One PCRE2 match attempt, charged to the step budget; the render errors of a regex.
+  bool RegexMatchAt(const Expr* e, const JavaRegex& regex, std::string_view s, size_t from,
+                    JavaRegex::Anchor anchor, RegexMatch* match);
+  template <typename Fn>
+  void RegexFindAll(const Expr* e, const JavaRegex& regex, std::string_view s, Fn fn);
+  void AppendReplacement(const Expr* e, const JavaRegex& regex, std::string_view s,
+                         const RegexMatch& m, std::string_view replacement, std::string* out);
   ValuePtr EvalDynamicKey(const Expr* e, Ctx& ctx);
   ValuePtr EvalRange(const Expr* e, Ctx& ctx);
   ValuePtr EvalSpecialVariable(const Expr* e);

@@ -63,6 +63,7 @@ ValuePtr Evaluator::EvalLenient(const Expr* e, Ctx& ctx) {
 }
 
 bool Evaluator::RequireBoolean(const ValuePtr& v, const Expr* e) {
+  if (v->regex && v->type == ValueType::kSequence) return v->regex->whole_match;  // ?matches
   if (v->type != ValueType::kBoolean) FailType(e, "a boolean", v);
   return v->boolean;
 }
@@ -79,6 +80,7 @@ const std::string& Evaluator::RequireString(const ValuePtr& v, const Expr* e,
 }
 
 std::string Evaluator::Stringify(const ValuePtr& v, const Expr* e, std::string_view what) {
+  if (v->regex && v->type == ValueType::kSequence) return v->regex->whole_match ? "true" : "false";
   switch (v->type) {
     case ValueType::kString:
     case ValueType::kMarkup:

@@ -51,14 +51,17 @@ struct Expr {
   std::string name;  // variable name, key, built-in name, operator
   std::string text;  // string literal value
   Decimal number;
-  bool boolean = false;
+  bool boolean = false;        // kBoolean's value; on a ?matches kBuiltIn: used only as a boolean
   bool has_call_args = false;  // built-in invoked with (...)
+  bool regex_call = false;     // a regex built-in call (?matches, or a flags argument)
   std::vector<std::unique_ptr<Expr>> args;
   std::vector<std::unique_ptr<Expr>> call_args;
   std::string source;  // canonical-ish source snippet, for error messages
   // kString / kNumber: the literal's value, built once at parse time and shared by every
   // render (values are immutable), so evaluating a literal allocates nothing.
   std::shared_ptr<const Value> constant;
+  // kBuiltIn with a literal regex and literal flags: the regex compiled at parse time.
+  std::shared_ptr<const class JavaRegex> regex;
 };
 using ExprPtr = std::unique_ptr<Expr>;
 

@@ -24,7 +24,9 @@ std::vector<uint32_t> Decode(std::string_view s) {
 }
 
 bool InPairRange(uint32_t cp) {
-  return (cp >= 0x100 && cp <= 0x137) || (cp >= 0x14A && cp <= 0x177);
+  // U+0130/U+0131 (dotted I, dotless i) are not a case pair.
+  return (cp >= 0x100 && cp <= 0x12F) || (cp >= 0x132 && cp <= 0x137) ||
+         (cp >= 0x14A && cp <= 0x177);
 }
 bool InOddPairRange(uint32_t cp) {
   return (cp >= 0x139 && cp <= 0x148) || (cp >= 0x179 && cp <= 0x17E);
@@ -52,6 +54,7 @@ uint32_t ToLower(uint32_t cp) {
   if (cp < 0x80) return cp;
   if (cp >= 0xC0 && cp <= 0xDE && cp != 0xD7) return cp + 32;
   if (cp == 0x178) return 0xFF;
+  if (cp == 0x130) return 'i';  // Character.toLowerCase; String.toLowerCase adds U+0307
   if (InPairRange(cp)) return cp | 1u;
   if (InOddPairRange(cp)) return (cp % 2 == 1) ? cp + 1 : cp;
   if (cp >= 0x391 && cp <= 0x3A9 && cp != 0x3A2) return cp + 32;
@@ -102,7 +105,13 @@ std::string TextCase::Upper(std::string_view text) {
 std::string TextCase::Lower(std::string_view text) {
   if (IsAscii(text)) return AsciiCase(text, false);
   std::string out;
-  for (uint32_t cp : Decode(text)) AppendUtf8(&out, ToLower(cp));
+  for (uint32_t cp : Decode(text)) {
+    if (cp == 0x130) {  // String.toLowerCase: "i" + COMBINING DOT ABOVE
+      out += "i\xCC\x87";
+      continue;
+    }
+    AppendUtf8(&out, ToLower(cp));
+  }
   return out;
 }
 

@@ -54,6 +54,14 @@ struct Value {
   // every render: children are converted on first access and kept (the node outlives the
   // render, and values never escape it).
   const Json* json = nullptr;
+  // ?matches: the kSequence of matches is also a boolean (did the whole input match?) with the
+  // whole match's groups; each match is a kString with its own groups (FreeMarker's
+  // RegexMatchModel and MatchWithGroups). Null for every other value.
+  struct RegexGroups {
+    bool whole_match = false;
+    std::vector<ValuePtr> groups;  // a group that did not take part is missing (null)
+  };
+  std::unique_ptr<const RegexGroups> regex;
 
   size_t SequenceSize() const {
     if (range) return static_cast<size_t>(range->size);

@@ -44,7 +44,7 @@ if [ -n "$stale" ]; then
 fi
 binary="$work/template_parser_fuzz"
 # shellcheck disable=SC2086
-$cxx $flags -fsanitize=fuzzer $objects -o "$binary"
+$cxx $flags -fsanitize=fuzzer $objects -lpcre2-8 -o "$binary"
 
 # Seeds: every golden case's template and libraries; a fresh writable corpus each run.
 rm -rf "$work/seeds" "$work/corpus"

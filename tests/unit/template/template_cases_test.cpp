@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -18,7 +19,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path CasesDir() { return fs::path(DP_SOURCE_DIR) / "tests" / "template_cases"; }
+// DP_TEMPLATE_CASES_DIR runs another folder of cases (e.g. a randomised differential batch
+// whose expectations the oracle wrote: tools/freemarker-oracle/random_*_cases.py).
+fs::path CasesDir() {
+  if (const char* dir = std::getenv("DP_TEMPLATE_CASES_DIR"); dir && *dir) return dir;
+  return fs::path(DP_SOURCE_DIR) / "tests" / "template_cases";
+}
 
 std::string ReadFile(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);

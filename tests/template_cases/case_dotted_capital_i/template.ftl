@@ -1,0 +1,1 @@
+${"İ"?lower_case}|${"İ"?lower_case?length}|${"ı"?upper_case}|${"İSTANBUL ıi"?lower_case}|${"İSTANBUL ıi"?upper_case}|${"İx"?uncap_first}

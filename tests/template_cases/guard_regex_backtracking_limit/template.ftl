@@ -1,0 +1,1 @@
+${"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!"?matches("(a|a)*[bc]")?size}

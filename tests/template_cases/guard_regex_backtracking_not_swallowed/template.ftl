@@ -1,0 +1,1 @@
+<#attempt>${"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!"?replace("(a+)+[bc]", "x", "r")}<#recover>swallowed</#attempt>

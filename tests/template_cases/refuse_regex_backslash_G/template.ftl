@@ -1,0 +1,1 @@
+${"aab"?replace("\\Ga", "x", "r")}

@@ -1,0 +1,1 @@
+<#assign re = "[a-z&&" + "[^b]]">${"b"?matches(re)?c}

@@ -1,0 +1,1 @@
+${"abx"?matches("(a)(b)")?groups?size}

@@ -1,0 +1,1 @@
+${"a\rb"?matches("(?d)a.b")?c}

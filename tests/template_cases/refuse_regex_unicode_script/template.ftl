@@ -1,0 +1,1 @@
+${"α"?matches("\\p{IsGreek}")?c}

@@ -1,0 +1,1 @@
+${"aaab"?matches("(?>a+)b")?c} ${"aaa"?matches("(?>a+)a")?c}

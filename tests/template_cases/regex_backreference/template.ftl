@@ -1,0 +1,1 @@
+${"aa bb cd"?replace("(\\w)\\1", "<$1>", "r")} ${"abab"?matches("(ab)\\1")?c}

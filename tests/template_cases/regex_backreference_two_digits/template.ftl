@@ -1,0 +1,1 @@
+${"abcdefghijkk"?matches("(a)(b)(c)(d)(e)(f)(g)(h)(i)(j)(k)\\11")?c} ${"a1"?matches("(a)\\11")?c}

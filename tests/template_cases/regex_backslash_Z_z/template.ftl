@@ -1,0 +1,1 @@
+${"ab\n"?matches("b\\Z")?size} ${"ab\n"?matches("b\\z")?size} ${"ab"?matches("\\Ab")?size}

@@ -1,0 +1,1 @@
+${"ab"?matches("(?:ab|a)\\d*b")?c} ${"\r\n"?matches("\\R\\p{Ll}*\\s")?size} ${"xab"?replace("(ab|a)x*b", "[$1]", "r")} ${".\r\nÉ"?split("\\R\\p{javaLowerCase}*[.\\s]", "r")?join("|")}

@@ -1,0 +1,1 @@
+${"a\na"?matches("^a")?size} ${"a\na"?matches("^a", "m")?size}

@@ -1,0 +1,1 @@
+${"a1.b2"?replace("[\\d.]", "#", "r")} ${"a1 b"?replace("[\\s\\d]", "#", "r")} ${"tab\there"?replace("[\\t]", " ", "r")}

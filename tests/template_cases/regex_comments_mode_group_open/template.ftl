@@ -1,0 +1,1 @@
+${"ab"?matches("( ?:a)b", "c")?c} ${"ab"?matches("a( ?)b", "c")?c} ${"aab"?matches("a* ?b", "c")?c} ${"aab"?replace("a+ ?", "-", "rc")}

@@ -1,0 +1,1 @@
+<#list ["ab", "ab\n", "ab\r\n", "ab\r", "ab\x0085", "ab\x2028", "ab\n\n", "ab\n\r"] as x>${x?matches("b$")?size}</#list>

@@ -1,0 +1,1 @@
+${e?matches("x.y.z")?c} ${e?matches(".")?size} ${e?replace(".", "-", "r")}

@@ -1,0 +1,1 @@
+<#list ["a\nb", "a\rb", "a\x0085b", "a\x2028b", "a\x2029b", "a\x000Bb", "a\x000Cb", "a\tb"] as x>${x?matches("a.b")?c} </#list>

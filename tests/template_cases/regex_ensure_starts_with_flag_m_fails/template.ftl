@@ -1,0 +1,1 @@
+${"ab"?ensure_starts_with("x", "y", "m")}

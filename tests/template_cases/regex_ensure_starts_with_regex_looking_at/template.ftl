@@ -1,0 +1,1 @@
+${"abc"?ensure_starts_with("b", "x")} ${"abc"?ensure_starts_with("a|x", "y")}

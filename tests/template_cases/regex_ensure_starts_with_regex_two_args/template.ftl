@@ -1,0 +1,1 @@
+${"abc"?ensure_starts_with("\\d", "0")} ${"1abc"?ensure_starts_with("\\d", "0")}

@@ -1,0 +1,1 @@
+${"abc"?ensure_starts_with("[a-z]+", "0", "r")} ${"abc"?ensure_starts_with("A", "x", "i")} ${"abc"?ensure_starts_with(".", "x", "")}

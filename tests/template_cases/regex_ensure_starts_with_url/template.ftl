@@ -1,0 +1,1 @@
+<#list ["example.com", "http://example.com", "HTTPS://x"] as u>${u?ensure_starts_with("https?://", "http://", "ri")} </#list>

@@ -1,0 +1,1 @@
+${"abc"?replace("a{x}", "x", "r")}

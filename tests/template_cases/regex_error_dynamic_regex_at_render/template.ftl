@@ -1,0 +1,1 @@
+<#assign re = "(">${"a"?matches(re)?c}

@@ -1,0 +1,1 @@
+<#if false>${"a"?matches("(")?c}</#if>ok

@@ -1,0 +1,1 @@
+${"abc"?replace("(b)", r"${nope}", "r")}

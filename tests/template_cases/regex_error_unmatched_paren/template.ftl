@@ -1,0 +1,1 @@
+${"abc"?matches("a)")?c}

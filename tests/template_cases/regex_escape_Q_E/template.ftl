@@ -1,0 +1,1 @@
+${"a.b*c"?matches("\\Qa.b*c\\E")?c} ${"axb*c"?matches("\\Qa.b*c\\E")?c} ${"(x)"?replace("\\Q(\\E", "[", "r")}

@@ -1,0 +1,1 @@
+${"A.B"?matches("\\Qa.b\\E", "i")?c}

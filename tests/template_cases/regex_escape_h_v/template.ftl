@@ -1,0 +1,1 @@
+${"a\x00A0b\tc"?replace("\\h", "_", "r")} ${"a\x000Bb\x2028c"?replace("\\v", "_", "r")}

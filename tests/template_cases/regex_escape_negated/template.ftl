@@ -1,0 +1,1 @@
+${"a1 b"?replace("\\W", "_", "r")} ${"a1 b"?replace("\\D", "_", "r")} ${"a1 b"?replace("\\S", "_", "r")}

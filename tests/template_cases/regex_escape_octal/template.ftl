@@ -1,0 +1,1 @@
+${"A"?matches("\\0101")?c} ${"\x0007"?matches("\\a")?c} ${"\x001B"?matches("\\e")?c}

@@ -1,0 +1,1 @@
+${"a1 _\t"?matches("\\w\\d\\s\\w\\s")?c} ${"é"?matches("\\w")?c} ${"٣"?matches("\\d")?c}

@@ -1,0 +1,1 @@
+${"a b"?matches("a[ ]b", "c")?c} ${"ab"?matches("a[ ]b", "c")?c} ${"a b"?matches("a\\ b", "c")?c}

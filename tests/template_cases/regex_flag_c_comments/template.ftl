@@ -1,0 +1,1 @@
+${"abc123"?matches("[a-z]+  # letters\n \\d+ # digits", "c")?c}

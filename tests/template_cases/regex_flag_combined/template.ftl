@@ -1,0 +1,1 @@
+${"A\nB"?matches("a.b", "is")?c} ${"x\nA"?matches("^a$", "mi")?size}

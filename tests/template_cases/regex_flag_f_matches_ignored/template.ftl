@@ -1,0 +1,1 @@
+${"abab"?matches("ab", "f")?size}

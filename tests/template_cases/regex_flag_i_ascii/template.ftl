@@ -1,0 +1,1 @@
+${"HeLLo"?matches("hello", "i")?c} ${"ÀB"?matches("àb", "i")?c}

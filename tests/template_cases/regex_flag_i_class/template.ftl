@@ -1,0 +1,1 @@
+${"ABC"?matches("[a-c]+", "i")?c} ${"abc"?matches("[A-C]+", "i")?c} ${"xyz"?matches("[^a-w]+", "i")?c} ${"XYZ"?matches("[^a-w]+", "i")?c}

@@ -1,0 +1,1 @@
+${"_^`"?matches("[A-z]+", "i")?c} ${"aZ"?matches("[Y-b]+", "i")?c}

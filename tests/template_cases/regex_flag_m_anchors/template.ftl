@@ -1,0 +1,1 @@
+<#list ml?matches("^\\w+$", "m") as m>[${m}]</#list>

@@ -1,0 +1,1 @@
+${"a\r\nb"?matches("^", "m")?size} ${"a\r\n"?matches("^", "m")?size} ${"\n"?matches("^", "m")?size}

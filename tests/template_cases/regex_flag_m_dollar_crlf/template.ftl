@@ -1,0 +1,1 @@
+${"a\r\nb"?matches("$", "m")?size} ${"a\n\nb"?matches("$", "m")?size}

@@ -1,0 +1,1 @@
+${ml?matches("one.*four")?c} ${ml?matches("one.*four", "s")?c}

@@ -1,0 +1,1 @@
+${"ab"?matches("ab", "zq")?c} ${"ab"?replace("a", "x", "z")}

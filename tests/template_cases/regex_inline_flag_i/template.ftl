@@ -1,0 +1,1 @@
+${"ABc"?matches("(?i)abc")?c} ${"ABc"?matches("a(?i)bc")?c} ${"aBC"?matches("a(?i)bc")?c}

@@ -1,0 +1,1 @@
+${"aBc"?matches("(?i)a(?-i)Bc")?c} ${"abc"?matches("(?i)a(?-i)Bc")?c}

@@ -1,0 +1,1 @@
+${"a\nb"?matches("(?s)a.b")?c} ${"a\nb"?matches("(?m)a$\\nb")?c}

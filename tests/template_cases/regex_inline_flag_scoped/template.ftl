@@ -1,0 +1,1 @@
+${"aBc"?matches("a(?i:b)c")?c} ${"aBC"?matches("a(?i:b)c")?c} ${"aBC"?matches("(a(?i)b)c")?c}

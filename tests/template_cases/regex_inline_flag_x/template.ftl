@@ -1,0 +1,1 @@
+${"ab"?matches("(?x) a  b ")?c}

@@ -1,0 +1,1 @@
+${"aÉ5"?replace("\\P{javaLetter}", "_", "r")} ${"aÉ5"?replace("[^\\p{javaDigit}]", "_", "r")}

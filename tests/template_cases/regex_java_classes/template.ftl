@@ -1,0 +1,1 @@
+${"aÉ5 ,ß"?replace("\\p{javaLowerCase}", "l", "r")} ${"aÉ5 ,ß"?replace("\\p{javaUpperCase}", "U", "r")} ${"a\x00A0 b"?replace("\\p{javaWhitespace}", "_", "r")} ${"aÉ5"?replace("\\p{javaLetterOrDigit}", "x", "r")}

@@ -1,0 +1,1 @@
+${"abc"?keep_after_last("x*", "r")}

@@ -1,0 +1,1 @@
+${"a1b22c333d"?keep_after_last("\\d+", "r")} ${"path/to/file.txt"?keep_after_last("[/.]", "r")}

@@ -1,0 +1,1 @@
+${"key = value"?keep_after("\\s*=\\s*", "r")} ${"abc"?keep_after("x", "r")}|

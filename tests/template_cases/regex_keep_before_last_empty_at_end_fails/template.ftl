@@ -1,0 +1,1 @@
+${"abc"?keep_before_last("$", "r")}

@@ -1,0 +1,1 @@
+${"key = value"?keep_before("\\s*=", "r")} ${"abc"?keep_before("x", "r")}

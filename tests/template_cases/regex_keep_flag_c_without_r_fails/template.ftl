@@ -1,0 +1,1 @@
+${"ab"?keep_before_last("a", "c")}

@@ -1,0 +1,1 @@
+${"ab"?keep_before("a", "s")}

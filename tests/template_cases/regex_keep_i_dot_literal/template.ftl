@@ -1,0 +1,1 @@
+${"a.b"?keep_after(".", "i")} ${"a.b"?keep_before(".", "f")}

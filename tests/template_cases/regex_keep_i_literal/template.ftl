@@ -1,0 +1,1 @@
+${"aXbxc"?keep_after("x", "i")} ${"aXbxc"?keep_before("x", "i")} ${"aXbxc"?keep_after_last("X", "i")} ${"aXbxc"?keep_before_last("X", "i")}

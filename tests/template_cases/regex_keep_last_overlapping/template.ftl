@@ -1,0 +1,1 @@
+${"aaa"?keep_after_last("aa", "r")}|${"aaa"?keep_before_last("aa", "r")}|${"aaa"?keep_after_last("aa")}|

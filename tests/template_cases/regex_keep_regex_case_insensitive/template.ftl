@@ -1,0 +1,1 @@
+${"abXcd"?keep_after("x", "ri")} ${"abXcd"?keep_before("x", "ri")}

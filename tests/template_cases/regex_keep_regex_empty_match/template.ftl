@@ -1,0 +1,1 @@
+${"abc"?keep_after("x*", "r")}|${"abc"?keep_before("x*", "r")}|

@@ -1,0 +1,1 @@
+${"a\nb\nc"?keep_after("^b$", "rm")}

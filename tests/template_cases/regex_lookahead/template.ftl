@@ -1,0 +1,1 @@
+${"price100 cost200"?replace("\\w+(?=\\d{3})", "X", "r")} ${"ab ac"?replace("a(?!b)", "_", "r")}

@@ -1,0 +1,1 @@
+${"ab xyb"?replace("(?<=a|xy)b", "_", "r")}

@@ -1,0 +1,1 @@
+${"ab"?matches("a|ab")?c} ${"ab"?matches("(a|ab)(c|bcd)?")?c}

@@ -1,0 +1,1 @@
+${"abc"?matches("^abc$")?c} ${"abc\n"?matches("abc$")?c} ${"abc\n"?matches("abc\\n")?c}

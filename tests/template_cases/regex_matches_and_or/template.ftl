@@ -1,0 +1,1 @@
+${(s?matches("a.*") && t?matches(".*d"))?c} ${(s?matches("z") || false)?c}

@@ -1,0 +1,1 @@
+<#if "😀x"?matches(".*x")>yes</#if> ${"😀"?matches("\\W*")?c} ${(!"😀"?matches("x*"))?c} ${"😀"?matches("(\\W)*")?then("t", "f")}

@@ -1,0 +1,1 @@
+<#list ["", "i"] as f>${t?matches("hello.*", f)?c} </#list>

@@ -1,0 +1,1 @@
+<#assign re = "[" + "0-9" + "]+">${s?matches(re)?join("|")}

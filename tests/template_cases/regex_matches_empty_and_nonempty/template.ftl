@@ -1,0 +1,1 @@
+<#list "baab"?matches("a*") as m>[${m}]</#list>

@@ -1,0 +1,1 @@
+<#list "abc"?matches("x*") as m>[${m}]</#list> ${"abc"?matches("x*")?size}

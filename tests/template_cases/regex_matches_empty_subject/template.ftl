@@ -1,0 +1,1 @@
+${empty?matches("")?c} ${empty?matches("a*")?c} ${empty?matches("a+")?c} ${empty?matches("")?size}

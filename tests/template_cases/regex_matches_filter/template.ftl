@@ -1,0 +1,1 @@
+${"a1 b22 c333"?matches("\\d+")?filter(x -> x?length > 1)?join(",")}

@@ -1,0 +1,1 @@
+<#list s?matches("([a-z])(\\d+)") as m>${m?groups[1]}=${m?groups[2]};</#list>

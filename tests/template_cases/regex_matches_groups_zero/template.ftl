@@ -1,0 +1,1 @@
+<#list t?matches("(\\w)(\\w+)") as m>${m?groups[0]}/${m} </#list>

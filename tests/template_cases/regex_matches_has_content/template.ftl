@@ -1,0 +1,1 @@
+${s?matches("z")?has_content?c} ${s?matches("1")?has_content?c}

@@ -1,0 +1,1 @@
+<#if t?matches("H.*d")>yes<#else>no</#if>

@@ -1,0 +1,1 @@
+${s?matches("\\d+")?seq_contains("22")?c} ${s?matches("\\d+")?seq_index_of("333")}

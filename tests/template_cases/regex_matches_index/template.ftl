@@ -1,0 +1,1 @@
+${s?matches("\\d+")[1]} ${s?matches("\\d+")?first} ${s?matches("\\d+")?last}

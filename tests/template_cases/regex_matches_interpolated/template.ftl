@@ -1,0 +1,1 @@
+${t?matches("Hello")} ${t?matches("Hello.*")}

@@ -1,0 +1,1 @@
+${s?matches("a")?is_sequence?c} ${s?matches("a")?is_boolean?c} ${s?matches("a")?is_string?c} ${s?matches("a")?is_hash?c}

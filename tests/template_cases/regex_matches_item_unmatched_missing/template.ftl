@@ -1,0 +1,1 @@
+<#list "ab"?matches("(a)(x)?") as m>${m?groups[2]???c} ${(m?groups[2])!"none"}</#list>

@@ -1,0 +1,1 @@
+<#list s?matches("\\d+") as m>${m?length}${m?upper_case}${m?is_string?c} </#list>

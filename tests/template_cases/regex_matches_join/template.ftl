@@ -1,0 +1,1 @@
+${s?matches("[a-z]")?join("-")}

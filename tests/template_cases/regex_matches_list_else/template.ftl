@@ -1,0 +1,1 @@
+<#list s?matches("z") as m>${m}<#else>none</#list>

@@ -1,0 +1,1 @@
+<#list s?matches("\\d+") as m>${m}<#sep>, </#sep></#list>

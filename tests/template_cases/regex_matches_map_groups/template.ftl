@@ -1,0 +1,1 @@
+${"k1=v1;k2=v2"?matches("(\\w+)=(\\w+)")?map(m -> m?groups[2])?join("|")}

@@ -1,0 +1,1 @@
+<#assign r = "k=v"?matches("(?<key>\\w+)=(?<value>\\w+)")>${r?groups[1]}:${r?groups[2]}

@@ -1,0 +1,1 @@
+${12345?matches("\\d+")?c} ${true?matches("t.*")?c}

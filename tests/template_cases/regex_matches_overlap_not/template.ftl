@@ -1,0 +1,1 @@
+${"aaaa"?matches("aa")?size}

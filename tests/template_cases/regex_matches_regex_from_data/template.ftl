@@ -1,0 +1,1 @@
+<#list res as re>${s?matches(re)?size} </#list>

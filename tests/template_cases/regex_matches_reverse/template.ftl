@@ -1,0 +1,1 @@
+${s?matches("\\d+")?reverse?join(",")}

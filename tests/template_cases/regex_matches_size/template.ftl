@@ -1,0 +1,1 @@
+${s?matches("\\d")?size} ${s?matches("x")?size} ${t?matches("o")?size}

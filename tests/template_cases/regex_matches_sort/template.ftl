@@ -1,0 +1,1 @@
+${"b3 a1 c2"?matches("[a-z]\\d")?sort?join(" ")}

@@ -1,0 +1,1 @@
+${t?matches("hello world", "i")?string("Y", "N")}

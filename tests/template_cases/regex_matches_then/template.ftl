@@ -1,0 +1,1 @@
+${s?matches("\\w+")?then("w", "nw")}

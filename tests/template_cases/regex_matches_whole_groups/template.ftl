@@ -1,0 +1,1 @@
+<#assign r = "2024-01-31"?matches("(\\d+)-(\\d+)-(\\d+)")>${r?c} ${r?groups[1]} ${r?groups[2]} ${r?groups[3]} ${r?groups?size}

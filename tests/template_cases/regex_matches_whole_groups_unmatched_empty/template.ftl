@@ -1,0 +1,1 @@
+<#assign r = "ab"?matches("(a)(x)?(b)")>[${r?groups[2]}] ${r?groups[2]?length}

@@ -1,0 +1,1 @@
+${"xyxy"?matches("(?<p>xy)\\k<p>")?c}

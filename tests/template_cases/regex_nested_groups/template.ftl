@@ -1,0 +1,1 @@
+<#assign r = "abcd"?matches("((a)(b(c)))d")>${r?groups?join(",")}

@@ -1,0 +1,1 @@
+<#assign r = "abc"?matches("(?:a)(b)(?:c)")>${r?groups?size} ${r?groups[1]}

@@ -1,0 +1,1 @@
+<#assign r = "b"?matches("(a?)?b")>${r?c} [${r?groups[1]}] <#list "ab"?matches("(x?)?b") as m>[${m?groups[1]!"~"}]</#list>

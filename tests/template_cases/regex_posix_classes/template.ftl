@@ -1,0 +1,1 @@
+<#list ["Lower", "Upper", "Alpha", "Digit", "Alnum", "Punct", "Space", "XDigit"] as p>${p}=${"aZ5 ,fé"?replace("\\p{" + p + "}", "#", "r")} </#list>

@@ -1,0 +1,1 @@
+${"aZ5 ,"?replace("\\P{Alpha}", "#", "r")} ${"aZ5 ,"?replace("[^\\p{Alpha}]", "#", "r")}

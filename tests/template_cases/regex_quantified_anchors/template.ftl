@@ -1,0 +1,1 @@
+${"ab"?replace("^*", "-", "r")} ${"ab cd"?replace("\\b+", "|", "r")} ${"ab"?replace("$?", "-", "r")} ${"ab"?replace("^{2}a", "-", "r")}

@@ -1,0 +1,1 @@
+<#assign r = "abc"?matches("(\\w)+")>${r?groups[1]}

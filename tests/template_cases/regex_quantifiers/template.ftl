@@ -1,0 +1,1 @@
+${"aaa"?replace("a{2}", "X", "r")} ${"aaaa"?replace("a{1,3}", "X", "r")} ${"aaaa"?replace("a{2,}", "X", "r")} ${"aaa"?replace("a{0}", "X", "r")}

@@ -1,0 +1,1 @@
+${"<a><b>"?replace("<.+?>", "T", "r")} ${"<a><b>"?replace("<.+>", "T", "r")} ${"aaa"?replace("a??", "X", "r")}

@@ -1,0 +1,1 @@
+${"aaa"?matches("a*+a")?c} ${"aaab"?matches("a++b")?c} ${"xaaa"?replace("a?+", "-", "r")}

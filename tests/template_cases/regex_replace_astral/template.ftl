@@ -1,0 +1,1 @@
+${e?replace("😀", "!", "r")} ${e?replace("[😀]", "?", "r")} ${e?replace("y", "Y", "r")}

@@ -1,0 +1,1 @@
+${"ABC abc"?replace("b", "#", "ri")} ${"ÀÉ àé"?replace("é", "#", "ri")}

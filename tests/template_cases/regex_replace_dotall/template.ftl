@@ -1,0 +1,1 @@
+${"a\nb\nc"?replace("a.*c", "X", "rs")} ${"a\nb\nc"?replace("a.*c", "X", "r")}

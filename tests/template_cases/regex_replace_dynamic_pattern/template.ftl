@@ -1,0 +1,1 @@
+<#list ["\\d", "[a-c]", "2+"] as re>${s?replace(re, "_", "r")} </#list>

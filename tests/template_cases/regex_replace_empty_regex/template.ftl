@@ -1,0 +1,1 @@
+${"abc"?replace("", "-", "r")} ${""?replace("", "-", "r")} ${"abc"?replace("", "-", "rf")}

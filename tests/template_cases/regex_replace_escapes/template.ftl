@@ -1,0 +1,1 @@
+${"a.b"?replace("\\.", r"\$", "r")} ${"a.b"?replace("\\.", r"\\", "r")} ${"a.b"?replace("\\.", r"\n", "r")}

@@ -1,0 +1,1 @@
+${"a.a.a"?replace(".", "!", "f")} ${"abc"?replace("", "-", "f")}

@@ -1,0 +1,1 @@
+${"a1b2c3"?replace("\\d", "#", "rf")} ${"a1b2c3"?replace("x", "#", "rf")}

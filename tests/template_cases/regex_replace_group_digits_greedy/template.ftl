@@ -1,0 +1,1 @@
+${"ab"?replace("(a)(b)", "$10$21", "r")} ${"abcdefghijk"?replace("(a)(b)(c)(d)(e)(f)(g)(h)(i)(j)(k)", "$11-$1", "r")}

@@ -1,0 +1,1 @@
+${"aXbxc"?replace("x", "-", "i")} ${"a.B.b"?replace(".b", "!", "i")}

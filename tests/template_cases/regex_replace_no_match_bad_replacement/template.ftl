@@ -1,0 +1,1 @@
+${"abc"?replace("x", "$9", "r")} ${"abc"?replace("x", r"\", "r")}

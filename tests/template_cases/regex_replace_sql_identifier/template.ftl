@@ -1,0 +1,1 @@
+${"Order Date (UTC)"?lower_case?replace("[^a-z0-9]+", "_", "r")?replace("^_|_$", "", "r")}

@@ -1,0 +1,1 @@
+<#list ml?split("\\R", "r") as x>[${x}]</#list>

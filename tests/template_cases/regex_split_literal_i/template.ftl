@@ -1,0 +1,1 @@
+<#list "aXbxc"?split("x", "i") as x>[${x}]</#list> <#list "a.b"?split(".", "i") as x>[${x}]</#list>

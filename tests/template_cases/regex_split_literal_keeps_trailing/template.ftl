@@ -1,0 +1,1 @@
+<#list "a,b,,"?split(",", "") as x>[${x}]</#list> <#list "a,b"?split(",", "m") as x>[${x}]</#list>

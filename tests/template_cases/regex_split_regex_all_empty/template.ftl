@@ -1,0 +1,1 @@
+${","?split(",", "r")?size} ${",,,"?split(",", "r")?size} ${""?split(",", "r")?size}

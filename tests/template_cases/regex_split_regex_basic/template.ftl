@@ -1,0 +1,1 @@
+<#list csv?split("\\s*,\\s*", "r") as x>[${x}]</#list>

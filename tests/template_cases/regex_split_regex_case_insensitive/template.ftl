@@ -1,0 +1,1 @@
+<#list "aXbxc"?split("x", "ri") as x>[${x}]</#list>

@@ -1,0 +1,1 @@
+<#list "a1b2c"?split("(\\d)", "r") as x>[${x}]</#list>

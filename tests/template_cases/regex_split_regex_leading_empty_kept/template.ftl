@@ -1,0 +1,1 @@
+<#list ",a,b"?split(",", "r") as x>[${x}]</#list>

@@ -1,0 +1,1 @@
+<#list "abc"?split(",", "r") as x>[${x}]</#list>

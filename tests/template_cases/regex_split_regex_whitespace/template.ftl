@@ -1,0 +1,1 @@
+<#list "  lead and  trail  "?split("\\s+", "r") as x>[${x}]</#list>

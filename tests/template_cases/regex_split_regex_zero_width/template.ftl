@@ -1,0 +1,1 @@
+<#list "camelCaseString"?split("(?=[A-Z])", "r") as x>[${x}]</#list>

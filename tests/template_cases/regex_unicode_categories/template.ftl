@@ -1,0 +1,1 @@
+${"aÉ5٣ ,_"?replace("\\p{L}", "L", "r")} ${"aÉ5٣ ,_"?replace("\\p{Lu}", "U", "r")} ${"aÉ5٣ ,_"?replace("\\p{Nd}", "N", "r")} ${"aÉ5٣ ,_"?replace("\\pP", "P", "r")}

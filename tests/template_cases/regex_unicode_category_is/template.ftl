@@ -1,0 +1,1 @@
+${"aÉ5"?replace("\\p{IsL}", "L", "r")} ${"aÉ5"?replace("\\p{IsLu}", "U", "r")}

@@ -1,0 +1,1 @@
+${"hello world-foo_bar"?replace("\\b", "|", "r")}

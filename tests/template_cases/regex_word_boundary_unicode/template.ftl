@@ -1,0 +1,1 @@
+${"café naïve"?replace("\\b", "|", "r")} ${"café"?replace("\\B", "~", "r")}

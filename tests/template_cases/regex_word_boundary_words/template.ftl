@@ -1,0 +1,1 @@
+<#list "The quick brown fox"?matches("\\b\\w") as m>${m}</#list>
