@@ -31,33 +31,26 @@ seeds="$build/seeds"
 corpus="$build/corpus"
 artifacts="$build/artifacts"
 rm -rf "$seeds" "$corpus" "$artifacts" && mkdir -p "$seeds" "$corpus" "$artifacts"
-n=0
-for file in "$root"/tests/mcp_cases/*.json; do
-  jq -c '.[].request' "$file" >"$build/requests.jsonl"
-  while IFS= read -r request; do
-    n=$((n + 1))
-    printf '%s' "$request" >"$seeds/request_$n"
-    for who in viewer operator readkey lost removed revoked super; do
-      case $((n % 7)) in
-        0) [ "$who" = viewer ] || continue ;; 1) [ "$who" = operator ] || continue ;;
-        2) [ "$who" = readkey ] || continue ;; 3) [ "$who" = lost ] || continue ;;
-        4) [ "$who" = removed ] || continue ;; 5) [ "$who" = revoked ] || continue ;;
-        *) [ "$who" = super ] || continue ;;
-      esac
-      printf 'DP-API-Key: @%s\nMCP-Protocol-Version: 2025-06-18\n\n%s' "$who" "$request" \
-        >"$seeds/headed_$n"
-    done
-  done <"$build/requests.jsonl"
-done
-jq -c '.[] | select(.surface == "mcp") | [.body, .open, .close, ([.depth, 66] | min)]' \
-  "$root/tests/hardening_cases/request_bodies.json" >"$build/bodies.jsonl"
-while IFS= read -r spec; do
-  n=$((n + 1))
-  printf '%s\n' "$spec" | jq -j '. as [$body, $open, $close, $depth] |
-    ($body | split("@")) as $parts |
-    $parts[0] + ($open * $depth) + "1" + ($close * $depth) + ($parts[1:] | join("@"))' \
-    >"$seeds/body_$n"
-done <"$build/bodies.jsonl"
+python3 - "$root" "$seeds" <<'PY'
+import json, pathlib, sys
+root, seeds = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+who = ["viewer", "operator", "readkey", "lost", "removed", "revoked", "super", "admin"]
+n = 0
+for path in sorted((root / "tests/mcp_cases").glob("*.json")):
+    for case in json.loads(path.read_text()):
+        n += 1
+        request = json.dumps(case["request"], separators=(",", ":"))
+        (seeds / f"request_{n}").write_text(request)
+        (seeds / f"headed_{n}").write_text(
+            f"DP-API-Key: @{who[n % len(who)]}\nMCP-Protocol-Version: 2025-06-18\n\n{request}")
+for case in json.loads((root / "tests/hardening_cases/request_bodies.json").read_text()):
+    if case.get("surface") != "mcp":
+        continue
+    n += 1
+    depth = min(case["depth"], 66)
+    nested = case["open"] * depth + "1" + case["close"] * depth
+    (seeds / f"body_{n}").write_text(case["body"].replace("@", nested, 1))
+PY
 printf 'Authorization: Bearer @author\n\n[{"jsonrpc":"2.0","id":1,"method":"ping"}]' >"$seeds/batch"
 printf 'DP-API-Key: @author\n\n{"jsonrpc":"2.0","method":"notifications/initialized"}' \
   >"$seeds/notification"
