@@ -34,8 +34,10 @@ target_include_directories(dp_dispatcher_deps PUBLIC ${PROJECT_SOURCE_DIR}/inclu
 target_compile_options(dp_dispatcher_deps PUBLIC ${DP_FUZZ_FLAGS}
                                           PRIVATE -fsanitize=fuzzer-no-link)
 # The prelude (nlohmann/json and the standard headers) parsed once, as in the main build.
+# No timestamp in the .pch, so ccache can reuse the objects built with it.
 target_precompile_headers(dp_dispatcher_deps PRIVATE
                           ${PROJECT_SOURCE_DIR}/include/datapipelines/prelude.hpp)
+target_compile_options(dp_dispatcher_deps PRIVATE "SHELL:-Xclang -fno-pch-timestamp")
 target_link_libraries(dp_dispatcher_deps PUBLIC
     Threads::Threads nlohmann_json::nlohmann_json spdlog::spdlog OpenSSL::Crypto
     PkgConfig::SQLITE3 PkgConfig::PQXX PkgConfig::HIREDIS PkgConfig::ARGON2)

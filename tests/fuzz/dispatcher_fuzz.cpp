@@ -144,7 +144,7 @@ class Stack {
     return keys_.at(kMembers[n % std::size(kMembers)].name);
   }
 
-  // The grant of the key a request presented (by its exact header value).
+  // The grant of the key a request presented (the token itself).
   Grant GrantOf(const std::string& token) const {
     auto it = grants_.find(token);
     if (it == grants_.end()) return Grant{std::nullopt, Scope::kRead, false, false};
@@ -215,7 +215,6 @@ class Stack {
         grant.authenticates = false;
       }
       grants_[key.plaintext] = grant;
-      grants_["Bearer " + key.plaintext] = grant;
     }
     secrets_.push_back(kPassword);
   }
@@ -312,15 +311,19 @@ bool BuildRequest(std::string_view input, HttpRequest& request, std::string& cre
             value.replace(at, placeholder.size(), key);
           }
         }
-        if (!has_credential) credential = value;
         has_credential = true;
       }
       request.headers.Add(std::move(name), std::move(value));
     }
   }
-  if (!has_credential) {
-    credential = stack->KeyFor(input.size());
-    request.headers.Add("DP-API-Key", credential);
+  if (!has_credential) request.headers.Add("DP-API-Key", stack->KeyFor(input.size()));
+  // The token the server will judge, picked as RequestAuthenticator picks it (the grant of a
+  // request with two carriers does not matter: it is refused either way).
+  if (auto key = request.headers.Get("DP-API-Key")) {
+    credential = std::string(*key);
+  } else if (auto authorization = request.headers.Get("Authorization");
+             authorization && authorization->rfind("Bearer ", 0) == 0) {
+    credential = std::string(authorization->substr(7));
   }
   request.body = std::string(body);
   return true;
