@@ -2,8 +2,8 @@
 # tests/fuzz/run_dispatcher_fuzz.sh into a build tree of its own, it defines only
 # dp_dispatcher_fuzz — tests/fuzz/dispatcher_fuzz.cpp over the JSON-RPC dispatcher
 # (McpHttpEndpoint → McpServer) and the real auth, audit and SQLite metadata store it needs.
-# The whole module graph (connectors, executor, templates, DuckDB) is ~220 sanitized sources, a
-# cold build far over the test command's budget; these ~75 are the ones the dispatcher links,
+# The whole module graph (connectors, executor, templates, DuckDB) is ~220 sanitized sources (~15
+# CPU-minutes cold, over the fuzz test's budget); these 65 are the ones the dispatcher links,
 # at -O1 with line tables only (ASan/UBSan reports keep file:line, objects stay small).
 set(DP_FUZZ_FLAGS -O1 -gline-tables-only -fno-omit-frame-pointer
                   -fsanitize=address,undefined -fno-sanitize-recover=undefined)
