@@ -23,6 +23,9 @@ pkg_check_modules(PCRE2 REQUIRED IMPORTED_TARGET libpcre2-8)
 # checksum-checked copy in third_party/duckdb/. The build-tree RPATH names that folder, so the
 # binary and the tests find it without LD_LIBRARY_PATH.
 set(DP_DUCKDB_DIR "${PROJECT_SOURCE_DIR}/third_party/duckdb" CACHE PATH "folder holding libduckdb.so")
+if(DP_FUZZ)
+  return()  # the dispatcher fuzz tree links no DuckDB
+endif()
 if(NOT EXISTS "${DP_DUCKDB_DIR}/libduckdb.so")
   message(FATAL_ERROR "libduckdb.so not found in ${DP_DUCKDB_DIR}: run scripts/setup (or scripts/install-duckdb)")
 endif()

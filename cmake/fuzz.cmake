@@ -31,3 +31,20 @@ if(DP_CLANGXX)
                        LABELS integration TIMEOUT 900
                        ENVIRONMENT CLANGXX=${DP_CLANGXX})
 endif()
+
+# libFuzzer target for the JSON-RPC dispatcher (issue 9): POST /mcp through McpHttpEndpoint and
+# McpServer over the real store, auth and audit (tests/fuzz/dispatcher_fuzz.cpp). It links far
+# more than the two above, so it is a CMake tree of its own, configured with clang and
+# -DDP_FUZZ=ON (cmake/fuzz_tree.cmake) in build/dispatcher_fuzz by
+# tests/fuzz/run_dispatcher_fuzz.sh. Budget: a cold build of ~65 sanitized sources (about 3-5
+# minutes on 2 cores) plus the fuzz run.
+set(DP_DISPATCHER_FUZZ_SECONDS 60 CACHE STRING "Bounded run time of integration.dispatcher_fuzz")
+if(DP_CLANGXX)
+  add_test(NAME integration.dispatcher_fuzz
+           COMMAND sh ${PROJECT_SOURCE_DIR}/tests/fuzz/run_dispatcher_fuzz.sh
+                   ${PROJECT_SOURCE_DIR} ${CMAKE_BINARY_DIR}/dispatcher_fuzz
+                   ${DP_DISPATCHER_FUZZ_SECONDS})
+  set_tests_properties(integration.dispatcher_fuzz PROPERTIES
+                       LABELS integration TIMEOUT 1200
+                       ENVIRONMENT CLANGXX=${DP_CLANGXX})
+endif()

@@ -95,8 +95,10 @@ HttpResponse McpHttpEndpoint::Dispatch(const HttpRequest& request, const Princip
                                                "Invalid Request: missing 'method'."));
   }
   if (!message["method"].is_string()) {
+    // Echo only an id JSON-RPC allows: an object or array id is not one to answer with.
+    bool echo = has_id && IsValidId(message["id"]);
     return JsonRpcResponse(
-        400, jsonrpc::Error(has_id ? message["id"] : Json(nullptr), jsonrpc::kInvalidRequest,
+        400, jsonrpc::Error(echo ? message["id"] : Json(nullptr), jsonrpc::kInvalidRequest,
                             "Invalid Request: 'method' must be a string."));
   }
   if (!has_id) return Accepted();  // a notification
@@ -166,8 +168,10 @@ bool McpHttpEndpoint::WantsProgress(const Json& message) {
 bool McpHttpEndpoint::IsLongCall(const Json& message) {
   if (message.value("method", "") != "tools/call") return false;
   auto params = message.find("params");
-  return params != message.end() && params->is_object() &&
-         params->value("name", "") == "pipelines_execute";
+  // Not value("name", ""): it throws on a non-string name, which McpServer answers -32602.
+  if (params == message.end() || !params->is_object()) return false;
+  auto name = params->find("name");
+  return name != params->end() && *name == "pipelines_execute";
 }
 
 bool McpHttpEndpoint::AcceptsEventStream(const HttpRequest& request) {

@@ -93,7 +93,10 @@ Json PromptCatalog::Get(const Json& params) const {
     }
     given = &*it;
   }
-  for (const auto& [key, value] : given->items()) {
+  for (const auto& item : given->items()) {
+    // Named, not a structured binding: clang before 16 cannot capture a binding in a lambda.
+    const std::string& key = item.key();
+    const Json& value = item.value();
     bool known = std::any_of(prompt->arguments.begin(), prompt->arguments.end(),
                              [&](const PromptArgument& a) { return a.name == key; });
     if (!known) throw PromptArgumentError("Invalid params: unknown argument '" + key + "'.");

@@ -2,6 +2,7 @@
 // principal it runs as, and the subset of the response it must contain.
 #include "datapipelines/mcp/mcp_server.hpp"
 #include "support/core_stack.hpp"
+#include "support/json_subset.hpp"
 
 #include <gtest/gtest.h>
 
@@ -17,33 +18,7 @@
 namespace dp {
 namespace {
 
-// True when every member of `expected` appears in `actual` (arrays: element-wise prefix).
-bool ContainsSubset(const Json& actual, const Json& expected, std::string& where) {
-  if (expected.is_object()) {
-    if (!actual.is_object()) return false;
-    for (const auto& [key, value] : expected.items()) {
-      if (!actual.contains(key)) {
-        where = key + " missing";
-        return false;
-      }
-      if (!ContainsSubset(actual[key], value, where)) {
-        where = key + "." + where;
-        return false;
-      }
-    }
-    return true;
-  }
-  if (expected.is_array()) {
-    if (!actual.is_array() || actual.size() < expected.size()) return false;
-    if (expected.empty() && !actual.empty()) return false;
-    for (std::size_t i = 0; i < expected.size(); ++i) {
-      if (!ContainsSubset(actual[i], expected[i], where)) return false;
-    }
-    return true;
-  }
-  if (actual != expected) where = "expected " + expected.dump() + " got " + actual.dump();
-  return actual == expected;
-}
+using test::ContainsSubset;
 
 struct Case {
   std::string name;

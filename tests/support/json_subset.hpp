@@ -1,0 +1,38 @@
+#pragma once
+// The "expect" half of a data-driven case: the subset of a JSON answer a case pins down.
+#include <string>
+
+#include "datapipelines/util/json.hpp"
+
+namespace dp::test {
+
+// True when every member of `expected` appears in `actual` (arrays: element-wise prefix; an
+// empty expected array matches only an empty one). `where` names the first mismatch.
+inline bool ContainsSubset(const Json& actual, const Json& expected, std::string& where) {
+  if (expected.is_object()) {
+    if (!actual.is_object()) return false;
+    for (const auto& [key, value] : expected.items()) {
+      if (!actual.contains(key)) {
+        where = key + " missing";
+        return false;
+      }
+      if (!ContainsSubset(actual[key], value, where)) {
+        where = key + "." + where;
+        return false;
+      }
+    }
+    return true;
+  }
+  if (expected.is_array()) {
+    if (!actual.is_array() || actual.size() < expected.size()) return false;
+    if (expected.empty() && !actual.empty()) return false;
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+      if (!ContainsSubset(actual[i], expected[i], where)) return false;
+    }
+    return true;
+  }
+  if (actual != expected) where = "expected " + expected.dump() + " got " + actual.dump();
+  return actual == expected;
+}
+
+}  // namespace dp::test

@@ -1,0 +1,80 @@
+// Issue 9: the Streamable HTTP framing in front of the dispatcher (McpHttpEndpoint) — batches,
+// notifications, client responses, ids JSON-RPC allows, the protocol version header and the
+// -32700/-32600/-32601/-32602 mapping with its HTTP status. Cases in
+// tests/hardening_cases/mcp_framing.json; the first ones are findings of the dispatcher fuzz
+// target (tests/fuzz/dispatcher_fuzz.cpp).
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "datapipelines/mcp/mcp_http_endpoint.hpp"
+#include "datapipelines/mcp/tools/docs_tools.hpp"
+#include "support/json_subset.hpp"
+#include "support/surface_stack.hpp"
+
+namespace dp {
+namespace {
+
+struct FramingCase {
+  std::string name;
+  Json spec;
+};
+
+std::vector<FramingCase> LoadCases() {
+  std::ifstream in(std::string(DP_SOURCE_DIR) + "/tests/hardening_cases/mcp_framing.json");
+  std::vector<FramingCase> cases;
+  for (auto& spec : Json::parse(in)) cases.push_back({spec["name"].get<std::string>(), spec});
+  return cases;
+}
+
+class McpFramingCases : public test::SurfaceStack,
+                        public ::testing::WithParamInterface<FramingCase> {
+ protected:
+  void SetUp() override {
+    OpenSurfaces();
+    BindDocsTools(catalog_, BuiltInSkillDocs());
+    StartMcp();
+    AddUser("ann", "ws", Role::kAuthor, Scope::kAuthor);
+    endpoint_ = std::make_unique<McpHttpEndpoint>(*mcp_, *authenticator_);
+  }
+  std::unique_ptr<McpHttpEndpoint> endpoint_;
+};
+
+TEST_P(McpFramingCases, Answers) {
+  const Json& spec = GetParam().spec;
+  HttpRequest request;
+  request.method = "POST";
+  request.path = request.target = "/mcp";
+  request.body = spec["body"].get<std::string>();
+  request.remote_ip = "127.0.0.1";
+  request.correlation_id = "00000000-0000-4000-8000-000000000010";
+  request.headers.Add("DP-API-Key", keys_.at("ann"));
+  const Json headers = spec.value("headers", Json::object());  // outlives the loop
+  for (const auto& [name, value] : headers.items()) {
+    request.headers.Add(name, value.get<std::string>());
+  }
+  HttpResponse response = endpoint_->Handle(request);
+  ASSERT_EQ(response.stream, nullptr);
+  EXPECT_EQ(response.status, spec["expect_status"].get<int>()) << response.body;
+  if (spec["expect"].is_null()) {
+    EXPECT_EQ(response.body, "");
+    return;
+  }
+  Json body = Json::parse(response.body);
+  std::string where;
+  EXPECT_TRUE(test::ContainsSubset(body, spec["expect"], where)) << where << "\n" << response.body;
+  if (body.contains("jsonrpc")) {  // a JSON-RPC answer has exactly one of result and error
+    EXPECT_NE(body.contains("result"), body.contains("error")) << response.body;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Framing, McpFramingCases, ::testing::ValuesIn(LoadCases()),
+                         [](const auto& info) {
+                           std::string name;
+                           for (char c : info.param.name)
+                             name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+                           return name;
+                         });
+
+}  // namespace
+}  // namespace dp
