@@ -165,20 +165,21 @@ ExactDecimal ExactDecimal::Rescale(int places, Rounding mode) const {
 
 std::string ExactDecimal::ToString() const {
   Int magnitude = Abs(unscaled_);
-  std::string digits;
+  std::string reversed;  // least significant digit first, then turned around once
   do {
-    digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(magnitude % 10)));
+    reversed.push_back(static_cast<char>('0' + static_cast<int>(magnitude % 10)));
     magnitude /= 10;
   } while (magnitude != 0);
-  if (scale_ < 0) {
-    digits.append(static_cast<size_t>(-scale_), '0');
-  } else if (scale_ > 0) {
-    if (digits.size() <= static_cast<size_t>(scale_)) {
-      digits.insert(0, static_cast<size_t>(scale_) - digits.size() + 1, '0');
-    }
-    digits.insert(digits.size() - static_cast<size_t>(scale_), ".");
+  if (scale_ > 0 && reversed.size() <= static_cast<size_t>(scale_)) {
+    reversed.append(static_cast<size_t>(scale_) - reversed.size() + 1, '0');  // leading zeros
   }
-  return unscaled_ < 0 ? "-" + digits : digits;
+  std::string text = unscaled_ < 0 ? "-" : "";
+  for (size_t i = reversed.size(); i-- > 0;) {
+    text.push_back(reversed[i]);
+    if (scale_ > 0 && i == static_cast<size_t>(scale_)) text.push_back('.');
+  }
+  if (scale_ < 0) text.append(static_cast<size_t>(-scale_), '0');
+  return text;
 }
 
 double ExactDecimal::ToDouble() const { return std::strtod(ToString().c_str(), nullptr); }

@@ -146,7 +146,8 @@ TEST_F(AuthHardening, LegacyKeysAreBoundedAndBackFilled) {
                       kStartMs,
                       std::nullopt,
                       std::nullopt,
-                      ""};
+                      /*key_check=*/"",
+                      /*minted_by=*/""};
   store_->InsertApiKey(legacy);
   const std::string wrong = generated.plaintext.substr(0, 17) + std::string(48, 'B');
   for (int i = 0; i < 3; ++i) {

@@ -10,6 +10,13 @@
 namespace dp::test {
 namespace {
 
+// A request naming only the email (display name = the email, no membership).
+NewUserRequest ByEmail(const std::string& email) {
+  NewUserRequest request;
+  request.email = email;
+  return request;
+}
+
 using WorkspaceAdmin = AuthServiceTest;
 
 Json Matrix() {
@@ -39,7 +46,7 @@ TEST_F(WorkspaceAdmin, EachVerbIsAllowedExactlyToTheRolesTheMatrixNames) {
         [&] { admin.RemoveMember(me, target); },
         [&] { admin.Users(me); },
         [&] { admin.Workspaces(me); },
-        [&] { admin.CreateUser(me, {"new" + std::to_string(n) + "@example.com"}); },
+        [&] { admin.CreateUser(me, ByEmail("new" + std::to_string(n) + "@example.com")); },
         [&] { admin.SetUserActive(me, target, false); },
         [&] { admin.CreateWorkspace(me, "ws" + std::to_string(n), ""); },
         [&] { account.ChangePassword(me, "not the password", "a long enough password"); },
@@ -117,13 +124,13 @@ TEST_F(WorkspaceAdmin, AnInstanceAdminCreatesAUserWhoseOneTimePasswordSignsIn) {
   EXPECT_EQ(CodeOf([&] { service_->Login("orphan@example.com", orphan.one_time_password, ""); }),
             "<none>");
 
-  EXPECT_EQ(CodeOf([&] { admin.CreateUser(me, {"NEW.person@example.com"}); }),
+  EXPECT_EQ(CodeOf([&] { admin.CreateUser(me, ByEmail("NEW.person@example.com")); }),
             "user.validation.duplicate_email");
-  EXPECT_EQ(CodeOf([&] { admin.CreateUser(me, {"not an email"}); }),
+  EXPECT_EQ(CodeOf([&] { admin.CreateUser(me, ByEmail("not an email")); }),
             "user.validation.email_invalid");
   Principal key =
       service_->AuthenticateApiKey(KeyFor("root@example.com", Scope::kAuthor).plaintext, "");
-  EXPECT_EQ(CodeOf([&] { admin.CreateUser(key, {"by-key@example.com"}); }),
+  EXPECT_EQ(CodeOf([&] { admin.CreateUser(key, ByEmail("by-key@example.com")); }),
             "auth.session.required");
   EXPECT_EQ(CodeOf([&] { service_->Login("by-key@example.com", kPassword, ""); }),
             "auth.login.invalid_credentials");

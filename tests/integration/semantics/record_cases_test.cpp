@@ -113,7 +113,7 @@ TEST_P(RecordCases, FollowsTheValidationOrder) {
     EXPECT_EQ(after, before) << "a refused record wrote a fact";
     EXPECT_EQ(audited_after, audited);
     if (spec.contains("details")) {
-      EXPECT_TRUE(ContainsSubset(out.Details(), Substitute(spec["details"])))
+      EXPECT_TRUE(ContainsMembers(out.Details(), Substitute(spec["details"])))
           << out.Details().dump();
     }
     return;
@@ -121,7 +121,7 @@ TEST_P(RecordCases, FollowsTheValidationOrder) {
   EXPECT_EQ(after, before + 1);
   EXPECT_EQ(audited_after, audited + 1);
   if (spec.contains("result")) {
-    EXPECT_TRUE(ContainsSubset(out.payload, Substitute(spec["result"]))) << out.payload.dump();
+    EXPECT_TRUE(ContainsMembers(out.payload, Substitute(spec["result"]))) << out.payload.dump();
   }
   for (const auto& key : spec.value("result_absent", Json::array())) {
     EXPECT_FALSE(out.payload.contains(key.get<std::string>())) << key << ": " << out.payload.dump();

@@ -90,7 +90,7 @@ TEST_P(McpRefusals, Refused) {
       Tool(c["as"].get<std::string>(), spec["tool"].get<std::string>(), spec["arguments"]);
   EXPECT_EQ(out.Code(), spec["code"].get<std::string>()) << out.payload.dump();
   if (spec.contains("details")) {
-    EXPECT_TRUE(ContainsSubset(out.payload["error"]["details"], spec["details"]))
+    EXPECT_TRUE(ContainsMembers(out.payload["error"]["details"], spec["details"]))
         << out.payload.dump(2);
   }
   // Every refusal is still one audited call (spec §14).
@@ -107,7 +107,7 @@ TEST_P(RestRefusals, Refused) {
   EXPECT_EQ(out.status, spec["status"].get<int>()) << out.body.dump();
   EXPECT_EQ(out.Code(), spec["code"].get<std::string>()) << out.body.dump();
   if (spec.contains("details")) {
-    EXPECT_TRUE(ContainsSubset(out.body["error"]["details"], spec["details"])) << out.body.dump(2);
+    EXPECT_TRUE(ContainsMembers(out.body["error"]["details"], spec["details"])) << out.body.dump(2);
   }
   // A mutating call, refused or not, is exactly one rest.write row (the REST choke point).
   const std::string correlation = "rest-" + std::to_string(calls_);

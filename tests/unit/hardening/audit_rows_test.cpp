@@ -8,22 +8,10 @@
 #include <fstream>
 
 #include "datapipelines/mcp/tools/docs_tools.hpp"
-#include "support/surface_stack.hpp"
+#include "hardening_case.hpp"
 
 namespace dp {
 namespace {
-
-struct AuditCase {
-  std::string name;
-  Json spec;
-};
-
-std::vector<AuditCase> LoadCases() {
-  std::ifstream in(std::string(DP_SOURCE_DIR) + "/tests/hardening_cases/audit_rows.json");
-  std::vector<AuditCase> cases;
-  for (auto& spec : Json::parse(in)) cases.push_back({spec["name"].get<std::string>(), spec});
-  return cases;
-}
 
 Json BuildRequest(const Json& spec) {
   Json request = spec["request"];
@@ -51,15 +39,7 @@ void ExpectCapped(const Json& value, const std::string& where) {
   }
 }
 
-class AuditRowCases : public test::SurfaceStack, public ::testing::WithParamInterface<AuditCase> {
- protected:
-  void SetUp() override {
-    OpenSurfaces();
-    BindDocsTools(catalog_, BuiltInSkillDocs());
-    StartMcp();
-    AddUser("ann", "ws", Role::kAuthor, Scope::kAuthor);
-  }
-};
+class AuditRowCases : public test::HardeningStack {};
 
 TEST_P(AuditRowCases, RowStaysSmall) {
   const Json& spec = GetParam().spec;
@@ -83,13 +63,9 @@ TEST_P(AuditRowCases, RowStaysSmall) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Requests, AuditRowCases, ::testing::ValuesIn(LoadCases()),
-                         [](const auto& info) {
-                           std::string name;
-                           for (char c : info.param.name)
-                             name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(Requests, AuditRowCases,
+                         ::testing::ValuesIn(test::LoadHardeningCases("audit_rows.json")),
+                         test::HardeningCaseName);
 
 }  // namespace
 }  // namespace dp

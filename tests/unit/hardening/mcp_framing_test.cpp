@@ -9,36 +9,13 @@
 
 #include "datapipelines/mcp/mcp_http_endpoint.hpp"
 #include "datapipelines/mcp/tools/docs_tools.hpp"
-#include "support/json_subset.hpp"
-#include "support/surface_stack.hpp"
+#include "hardening_case.hpp"
+#include "support/json_cases.hpp"
 
 namespace dp {
 namespace {
 
-struct FramingCase {
-  std::string name;
-  Json spec;
-};
-
-std::vector<FramingCase> LoadCases() {
-  std::ifstream in(std::string(DP_SOURCE_DIR) + "/tests/hardening_cases/mcp_framing.json");
-  std::vector<FramingCase> cases;
-  for (auto& spec : Json::parse(in)) cases.push_back({spec["name"].get<std::string>(), spec});
-  return cases;
-}
-
-class McpFramingCases : public test::SurfaceStack,
-                        public ::testing::WithParamInterface<FramingCase> {
- protected:
-  void SetUp() override {
-    OpenSurfaces();
-    BindDocsTools(catalog_, BuiltInSkillDocs());
-    StartMcp();
-    AddUser("ann", "ws", Role::kAuthor, Scope::kAuthor);
-    endpoint_ = std::make_unique<McpHttpEndpoint>(*mcp_, *authenticator_);
-  }
-  std::unique_ptr<McpHttpEndpoint> endpoint_;
-};
+class McpFramingCases : public test::HardeningStack {};
 
 TEST_P(McpFramingCases, Answers) {
   const Json& spec = GetParam().spec;
@@ -68,13 +45,9 @@ TEST_P(McpFramingCases, Answers) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Framing, McpFramingCases, ::testing::ValuesIn(LoadCases()),
-                         [](const auto& info) {
-                           std::string name;
-                           for (char c : info.param.name)
-                             name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(Framing, McpFramingCases,
+                         ::testing::ValuesIn(test::LoadHardeningCases("mcp_framing.json")),
+                         test::HardeningCaseName);
 
 }  // namespace
 }  // namespace dp

@@ -9,22 +9,10 @@
 #include "datapipelines/mcp/mcp_http_endpoint.hpp"
 #include "datapipelines/mcp/tools/docs_tools.hpp"
 #include "datapipelines/util/json_body.hpp"
-#include "support/surface_stack.hpp"
+#include "hardening_case.hpp"
 
 namespace dp {
 namespace {
-
-struct DepthCase {
-  std::string name;
-  Json spec;
-};
-
-std::vector<DepthCase> LoadCases() {
-  std::ifstream in(std::string(DP_SOURCE_DIR) + "/tests/hardening_cases/request_bodies.json");
-  std::vector<DepthCase> cases;
-  for (auto& spec : Json::parse(in)) cases.push_back({spec["name"].get<std::string>(), spec});
-  return cases;
-}
 
 std::string BuildBody(const Json& spec) {
   std::string nested;
@@ -40,17 +28,7 @@ std::string BuildBody(const Json& spec) {
   return body;
 }
 
-class JsonDepthCases : public test::SurfaceStack, public ::testing::WithParamInterface<DepthCase> {
- protected:
-  void SetUp() override {
-    OpenSurfaces();
-    BindDocsTools(catalog_, BuiltInSkillDocs());
-    StartMcp();
-    AddUser("ann", "ws", Role::kAuthor, Scope::kAuthor);
-    endpoint_ = std::make_unique<McpHttpEndpoint>(*mcp_, *authenticator_);
-  }
-  std::unique_ptr<McpHttpEndpoint> endpoint_;
-};
+class JsonDepthCases : public test::HardeningStack {};
 
 TEST_P(JsonDepthCases, RefusedBeforeParsing) {
   const Json& spec = GetParam().spec;
@@ -80,13 +58,9 @@ TEST_P(JsonDepthCases, RefusedBeforeParsing) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Bodies, JsonDepthCases, ::testing::ValuesIn(LoadCases()),
-                         [](const auto& info) {
-                           std::string name;
-                           for (char c : info.param.name)
-                             name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(Bodies, JsonDepthCases,
+                         ::testing::ValuesIn(test::LoadHardeningCases("request_bodies.json")),
+                         test::HardeningCaseName);
 
 TEST(JsonNestingDepth, CountsOnlyOutsideStrings) {
   EXPECT_EQ(JsonNestingDepth("1", 64), 0);

@@ -2,7 +2,7 @@
 // principal it runs as, and the subset of the response it must contain.
 #include "datapipelines/mcp/mcp_server.hpp"
 #include "support/core_stack.hpp"
-#include "support/json_subset.hpp"
+#include "support/json_cases.hpp"
 
 #include <gtest/gtest.h>
 
