@@ -4,22 +4,12 @@
 
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
+#include "datapipelines/util/ascii.hpp"
 #include "datapipelines/util/percent_encoding.hpp"
 #include "datapipelines/util/utf8.hpp"
 
 namespace dp {
 namespace {
-
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i]))) {
-      return false;
-    }
-  }
-  return true;
-}
 
 // Query strings: '+' is a space; a malformed escape is kept as sent.
 std::string DecodeQueryComponent(std::string_view text) {
@@ -38,14 +28,14 @@ void HttpHeaders::Add(std::string name, std::string value) {
 
 std::optional<std::string_view> HttpHeaders::Get(std::string_view name) const {
   for (const auto& [key, value] : entries_) {
-    if (EqualsIgnoreCase(key, name)) return std::string_view(value);
+    if (AsciiEqualsIgnoreCase(key, name)) return std::string_view(value);
   }
   return std::nullopt;
 }
 
 int HttpHeaders::Count(std::string_view name) const {
   int count = 0;
-  for (const auto& entry : entries_) count += EqualsIgnoreCase(entry.first, name) ? 1 : 0;
+  for (const auto& entry : entries_) count += AsciiEqualsIgnoreCase(entry.first, name) ? 1 : 0;
   return count;
 }
 
@@ -73,7 +63,7 @@ std::optional<std::string> QueryParam(std::string_view query, std::string_view n
 
 std::optional<std::string> CookieValue(const HttpHeaders& headers, std::string_view name) {
   for (const auto& [key, value] : headers.All()) {
-    if (!EqualsIgnoreCase(key, "cookie")) continue;
+    if (!AsciiEqualsIgnoreCase(key, "cookie")) continue;
     std::string_view rest(value);
     while (!rest.empty()) {
       auto semi = rest.find(';');

@@ -57,6 +57,7 @@
 #include "datapipelines/service/request_authenticator.hpp"
 #include "datapipelines/service/skill_docs.hpp"
 #include "datapipelines/store/metadata_store.hpp"
+#include "datapipelines/util/ascii.hpp"
 #include "datapipelines/util/json_body.hpp"
 #include "datapipelines/util/utf8.hpp"
 
@@ -261,17 +262,6 @@ std::string Trim(std::string_view text) {
   return std::string(text);
 }
 
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i]))) {
-      return false;
-    }
-  }
-  return true;
-}
-
 // Splits the input into the request; false when the HTTP layer would have refused it first.
 bool BuildRequest(std::string_view input, HttpRequest& request, std::string& credential) {
   request.method = "POST";
@@ -302,8 +292,9 @@ bool BuildRequest(std::string_view input, HttpRequest& request, std::string& cre
       std::string name(line.substr(0, separator));
       std::string value = Trim(line.substr(separator + 1));
       if (!IsHeaderValue(value) || ++count > 32) return false;
-      if (EqualsIgnoreCase(name, "Host") || EqualsIgnoreCase(name, "Accept")) continue;
-      if (EqualsIgnoreCase(name, "DP-API-Key") || EqualsIgnoreCase(name, "Authorization")) {
+      if (AsciiEqualsIgnoreCase(name, "Host") || AsciiEqualsIgnoreCase(name, "Accept")) continue;
+      if (AsciiEqualsIgnoreCase(name, "DP-API-Key") ||
+          AsciiEqualsIgnoreCase(name, "Authorization")) {
         for (const auto& [member, key] : stack->keys()) {
           std::string placeholder = "@" + member;
           for (std::size_t at = value.find(placeholder); at != std::string::npos;
