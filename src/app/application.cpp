@@ -61,6 +61,7 @@
 #include "datapipelines/service/template_service.hpp"
 #include "datapipelines/service/workspace_admin_service.hpp"
 #include "datapipelines/store/audit_reader.hpp"
+#include "datapipelines/store/audit_write_queue.hpp"
 #include "datapipelines/store/endpoint_store.hpp"
 #include "datapipelines/store/execution_store.hpp"
 #include "datapipelines/store/learned_fact_store.hpp"
@@ -184,6 +185,8 @@ struct Application::Impl {
   std::unique_ptr<MetadataStore> store;
   std::unique_ptr<ResultStore> results;
   std::unique_ptr<RateLimiter> limiter;
+  // Before the audit log: destroyed after it, so the log's last rows are still written.
+  std::unique_ptr<AuditWriteQueue> audit_queue;
   std::unique_ptr<AuditLog> audit;
   std::unique_ptr<AuthService> auth;
   std::unique_ptr<RequestAuthenticator> authenticator;
@@ -225,7 +228,11 @@ struct Application::Impl {
     spdlog::info("result store: {}", results->BackendName());
     limiter = OpenRateLimiter(config.rate_limit_url, RateLimitPolicy{config.requests_per_second,
                                                                      config.requests_per_minute});
-    audit = std::make_unique<AuditLog>(*store);
+    if (config.audit_queue_capacity > 0) {
+      audit_queue = std::make_unique<AuditWriteQueue>(
+          *store, AuditWriteQueue::Options{static_cast<std::size_t>(config.audit_queue_capacity)});
+    }
+    audit = std::make_unique<AuditLog>(*store, audit_queue.get());
     AuthOptions auth_options;
     auth_options.cache_ttl = std::chrono::seconds(config.api_key_cache_ttl_seconds);
     auth_options.argon2_per_key_per_minute = config.api_key_verifications_per_key_per_minute;
@@ -239,10 +246,9 @@ struct Application::Impl {
     auth = std::make_unique<AuthService>(*store, *audit, auth_options);
     authenticator = std::make_unique<RequestAuthenticator>(*auth, *limiter, *store);
     const SkillDocs& docs = BuiltInSkillDocs();
-    rest = std::make_unique<RestApi>(
-        *auth, *authenticator, docs,
-        RestApiOptions{config.session_ttl_hours,
-                       /*secure_cookies=*/config.ClientsUseHttps()});
+    rest = std::make_unique<RestApi>(*auth, *authenticator, docs,
+                                     RestApiOptions{config.session_ttl_hours,
+                                                    /*secure_cookies=*/config.ClientsUseHttps()});
     BindDocsTools(catalog, docs);
     // Domain services: each binds its MCP tools and mounts its REST resource here.
     // [templates]
@@ -291,7 +297,7 @@ struct Application::Impl {
     rest->Mount("/api/v1/datasources", DatasourceRoutes(*datasources));
     // [pipelines] pin templates and datasources, and evaluate the calculator catalog
     pipeline_store = OpenPipelineStore(*store);
-    audit_reader = OpenAuditReader(*store);
+    audit_reader = OpenAuditReader(*store, audit_queue.get());
     pipelines = std::make_unique<PipelineService>(*store, *pipeline_store, *auth, *templates,
                                                   datasources.get(), audit_reader.get(),
                                                   PipelineOptions(config));
@@ -381,21 +387,10 @@ struct Application::Impl {
     // credential never makes the server buffer its body. Login is the one unauthenticated
     // body (capped by max-login-body-bytes).
     server_options.admit_headers = [this](const HttpRequest& head) -> std::optional<HttpResponse> {
-      CredentialPolicy policy;
-      if (head.path == "/mcp") {
-        // The endpoint's own first answer (an unsupported revision) keeps its precedence.
-        auto version = head.headers.Get("MCP-Protocol-Version");
-        if (version && !IsSupportedProtocolVersion(*version)) return std::nullopt;
-        policy = CredentialPolicy::kApiKeyOnly;
-      } else if (head.path.rfind("/api/v1/", 0) == 0 && head.path != "/api/v1/auth/login") {
-        policy = CredentialPolicy::kApiKeyOrSession;
-      } else if (head.path == "/api/x" || head.path.rfind("/api/x/", 0) == 0) {
-        policy = CredentialPolicy::kPublishedEndpoint;
-      } else {
-        return std::nullopt;
-      }
+      std::optional<CredentialPolicy> policy = AdmissionPolicy(head);
+      if (!policy) return std::nullopt;
       try {
-        authenticator->Identify(head.headers, head.remote_ip, policy);
+        authenticator->Identify(head.headers, head.remote_ip, *policy);
         return std::nullopt;
       } catch (const DomainError& refusal) {
         return ErrorEnvelope(refusal, head.correlation_id);
@@ -403,6 +398,10 @@ struct Application::Impl {
         spdlog::error("correlation_id={} admission failed: {}", head.correlation_id, e.what());
         return std::nullopt;  // the request proper reports it
       }
+    };
+    server_options.admit_headers_inline = [this](const HttpRequest& head) {
+      std::optional<CredentialPolicy> policy = AdmissionPolicy(head);
+      return policy && authenticator->IdentifyCached(head.headers, *policy).has_value();
     };
     readiness = MakeReadinessProbe();
     server = std::make_unique<HttpServer>(
@@ -421,7 +420,9 @@ struct Application::Impl {
       router.Add("GET", "/metrics",
                  [this](const HttpRequest& r) { return metrics_endpoint->Handle(r); });
     }
-    router.Add("POST", "/mcp", [this](const HttpRequest& r) { return mcp_endpoint->Handle(r); });
+    router.Add(
+        "POST", "/mcp", [this](const HttpRequest& r) { return mcp_endpoint->Handle(r); },
+        [this](const HttpRequest& r) { return mcp_endpoint->TryHandleInline(r); });
     router.Add("*", "/api/v1/*", [this](const HttpRequest& r) { return rest->HandleApi(r); });
     router.Add("*", "/api/x/*", [this](const HttpRequest& r) { return published->Handle(r); });
     auto skill = [this](const HttpRequest& r) { return rest->HandleSkill(r); };
@@ -505,7 +506,30 @@ struct Application::Impl {
                      {},
                      static_cast<double>(audit->WriteFailures()),
                      "counter"});
+      out.push_back({"datapipelines_audit_dropped_total",
+                     "Audit rows dropped because the write queue was full (logged once a second).",
+                     {},
+                     static_cast<double>(audit->Dropped()),
+                     "counter"});
     });
+  }
+
+  // Which credential a request with a body must show before its body is read; nullopt: none
+  // is checked at admission (the login, the UI's own forms, the endpoint's first answer).
+  static std::optional<CredentialPolicy> AdmissionPolicy(const HttpRequest& head) {
+    if (head.path == "/mcp") {
+      // The endpoint's own first answer (an unsupported revision) keeps its precedence.
+      auto version = head.headers.Get("MCP-Protocol-Version");
+      if (version && !IsSupportedProtocolVersion(*version)) return std::nullopt;
+      return CredentialPolicy::kApiKeyOnly;
+    }
+    if (head.path.rfind("/api/v1/", 0) == 0 && head.path != "/api/v1/auth/login") {
+      return CredentialPolicy::kApiKeyOrSession;
+    }
+    if (head.path == "/api/x" || head.path.rfind("/api/x/", 0) == 0) {
+      return CredentialPolicy::kPublishedEndpoint;
+    }
+    return std::nullopt;
   }
 
   // What /readyz asks: every store a request may need, and that a staging tempdb opens.

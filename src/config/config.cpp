@@ -223,6 +223,8 @@ const std::vector<KeyBinding>& Bindings() {
                  3600, "A streaming REST execute whose client is gone this long is cancelled."),
       DP_INT_KEY("datapipelines.pipelines.max-composition-depth", pipelines_max_composition_depth,
                  1, 50, "Deepest chain of PIPELINE nodes a saved pipeline may compose."),
+      DP_INT_KEY("datapipelines.audit.queue-capacity", audit_queue_capacity, 0, 10000000,
+                 "Audit rows waiting for the writer thread (0: written inside the request)."),
       DP_INT_KEY("datapipelines.auth.api-keys.cache-ttl-seconds", api_key_cache_ttl_seconds, 0,
                  3600, "Cache TTL for validated API keys, owner liveness and issuer role."),
       DP_INT_KEY("datapipelines.auth.api-keys.verifications-per-key-per-minute",

@@ -139,6 +139,7 @@ struct Connection {
   std::shared_ptr<ssl::context> tls_context;  // outlives `tls`, whatever a reload does
   std::optional<beast::ssl_stream<beast::tcp_stream>> tls;
   std::string correlation_id;
+  bool idle = false;  // waiting for a request's header (read and written on the strand only)
   beast::tcp_stream& Transport() { return tls ? beast::get_lowest_layer(*tls) : stream; }
 };
 
@@ -192,7 +193,9 @@ struct HttpServer::Impl {
   int connections = 0;                              // guarded by clients_mutex
   std::unordered_map<std::string, int> per_client;  // open connections per client address
   std::mutex sessions_mutex;
-  std::set<std::shared_ptr<Connection>> idle_connections;  // waiting for a request
+  // Every open connection, registered once per connection (not per request): shutdown posts
+  // a close onto each one's strand, which closes it there only if it is idle.
+  std::set<std::shared_ptr<Connection>> open_connections;
   // The TLS context new connections use (null: plain HTTP); SIGHUP swaps in a reloaded one.
   std::mutex tls_mutex;
   std::shared_ptr<ssl::context> tls_context;
@@ -276,6 +279,11 @@ struct HttpServer::Impl {
     }
     const HttpHandler* handler = match.handler;
     if (match.execution == RouteExecution::kInline) co_return (*handler)(request);
+    if (match.inline_attempt) {
+      if (std::optional<HttpResponse> answer = (*match.inline_attempt)(request)) {
+        co_return std::move(*answer);
+      }
+    }
     co_return co_await asio::co_spawn(
         blocking,
         [handler, &request]() -> awaitable<HttpResponse> { co_return (*handler)(request); },
@@ -344,11 +352,22 @@ struct HttpServer::Impl {
 
   // Runs on the connection's own strand (Accept), so its socket is never touched concurrently.
   awaitable<void> Session(std::shared_ptr<Connection> connection, std::string remote_ip) {
+    {
+      std::lock_guard lock(sessions_mutex);
+      open_connections.insert(connection);
+    }
     struct Release {
       Impl* impl;
       std::string ip;
-      ~Release() { impl->ReleaseConnection(ip); }
-    } release{this, remote_ip};
+      std::shared_ptr<Connection> connection;
+      ~Release() {
+        {
+          std::lock_guard lock(impl->sessions_mutex);
+          impl->open_connections.erase(connection);
+        }
+        impl->ReleaseConnection(ip);
+      }
+    } release{this, remote_ip, connection};
     beast::flat_buffer buffer;
     beast::error_code ec;
     std::shared_ptr<ssl::context> tls = CurrentTlsContext();
@@ -386,11 +405,8 @@ struct HttpServer::Impl {
                         beast::flat_buffer& buffer, const std::string& remote_ip) {
     Stream* stream = &wire;
     for (;;) {
-      {
-        std::lock_guard lock(sessions_mutex);
-        if (stopping) break;
-        idle_connections.insert(connection);
-      }
+      if (stopping) break;
+      connection->idle = true;
       bhttp::request_parser<bhttp::string_body> parser;
       parser.header_limit(static_cast<std::uint32_t>(options.max_header_bytes));
       parser.body_limit(static_cast<std::uint64_t>(options.max_body_bytes));
@@ -398,10 +414,7 @@ struct HttpServer::Impl {
       beast::error_code ec;
       co_await bhttp::async_read_header(*stream, buffer, parser,
                                         asio::redirect_error(use_awaitable, ec));
-      {
-        std::lock_guard lock(sessions_mutex);
-        idle_connections.erase(connection);
-      }
+      connection->idle = false;
       if (ec == bhttp::error::header_limit) {
         co_await RefuseAndClose(
             *stream, 431, errc::kRequestHeaderTooLarge,
@@ -419,6 +432,7 @@ struct HttpServer::Impl {
       }
       if (ec) break;  // closed, idle timeout or shutdown
       std::optional<BodyReservation> reservation;
+      std::optional<HttpRequest> head;  // built before the body is read, completed after it
       if (!parser.is_done()) {  // a body follows: bound it before a byte of it is read
         const auto target = parser.get().target();
         const int64_t limit = BodyLimitFor(std::string_view(target.data(), target.size()));
@@ -430,18 +444,20 @@ struct HttpServer::Impl {
         }
         parser.body_limit(static_cast<std::uint64_t>(limit));
         // The credential first: an unauthenticated body is never read, nor reserved.
-        HttpRequest head = HeadersOnly(parser.get(), remote_ip);
+        head = HeadersOnly(parser.get(), remote_ip);
         // A request the edge refuses anyway (bad text, Host, Origin) keeps that answer.
-        if (options.admit_headers && PassesEdgePolicy(head)) {
+        if (options.admit_headers && PassesEdgePolicy(*head) &&
+            !(options.admit_headers_inline && options.admit_headers_inline(*head))) {
           auto admit = &options.admit_headers;
+          const HttpRequest* headers_only = &*head;
           std::optional<HttpResponse> refusal = co_await asio::co_spawn(
               blocking,
-              [admit, &head]() -> awaitable<std::optional<HttpResponse>> {
-                co_return (*admit)(head);
+              [admit, headers_only]() -> awaitable<std::optional<HttpResponse>> {
+                co_return (*admit)(*headers_only);
               },
               use_awaitable);
           if (refusal) {
-            co_await RespondAndClose(*stream, std::move(*refusal), head.correlation_id);
+            co_await RespondAndClose(*stream, std::move(*refusal), head->correlation_id);
             break;
           }
         }
@@ -454,7 +470,9 @@ struct HttpServer::Impl {
         reservation.emplace(this, reserve);
       }
       InFlightGuard serving(in_flight);
-      if (!co_await ServeOne(*stream, *connection, buffer, parser, remote_ip)) break;
+      if (!co_await ServeOne(*stream, *connection, buffer, parser, remote_ip, std::move(head))) {
+        break;
+      }
     }
   }
 
@@ -462,7 +480,7 @@ struct HttpServer::Impl {
   template <typename Stream>
   awaitable<bool> ServeOne(Stream& stream, Connection& connection, beast::flat_buffer& buffer,
                            bhttp::request_parser<bhttp::string_body>& parser,
-                           const std::string& remote_ip) {
+                           const std::string& remote_ip, std::optional<HttpRequest> head) {
     auto started = std::chrono::steady_clock::now();
     beast::error_code ec;
     std::string correlation_id;
@@ -487,8 +505,14 @@ struct HttpServer::Impl {
       co_return false;
     } else {
       keep_alive = parser.get().keep_alive() && !stopping;
-      request = ToHttpRequest(parser.release(), remote_ip, options.max_json_depth);
-      request.correlation_id = RequestPolicy::CorrelationIdFor(request.headers);
+      if (head) {  // the headers were converted for admission already: only the body is new
+        request = std::move(*head);
+        request.body = std::move(parser.release().body());
+        request.max_json_depth = options.max_json_depth;
+      } else {
+        request = ToHttpRequest(parser.release(), remote_ip, options.max_json_depth);
+        request.correlation_id = RequestPolicy::CorrelationIdFor(request.headers);
+      }
       correlation_id = request.correlation_id;
       connection.correlation_id = correlation_id;
       try {
@@ -675,15 +699,14 @@ struct HttpServer::Impl {
   }
 
   // Closes the connections waiting for a request. The close itself is posted onto each
-  // connection's strand and skipped there when the connection has meanwhile started one.
+  // connection's strand and skipped there when the connection is serving one: on the strand
+  // the session's idle flag cannot change under it, and a session that is not idle sees
+  // `stopping` before it reads the next request.
   void CloseIdle() {
     std::lock_guard lock(sessions_mutex);
-    for (const auto& connection : idle_connections) {
-      asio::post(connection->executor, [this, connection] {
-        {
-          std::lock_guard still_idle(sessions_mutex);
-          if (idle_connections.erase(connection) == 0) return;
-        }
+    for (const auto& connection : open_connections) {
+      asio::post(connection->executor, [connection] {
+        if (!connection->idle) return;
         beast::error_code ignored;
         connection->Transport().socket().cancel(ignored);
         connection->Transport().socket().close(ignored);

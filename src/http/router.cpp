@@ -6,7 +6,13 @@ void Router::Add(std::string method, std::string path, HttpHandler handler,
                  RouteExecution execution) {
   bool prefix = path.size() >= 2 && path.compare(path.size() - 2, 2, "/*") == 0;
   if (prefix) path.resize(path.size() - 1);  // keep the trailing '/'
-  routes_.push_back({std::move(method), std::move(path), prefix, std::move(handler), execution});
+  routes_.push_back(
+      {std::move(method), std::move(path), prefix, std::move(handler), execution, {}});
+}
+
+void Router::Add(std::string method, std::string path, HttpHandler handler, InlineAttempt attempt) {
+  Add(std::move(method), std::move(path), std::move(handler), RouteExecution::kBlockingPool);
+  routes_.back().inline_attempt = std::move(attempt);
 }
 
 RouteMatch Router::Match(const std::string& method, const std::string& path) const {
@@ -17,6 +23,7 @@ RouteMatch Router::Match(const std::string& method, const std::string& path) con
     if (route.method == "*" || route.method == method) {
       match.handler = &route.handler;
       match.execution = route.execution;
+      if (route.inline_attempt) match.inline_attempt = &route.inline_attempt;
       match.method_allowed = true;
       return match;
     }

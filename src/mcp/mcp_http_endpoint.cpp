@@ -63,62 +63,100 @@ HttpResponse McpHttpEndpoint::Handle(const HttpRequest& request) {
   return response;
 }
 
+std::optional<HttpResponse> McpHttpEndpoint::TryHandleInline(const HttpRequest& request) {
+  if (request.body.size() > kInlineBodyLimit) return std::nullopt;
+  if (auto version = request.headers.Get("MCP-Protocol-Version");
+      version && !IsSupportedProtocolVersion(*version)) {
+    return std::nullopt;
+  }
+  Message message = Parse(request);
+  if (!message.answer && !server_.AnswersWithoutBlocking(message.json)) return std::nullopt;
+  std::optional<AuthenticatedRequest> authenticated;
+  try {
+    authenticated =
+        authenticator_.AuthenticateCached(request.headers, CredentialPolicy::kApiKeyOnly);
+  } catch (const DomainError& refusal) {  // over the rate limit: an answer of its own
+    return ErrorEnvelope(refusal, request.correlation_id);
+  }
+  if (!authenticated) return std::nullopt;
+  HttpResponse response = message.answer ? std::move(*message.answer)
+                                         : Answer(message.json, request, authenticated->principal);
+  AddRateLimitHeaders(response, authenticated->rate);
+  return response;
+}
+
 HttpResponse McpHttpEndpoint::Dispatch(const HttpRequest& request, const Principal& principal) {
-  JsonBody parsed = ParseJsonBody(request.body, request.max_json_depth);
-  if (parsed.fault == JsonBodyFault::kTooDeep) {
-    return JsonRpcResponse(400,
-                           jsonrpc::Error(nullptr, jsonrpc::kParseError,
-                                          "Parse error: body nests deeper than " +
-                                              std::to_string(request.max_json_depth) + " levels."));
+  Message message = Parse(request);
+  if (message.answer) return std::move(*message.answer);
+  if (IsLongCall(message.json) && AcceptsEventStream(request)) {
+    return LongCall(std::move(message.json), request, principal);
   }
-  Json message = std::move(parsed.value);
-  if (message.is_discarded()) {
-    return JsonRpcResponse(
-        400, jsonrpc::Error(nullptr, jsonrpc::kParseError, "Parse error: body is not valid JSON."));
-  }
-  if (message.is_array()) {
-    return JsonRpcResponse(
-        400,
-        jsonrpc::Error(nullptr, jsonrpc::kInvalidRequest,
-                       "Invalid Request: batches are not supported; send one message per POST."));
-  }
-  if (!message.is_object() || message.value("jsonrpc", Json()) != "2.0") {
-    return JsonRpcResponse(400, jsonrpc::Error(nullptr, jsonrpc::kInvalidRequest,
-                                               "Invalid Request: not a JSON-RPC 2.0 message."));
-  }
-  bool has_method = message.contains("method");
-  bool has_id = message.contains("id");
-  if (!has_method) {
-    // A client's response to a server request: accepted and ignored (we send none).
-    if (has_id && (message.contains("result") || message.contains("error"))) return Accepted();
-    return JsonRpcResponse(400, jsonrpc::Error(nullptr, jsonrpc::kInvalidRequest,
-                                               "Invalid Request: missing 'method'."));
-  }
-  if (!message["method"].is_string()) {
-    // Echo only an id JSON-RPC allows: an object or array id is not one to answer with.
-    bool echo = has_id && IsValidId(message["id"]);
-    return JsonRpcResponse(
-        400, jsonrpc::Error(echo ? message["id"] : Json(nullptr), jsonrpc::kInvalidRequest,
-                            "Invalid Request: 'method' must be a string."));
-  }
-  if (!has_id) return Accepted();  // a notification
-  if (!IsValidId(message["id"])) {
-    return JsonRpcResponse(400,
-                           jsonrpc::Error(nullptr, jsonrpc::kInvalidRequest,
-                                          "Invalid Request: 'id' must be a string or an integer."));
-  }
-  if (parsed.fault == JsonBodyFault::kNulCharacter) {
-    return JsonRpcResponse(200, jsonrpc::Error(message["id"], jsonrpc::kInvalidParams,
-                                               "Invalid params: a string contains U+0000."));
-  }
-  if (IsLongCall(message) && AcceptsEventStream(request)) {
-    return LongCall(std::move(message), request, principal);
-  }
+  return Answer(message.json, request, principal);
+}
+
+HttpResponse McpHttpEndpoint::Answer(const Json& message, const HttpRequest& request,
+                                     const Principal& principal) {
   McpRequestContext context{principal, request.correlation_id, request.remote_ip};
   context.result_ttl_header = ResultTtlHeader(request);
   HttpResponse response;
   response.body = server_.HandleRequestText(message, context);
   return response;
+}
+
+McpHttpEndpoint::Message McpHttpEndpoint::Parse(const HttpRequest& request) {
+  auto refuse = [](HttpResponse response) { return Message{Json(), std::move(response)}; };
+  JsonBody parsed = ParseJsonBody(request.body, request.max_json_depth);
+  if (parsed.fault == JsonBodyFault::kTooDeep) {
+    return refuse(JsonRpcResponse(
+        400, jsonrpc::Error(nullptr, jsonrpc::kParseError,
+                            "Parse error: body nests deeper than " +
+                                std::to_string(request.max_json_depth) + " levels.")));
+  }
+  Json message = std::move(parsed.value);
+  if (message.is_discarded()) {
+    return refuse(JsonRpcResponse(400, jsonrpc::Error(nullptr, jsonrpc::kParseError,
+                                                      "Parse error: body is not valid JSON.")));
+  }
+  if (message.is_array()) {
+    return refuse(JsonRpcResponse(
+        400,
+        jsonrpc::Error(nullptr, jsonrpc::kInvalidRequest,
+                       "Invalid Request: batches are not supported; send one message per POST.")));
+  }
+  if (!message.is_object() || message.value("jsonrpc", Json()) != "2.0") {
+    return refuse(
+        JsonRpcResponse(400, jsonrpc::Error(nullptr, jsonrpc::kInvalidRequest,
+                                            "Invalid Request: not a JSON-RPC 2.0 message.")));
+  }
+  bool has_method = message.contains("method");
+  bool has_id = message.contains("id");
+  if (!has_method) {
+    // A client's response to a server request: accepted and ignored (we send none).
+    if (has_id && (message.contains("result") || message.contains("error"))) {
+      return refuse(Accepted());
+    }
+    return refuse(JsonRpcResponse(400, jsonrpc::Error(nullptr, jsonrpc::kInvalidRequest,
+                                                      "Invalid Request: missing 'method'.")));
+  }
+  if (!message["method"].is_string()) {
+    // Echo only an id JSON-RPC allows: an object or array id is not one to answer with.
+    bool echo = has_id && IsValidId(message["id"]);
+    return refuse(JsonRpcResponse(
+        400, jsonrpc::Error(echo ? message["id"] : Json(nullptr), jsonrpc::kInvalidRequest,
+                            "Invalid Request: 'method' must be a string.")));
+  }
+  if (!has_id) return refuse(Accepted());  // a notification
+  if (!IsValidId(message["id"])) {
+    return refuse(JsonRpcResponse(
+        400, jsonrpc::Error(nullptr, jsonrpc::kInvalidRequest,
+                            "Invalid Request: 'id' must be a string or an integer.")));
+  }
+  if (parsed.fault == JsonBodyFault::kNulCharacter) {
+    return refuse(
+        JsonRpcResponse(200, jsonrpc::Error(message["id"], jsonrpc::kInvalidParams,
+                                            "Invalid params: a string contains U+0000.")));
+  }
+  return Message{std::move(message), std::nullopt};
 }
 
 // A call that may run for minutes (spec §6.2.3) runs on a thread of its own. Finished within

@@ -163,6 +163,14 @@ Json McpServer::HandleRequest(const Json& request, const McpRequestContext& cont
   }
 }
 
+bool McpServer::AnswersWithoutBlocking(const Json& request) {
+  auto method = request.find("method");
+  if (method == request.end() || !method->is_string()) return false;
+  const std::string& name = method->get_ref<const std::string&>();
+  return name == "ping" || name == "tools/list" || name == "initialize" || name == "prompts/list" ||
+         name == "prompts/get" || name == "resources/templates/list";
+}
+
 std::string McpServer::HandleRequestText(const Json& request, const McpRequestContext& context) {
   auto params = request.find("params");
   bool plain_params = params == request.end() || params->is_null() || params->is_object();

@@ -6,7 +6,7 @@
 
 namespace dp {
 
-AuditLog::AuditLog(MetadataStore& store) : store_(store) {}
+AuditLog::AuditLog(MetadataStore& store, AuditWriteQueue* queue) : store_(store), queue_(queue) {}
 
 AuditLog::~AuditLog() {
   std::lock_guard lock(aggregates_mutex_);
@@ -98,6 +98,10 @@ void AuditLog::Record(AuditEvent event) noexcept {
       if (field->size() > kMaxStringBytes) *field = Capped(*field);
     }
     event.details = Bounded(event.details);
+    if (queue_) {
+      queue_->Push(std::move(event));  // a full queue counts and logs the drop
+      return;
+    }
     store_.AppendAudit(event);
   } catch (const std::exception& e) {
     write_failures_.fetch_add(1, std::memory_order_relaxed);
@@ -117,6 +121,7 @@ void AuditLog::Record(AuditEvent event) noexcept {
 
 AuditLog::Page AuditLog::Read(int64_t since_ms, const std::string& event_prefix, int offset,
                               int limit) {
+  Flush();  // an operator reads what was done up to now, including the last request's rows
   Page page;
   page.rows = store_.ListAuditSince(since_ms, event_prefix, offset, limit + 1);
   if (static_cast<int>(page.rows.size()) > limit) {

@@ -107,6 +107,16 @@ Principal AuthService::AuthenticateApiKey(std::string_view token, std::string_vi
   return principal;
 }
 
+std::optional<Principal> AuthService::CachedApiKeyPrincipal(std::string_view token) const {
+  auto parsed = ParseApiKey(token);
+  if (!parsed) return std::nullopt;
+  auto hit = key_cache_.Lookup(Sha256Hex(parsed->full), Now());
+  if (!hit || !hit->fresh) return std::nullopt;
+  const KeyEntry& entry = hit->value;
+  if (IsExpired(entry.key.expires_at_ms, Now()) || !entry.user.is_active) return std::nullopt;
+  return PrincipalOf(entry);
+}
+
 AuthService::KeyEntry AuthService::LoadKeyEntry(const std::string& key_id,
                                                 const std::string& full_token,
                                                 const std::optional<KeyEntry>& stale,
@@ -164,6 +174,10 @@ Principal AuthService::KeyPrincipal(const KeyEntry& entry, std::string_view sour
     RejectKey(entry.key.id, source_ip, "expired", true);
   }
   if (!entry.user.is_active) RejectKey(entry.key.id, source_ip, "owner_inactive", false);
+  return PrincipalOf(entry);
+}
+
+Principal AuthService::PrincipalOf(const KeyEntry& entry) {
   Principal principal;
   principal.user_id = entry.user.id;
   principal.email = entry.user.email;

@@ -60,6 +60,31 @@ Principal RequestAuthenticator::Identify(const HttpHeaders& headers, const std::
   return principal;
 }
 
+std::optional<Principal> RequestAuthenticator::IdentifyCached(const HttpHeaders& headers,
+                                                              CredentialPolicy policy) const {
+  if (policy == CredentialPolicy::kApiKeyOrSession || headers.Has("DP-Workspace")) {
+    return std::nullopt;
+  }
+  auto header_key = headers.Get("DP-API-Key");
+  auto bearer = BearerKey(headers);
+  if (headers.Count("DP-API-Key") + (bearer ? 1 : 0) != 1) return std::nullopt;
+  auto principal = auth_.CachedApiKeyPrincipal(header_key ? *header_key : *bearer);
+  if (!principal) return std::nullopt;
+  if (policy == CredentialPolicy::kApiKeyOnly && principal->kind != KeyKind::kUser) {
+    return std::nullopt;
+  }
+  return principal;
+}
+
+std::optional<AuthenticatedRequest> RequestAuthenticator::AuthenticateCached(
+    const HttpHeaders& headers, CredentialPolicy policy) {
+  if (!limiter_.DecidesInProcess()) return std::nullopt;
+  auto principal = IdentifyCached(headers, policy);
+  if (!principal) return std::nullopt;
+  RateDecision rate = ChargeRate(principal->user_id);
+  return AuthenticatedRequest{std::move(*principal), rate};
+}
+
 Principal RequestAuthenticator::AuthenticateKey(const HttpHeaders& headers,
                                                 const std::string& remote_ip,
                                                 CredentialPolicy policy) {

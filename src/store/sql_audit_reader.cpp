@@ -2,6 +2,7 @@
 #include <stdexcept>
 
 #include "datapipelines/store/audit_reader.hpp"
+#include "datapipelines/store/audit_write_queue.hpp"
 #include "datapipelines/store/metadata_store.hpp"
 #include "datapipelines/store/sql_executor.hpp"
 
@@ -10,7 +11,7 @@ namespace {
 
 class SqlAuditReader : public AuditReader {
  public:
-  explicit SqlAuditReader(SqlExecutor& sql) : sql_(sql) {}
+  SqlAuditReader(SqlExecutor& sql, AuditWriteQueue* pending) : sql_(sql), pending_(pending) {}
 
   std::vector<ToolCallRecord> SuccessfulToolCalls(const std::string& key_id,
                                                   const std::string& tool) override {
@@ -18,6 +19,7 @@ class SqlAuditReader : public AuditReader {
     if (key_id.empty()) return out;
     // Every call of the tool in the key's lifetime (a key learns once): an index range on
     // (key_id, tool), however many other calls the key has made.
+    Settle();
     auto rows = sql_.Query(
         "SELECT timestamp_ms, details FROM audit_log WHERE key_id = $1 AND tool = $2 AND event = "
         "'mcp.tool.called' ORDER BY id DESC",
@@ -37,6 +39,7 @@ class SqlAuditReader : public AuditReader {
   bool LaunchedBy(const std::string& key_id, const std::string& correlation_id) override {
     if (key_id.empty() || correlation_id.empty()) return false;
     // The (key_id, tool) index narrows it to this key's launches.
+    Settle();
     return !sql_.Query(
                     "SELECT 1 FROM audit_log WHERE key_id = $1 AND tool = 'pipelines_execute' AND "
                     "event = 'mcp.execution.launched' AND correlation_id = $2 LIMIT 1",
@@ -48,6 +51,7 @@ class SqlAuditReader : public AuditReader {
     if (key_id.empty() || execution_id.empty()) return false;
     // The key's own serve rows (the key_id index), then the execution id inside their details
     // (a stored id is a uuid: no LIKE metacharacter).
+    Settle();
     return !sql_.Query(
                     "SELECT 1 FROM audit_log WHERE key_id = $1 AND event = 'endpoint.served' AND "
                     "details LIKE $2 LIMIT 1",
@@ -56,15 +60,20 @@ class SqlAuditReader : public AuditReader {
   }
 
  private:
+  void Settle() {
+    if (pending_) pending_->Flush();
+  }
+
   SqlExecutor& sql_;
+  AuditWriteQueue* pending_;
 };
 
 }  // namespace
 
-std::unique_ptr<AuditReader> OpenAuditReader(MetadataStore& metadata) {
+std::unique_ptr<AuditReader> OpenAuditReader(MetadataStore& metadata, AuditWriteQueue* pending) {
   auto* sql = dynamic_cast<SqlExecutor*>(&metadata);
   if (!sql) throw std::logic_error("the metadata store has no SQL connection for audit reads");
-  return std::make_unique<SqlAuditReader>(*sql);
+  return std::make_unique<SqlAuditReader>(*sql, pending);
 }
 
 }  // namespace dp

@@ -279,13 +279,46 @@ SqlValue ToolOf(const Json& details) {
 }
 }  // namespace
 
-void SqlMetadataStore::AppendAudit(const AuditEvent& e) {
-  Execute(
-      "INSERT INTO audit_log (timestamp_ms, event, user_id, key_id, workspace_id, "
-      "correlation_id, source_ip, details, tool) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+namespace {
+
+constexpr std::string_view kAuditInsert =
+    "INSERT INTO audit_log (timestamp_ms, event, user_id, key_id, workspace_id, correlation_id, "
+    "source_ip, details, tool) VALUES ";
+constexpr int kAuditColumnCount = 9;
+
+void AppendAuditValues(const AuditEvent& e, std::vector<SqlValue>& params) {
+  params.insert(
+      params.end(),
       {e.timestamp_ms, e.event, NullIfEmpty(e.user_id), NullIfEmpty(e.key_id),
        NullIfEmpty(e.workspace_id), NullIfEmpty(e.correlation_id), NullIfEmpty(e.source_ip),
        e.details.is_null() ? std::string("{}") : e.details.dump(), ToolOf(e.details)});
+}
+
+// "($1, …, $9), ($10, …, $18), …" for `rows` rows.
+std::string AuditPlaceholders(std::size_t rows) {
+  std::string text;
+  int n = 0;
+  for (std::size_t row = 0; row < rows; ++row) {
+    text += row == 0 ? "(" : ", (";
+    for (int column = 0; column < kAuditColumnCount; ++column) {
+      if (column > 0) text += ", ";
+      text += '$' + std::to_string(++n);
+    }
+    text += ')';
+  }
+  return text;
+}
+
+}  // namespace
+
+void SqlMetadataStore::AppendAudit(const AuditEvent& e) { AppendAuditBatch({e}); }
+
+void SqlMetadataStore::AppendAuditBatch(const std::vector<AuditEvent>& events) {
+  if (events.empty()) return;
+  std::vector<SqlValue> params;
+  params.reserve(events.size() * kAuditColumnCount);
+  for (const AuditEvent& event : events) AppendAuditValues(event, params);
+  Execute(std::string(kAuditInsert) + AuditPlaceholders(events.size()), params);
 }
 
 std::vector<AuditEvent> SqlMetadataStore::ListAudit(const std::string& event_prefix, int limit) {

@@ -86,7 +86,13 @@ describe('production backends (PostgreSQL + Redis)', { skip: !required && (!PG |
       assert.equal(result.isError, false);
       assert.equal(toolPayload(result).name, 'skill');
       const correlationId = result._meta.correlation_id;
-      const rows = psql(`SELECT event FROM ${schema}.audit_log WHERE correlation_id = '${correlationId}' ORDER BY id`);
+      // The audit writer is a thread of its own: the row lands moments after the answer.
+      const query = `SELECT event FROM ${schema}.audit_log WHERE correlation_id = '${correlationId}' ORDER BY id`;
+      let rows = psql(query);
+      for (let tries = 0; rows === '' && tries < 50; tries += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        rows = psql(query);
+      }
       assert.equal(rows, 'mcp.tool.called');
       const migrated = psql(`SELECT max(version) FROM ${schema}.schema_migrations`);
       assert.ok(Number(migrated) >= 1);

@@ -85,6 +85,8 @@ struct Config {
   int result_max_size_bytes = 104857600;
   int idempotency_ttl_seconds = 86400;
   int sse_disconnect_grace_seconds = 30;
+  // audit: rows waiting for the writer thread; 0 writes each row inside the request
+  int audit_queue_capacity = 10000;
   // auth
   int api_key_cache_ttl_seconds = 60;
   int api_key_verifications_per_key_per_minute = 30;

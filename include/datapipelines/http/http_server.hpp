@@ -35,6 +35,9 @@ struct HttpServerOptions {
   // is read: a response here is sent instead (and the connection closed) — e.g. a missing or
   // invalid credential, so an unauthenticated client cannot make the server buffer bodies.
   std::function<std::optional<HttpResponse>(const HttpRequest& headers_only)> admit_headers;
+  // Tried first, on the I/O thread: true admits the headers without the pool hop (a credential
+  // already validated in the cache); false leaves the decision to admit_headers.
+  std::function<bool(const HttpRequest& headers_only)> admit_headers_inline;
   std::chrono::seconds idle_timeout{60};
   // Both set: the port serves TLS only (re-read on SIGHUP); a plain request gets 400.
   std::string tls_certificate_file;

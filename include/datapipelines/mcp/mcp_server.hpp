@@ -69,6 +69,10 @@ class McpServer {
   // A JSON-RPC request object (already known to carry jsonrpc/method/id) → response object.
   Json HandleRequest(const Json& request, const McpRequestContext& context);
   // The same response, serialized; static answers (tools/list) splice prebuilt bytes.
+  // True for a request whose answer needs neither the store nor the network (initialize,
+  // ping, tools/list, prompts/list, prompts/get, resources/templates/list): the transport
+  // may answer it on its I/O thread.
+  static bool AnswersWithoutBlocking(const Json& request);
   std::string HandleRequestText(const Json& request, const McpRequestContext& context);
 
  private:

@@ -42,6 +42,7 @@ class MemoryRateLimiter : public RateLimiter {
 
   RateDecision Acquire(const std::string& user_id) override;
   bool Ping() override { return true; }
+  bool DecidesInProcess() const override { return true; }
   std::size_t tracked_users() const;
 
  private:

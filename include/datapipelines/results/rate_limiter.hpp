@@ -34,6 +34,9 @@ class RateLimiter {
   virtual RateDecision Acquire(const std::string& user_id) = 0;
   // True when the limiter can decide (readiness): its Redis answers, or it is in-process.
   virtual bool Ping() = 0;
+  // True when Acquire never waits on the network (the in-process limiter): the HTTP layer may
+  // then charge a request on its I/O thread.
+  virtual bool DecidesInProcess() const { return false; }
 };
 
 // "memory" (or empty) | "redis://[:password@]host:port[/db]".

@@ -1,6 +1,9 @@
 #pragma once
 // The audit sink (MCP spec §14, auth.md §10): one append per event. Auditing must never
-// break the request it describes, so a store failure is logged and swallowed.
+// break the request it describes, so a store failure is logged and swallowed. With a write
+// queue (the server's), rows are written by the queue's thread in batches and a request never
+// waits for the database; without one (tools, tests), each row is written before Record
+// returns.
 #include <atomic>
 #include <mutex>
 #include <optional>
@@ -9,13 +12,15 @@
 #include <unordered_map>
 #include <vector>
 
+#include "datapipelines/store/audit_write_queue.hpp"
 #include "datapipelines/store/metadata_store.hpp"
 
 namespace dp {
 
 class AuditLog {
  public:
-  explicit AuditLog(MetadataStore& store);
+  // queue: nullptr writes synchronously; otherwise it must outlive this log.
+  explicit AuditLog(MetadataStore& store, AuditWriteQueue* queue = nullptr);
   ~AuditLog();  // writes the pending aggregates
 
   // Fills timestamp_ms when it is 0. Never throws. Every string is capped at
@@ -45,7 +50,15 @@ class AuditLog {
   static std::optional<int64_t> ParseSince(std::string_view text, int64_t now_ms);
 
   // Rows the store refused, since start (the metrics endpoint reports it).
-  int64_t WriteFailures() const { return write_failures_.load(std::memory_order_relaxed); }
+  int64_t WriteFailures() const {
+    return write_failures_.load(std::memory_order_relaxed) + (queue_ ? queue_->WriteFailures() : 0);
+  }
+  // Rows dropped because the write queue was full, since start.
+  int64_t Dropped() const { return queue_ ? queue_->Dropped() : 0; }
+  // Returns once every row recorded so far is in the store.
+  void Flush() {
+    if (queue_) queue_->Flush();
+  }
 
   static constexpr std::size_t kMaxStringBytes = 256;
   static constexpr int kMaxDetailDepth = 4;
@@ -65,6 +78,7 @@ class AuditLog {
   void FlushLocked(Aggregate& aggregate) noexcept;
 
   MetadataStore& store_;
+  AuditWriteQueue* queue_;
   std::mutex aggregates_mutex_;
   std::unordered_map<std::string, Aggregate> aggregates_;
   std::atomic<int64_t> write_failures_{0};

@@ -91,6 +91,10 @@ class AuthService {
   // --- request authentication -------------------------------------------------------------
   // auth.md §7.3. The key kind is returned, not judged: the transport refuses kinds.
   Principal AuthenticateApiKey(std::string_view token, std::string_view source_ip);
+  // The principal of a key whose validation is fresh in the cache (unexpired, owner active),
+  // without touching the store; nullopt otherwise, and then nothing was done (no audit row,
+  // no refusal): the caller takes the full path, AuthenticateApiKey.
+  std::optional<Principal> CachedApiKeyPrincipal(std::string_view token) const;
   Principal AuthenticateSession(std::string_view cookie_token);
   LoginResult Login(std::string_view email, std::string_view password, std::string_view source_ip);
   void Logout(std::string_view cookie_token);
@@ -183,6 +187,7 @@ class AuthService {
   KeyEntry LoadKeyEntry(const std::string& key_id, const std::string& full_token,
                         const std::optional<KeyEntry>& stale, std::string_view source_ip);
   Principal KeyPrincipal(const KeyEntry& entry, std::string_view source_ip);
+  static Principal PrincipalOf(const KeyEntry& entry);
   SessionEntry LoadSessionEntry(const std::string& token_hash);
   Principal SessionPrincipal(const SessionEntry& entry);
   std::optional<Role> CurrentRole(const std::string& workspace_id, const std::string& user_id);

@@ -1,6 +1,7 @@
 #pragma once
 // Turns a request's credential headers into a Principal and charges the user's rate budget —
 // the one path REST and MCP share (auth.md §7.3, §8.5; REST API §12).
+#include <optional>
 #include <string>
 
 #include "datapipelines/auth/principal.hpp"
@@ -37,6 +38,16 @@ class RequestAuthenticator {
   // headers with it before reading the body. Same refusals as Authenticate minus the 429s.
   Principal Identify(const HttpHeaders& headers, const std::string& remote_ip,
                      CredentialPolicy policy);
+
+  // The I/O-thread path (no store, no network): Identify for one API key whose validation is
+  // fresh in the cache; nullopt when anything needs the full path (a session, a cache miss, a
+  // header to refuse), and then nothing was done.
+  std::optional<Principal> IdentifyCached(const HttpHeaders& headers,
+                                          CredentialPolicy policy) const;
+  // Authenticate on the same path, when the rate limiter decides in process; nullopt as
+  // above (nothing charged). Throws Authenticate's 429s: they are answers, not misses.
+  std::optional<AuthenticatedRequest> AuthenticateCached(const HttpHeaders& headers,
+                                                         CredentialPolicy policy);
 
  private:
   Principal AuthenticateKey(const HttpHeaders& headers, const std::string& remote_ip,

@@ -10,6 +10,7 @@
 
 namespace dp {
 
+class AuditWriteQueue;
 class MetadataStore;
 
 struct ToolCallRecord {
@@ -32,7 +33,10 @@ class AuditReader {
   virtual bool ServedBy(const std::string& key_id, const std::string& execution_id) = 0;
 };
 
-// The SQL adapter over the metadata store's own connection.
-std::unique_ptr<AuditReader> OpenAuditReader(MetadataStore& metadata);
+// The SQL adapter over the metadata store's own connection. With `pending` (the server's audit
+// write queue), each read first waits for the rows already queued: a key's previous call is
+// seen by its next one.
+std::unique_ptr<AuditReader> OpenAuditReader(MetadataStore& metadata,
+                                             AuditWriteQueue* pending = nullptr);
 
 }  // namespace dp

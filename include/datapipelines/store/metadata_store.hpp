@@ -177,6 +177,11 @@ class MetadataStore {
 
   // audit log (append-only)
   virtual void AppendAudit(const AuditEvent& event) = 0;
+  // All the rows or none (one statement where the backend allows it); the default appends them
+  // one by one.
+  virtual void AppendAuditBatch(const std::vector<AuditEvent>& events) {
+    for (const AuditEvent& event : events) AppendAudit(event);
+  }
   // Newest first; event_prefix "" = all.
   virtual std::vector<AuditEvent> ListAudit(const std::string& event_prefix, int limit) = 0;
   // The rows at or after since_ms whose event starts with event_prefix, newest first, one page

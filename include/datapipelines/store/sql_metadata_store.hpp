@@ -50,6 +50,8 @@ class SqlMetadataStore : public MetadataStore, public SqlExecutor {
                                     const std::string& keep_token_hash) override;
 
   void AppendAudit(const AuditEvent& event) override;
+  // One multi-row INSERT: atomic on both backends, one commit for the whole batch.
+  void AppendAuditBatch(const std::vector<AuditEvent>& events) override;
   // limit <= 0 returns nothing.
   std::vector<AuditEvent> ListAudit(const std::string& event_prefix, int limit) override;
   std::vector<AuditEvent> ListAuditSince(int64_t since_ms, const std::string& event_prefix,

@@ -9,12 +9,14 @@
 
 #include <atomic>
 #include <filesystem>
+#include <memory>
 #include <pqxx/pqxx>
 #include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "datapipelines/store/audit_write_queue.hpp"
 #include "datapipelines/store/migration.hpp"
 #include "support/test_env.hpp"
 
@@ -129,6 +131,48 @@ class MetadataStoreTest : public ::testing::TestWithParam<Backend> {
   }
 
   MetadataStore& store() { return *store_; }
+
+  // A lock on audit_log held by a second connection until destroyed: SQLite's write lock
+  // (BEGIN EXCLUSIVE) or PostgreSQL's table lock, so this store's INSERTs wait behind it.
+  struct AuditTableLock {
+    sqlite3* sqlite = nullptr;
+    std::unique_ptr<pqxx::connection> pg;
+    std::unique_ptr<pqxx::work> tx;
+    AuditTableLock() = default;
+    AuditTableLock(AuditTableLock&&) = default;
+    ~AuditTableLock() {
+      tx.reset();  // rolls back: the lock is released
+      if (sqlite) {
+        sqlite3_exec(sqlite, "ROLLBACK", nullptr, nullptr, nullptr);
+        sqlite3_close(sqlite);
+      }
+    }
+  };
+  AuditTableLock HoldAuditTable() {
+    AuditTableLock lock;
+    if (GetParam() == Backend::kSqlite) {
+      EXPECT_EQ(sqlite3_open(SqlitePath().c_str(), &lock.sqlite), SQLITE_OK);
+      EXPECT_EQ(sqlite3_exec(lock.sqlite, "BEGIN EXCLUSIVE", nullptr, nullptr, nullptr), SQLITE_OK);
+    } else {
+      lock.pg = std::make_unique<pqxx::connection>(url_);
+      lock.tx = std::make_unique<pqxx::work>(*lock.pg);
+      lock.tx->exec("LOCK TABLE audit_log IN ACCESS EXCLUSIVE MODE");
+    }
+    return lock;
+  }
+  void ExecOnOtherConnection(const std::string& sql) {
+    if (GetParam() == Backend::kPostgres) {
+      pqxx::connection conn(url_);
+      pqxx::nontransaction tx(conn);
+      tx.exec(sql);
+      return;
+    }
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(SqlitePath().c_str(), &db), SQLITE_OK);
+    EXPECT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3_close(db);
+  }
+  std::string SqlitePath() const { return url_.substr(std::string_view("sqlite:").size()); }
 
   // A user and a workspace that memberships, keys and sessions can point at.
   void SeedUserAndWorkspace() {
@@ -567,6 +611,81 @@ TEST_P(MetadataStoreTest, AuditKeepsEmptyFieldsEmpty) {
   EXPECT_EQ(rows[0].correlation_id, "");
   EXPECT_EQ(rows[0].source_ip, "");
   EXPECT_EQ(rows[0].timestamp_ms, 42);
+}
+
+TEST_P(MetadataStoreTest, AuditBatchAppendsEveryRowInOrder) {
+  std::vector<AuditEvent> batch;
+  for (int i = 1; i <= 300; ++i) {
+    batch.push_back(MakeAudit("mcp.tool.called", i, {{"tool", "pipelines_list"}, {"i", i}}));
+  }
+  batch[7].user_id.clear();  // an empty id is NULL in a batch as in a single append
+  store().AppendAuditBatch(batch);
+  auto rows = store().ListAudit("mcp.", 1000);
+  ASSERT_EQ(rows.size(), 300u);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    EXPECT_EQ(rows[i].timestamp_ms, static_cast<int64_t>(300 - i));  // newest first
+    EXPECT_EQ(rows[i].details["i"], 300 - static_cast<int>(i));
+  }
+  EXPECT_EQ(rows[299 - 7].user_id, "");
+  EXPECT_EQ(rows[0].correlation_id, "corr-300");
+  store().AppendAuditBatch({});  // nothing to write is not an error
+  EXPECT_EQ(store().ListAudit("", 1000).size(), 300u);
+}
+
+// The audit write queue over this backend: rows land in batches, Flush sees them, Stop drains,
+// a full queue drops and counts instead of blocking the caller.
+TEST_P(MetadataStoreTest, AuditQueueWritesEveryRowInBatches) {
+  AuditWriteQueue queue(store(), {.capacity = 1000, .max_batch = 16});
+  std::vector<std::thread> writers;
+  for (int t = 0; t < 4; ++t) {
+    writers.emplace_back([&queue, t] {
+      for (int i = 0; i < 25; ++i) EXPECT_TRUE(queue.Push(MakeAudit("queue.row", t * 100 + i)));
+    });
+  }
+  for (auto& writer : writers) writer.join();
+  queue.Flush();
+  EXPECT_EQ(store().ListAudit("queue.", 1000).size(), 100u);
+  EXPECT_GE(queue.Batches(), 7);  // at most 16 rows per INSERT
+  EXPECT_LE(queue.Batches(), 100);
+  EXPECT_EQ(queue.Dropped(), 0);
+  EXPECT_EQ(queue.WriteFailures(), 0);
+}
+
+TEST_P(MetadataStoreTest, AuditQueueStopWritesWhatIsQueued) {
+  {
+    AuditWriteQueue queue(store(), {.capacity = 1000, .max_batch = 8});
+    for (int i = 0; i < 50; ++i) queue.Push(MakeAudit("queue.drained", i));
+  }  // the destructor stops the queue: nothing queued is lost
+  EXPECT_EQ(store().ListAudit("queue.drained", 1000).size(), 50u);
+}
+
+TEST_P(MetadataStoreTest, AuditQueueDropsAndCountsWhenFullWithoutBlocking) {
+  constexpr int kCapacity = 10;
+  constexpr int kBatch = 4;
+  constexpr int kPushed = 40;
+  AuditWriteQueue queue(store(), {.capacity = kCapacity, .max_batch = kBatch});
+  int accepted = 0;
+  {
+    // Another connection holds the audit table: the writer's INSERT waits behind it. Every
+    // push below returns while it waits (this thread holds the lock: a blocking push would
+    // never return), and at most one batch in flight plus a full queue are accepted.
+    AuditTableLock lock = HoldAuditTable();
+    for (int i = 0; i < kPushed; ++i) accepted += queue.Push(MakeAudit("queue.full", i)) ? 1 : 0;
+  }
+  EXPECT_LE(accepted, kCapacity + kBatch);
+  EXPECT_EQ(queue.Dropped(), kPushed - accepted);
+  queue.Flush();
+  EXPECT_EQ(store().ListAudit("queue.full", 1000).size(), static_cast<std::size_t>(accepted));
+  EXPECT_TRUE(queue.Push(MakeAudit("queue.full", 99)));  // room again once written
+}
+
+TEST_P(MetadataStoreTest, AuditQueueCountsRowsTheStoreRefuses) {
+  AuditWriteQueue queue(store(), {.capacity = 100, .max_batch = 16});
+  ExecOnOtherConnection("DROP TABLE audit_log");
+  for (int i = 0; i < 3; ++i) queue.Push(MakeAudit("queue.lost", i));
+  queue.Flush();                        // settled: written or failed, never waited on forever
+  EXPECT_EQ(queue.WriteFailures(), 3);  // the batch failed, then each row alone
+  EXPECT_EQ(queue.Dropped(), 0);
 }
 
 // ---- concurrency (callers run on a thread pool)

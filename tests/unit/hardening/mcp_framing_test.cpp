@@ -32,6 +32,12 @@ TEST_P(McpFramingCases, Answers) {
   }
   HttpResponse response = endpoint_->Handle(request);
   ASSERT_EQ(response.stream, nullptr);
+  // The I/O thread's path (the key is in the validation cache now) answers exactly as the
+  // pool's does, or leaves the request to it.
+  if (std::optional<HttpResponse> fast = endpoint_->TryHandleInline(request)) {
+    EXPECT_EQ(fast->status, response.status);
+    EXPECT_EQ(fast->body, response.body);
+  }
   EXPECT_EQ(response.status, spec["expect_status"].get<int>()) << response.body;
   if (spec["expect"].is_null()) {
     EXPECT_EQ(response.body, "");
