@@ -181,11 +181,8 @@ struct HttpServer::Impl {
   RequestPolicy policy;
   Router router;
   AccessLogger access_logger;
-  asio::io_context io{options.io_threads};
-  asio::thread_pool blocking{static_cast<std::size_t>(options.blocking_threads)};
-  // The accept loop and the shutdown drain share one strand: both touch the acceptor.
-  asio::strand<asio::io_context::executor_type> control{asio::make_strand(io)};
-  tcp::acceptor acceptor{control};
+  // What a session touches as it ends (its guards release counts and unregister it): declared
+  // before `io`, so it outlives the coroutine frames that destroying `io` may still hold.
   std::atomic<bool> stopping{false};
   std::atomic<int> in_flight{0};
   std::atomic<int64_t> body_bytes_in_flight{0};
@@ -196,6 +193,11 @@ struct HttpServer::Impl {
   // Every open connection, registered once per connection (not per request): shutdown posts
   // a close onto each one's strand, which closes it there only if it is idle.
   std::set<std::shared_ptr<Connection>> open_connections;
+  asio::io_context io{options.io_threads};
+  asio::thread_pool blocking{static_cast<std::size_t>(options.blocking_threads)};
+  // The accept loop and the shutdown drain share one strand: both touch the acceptor.
+  asio::strand<asio::io_context::executor_type> control{asio::make_strand(io)};
+  tcp::acceptor acceptor{control};
   // The TLS context new connections use (null: plain HTTP); SIGHUP swaps in a reloaded one.
   std::mutex tls_mutex;
   std::shared_ptr<ssl::context> tls_context;
@@ -376,7 +378,9 @@ struct HttpServer::Impl {
       connection->stream.socket().shutdown(tcp::socket::shutdown_send, ec);
       co_return;
     }
-    // A TLS port: a client speaking plain HTTP gets a readable 400 instead of a reset.
+    // A TLS port: a client speaking plain HTTP gets a readable 400 instead of a reset. No
+    // request has begun, so shutdown may close it like an idle one.
+    connection->idle = true;
     connection->stream.expires_after(options.idle_timeout);
     bool handshake = co_await beast::async_detect_ssl(connection->stream, buffer,
                                                       asio::redirect_error(use_awaitable, ec));
@@ -432,7 +436,8 @@ struct HttpServer::Impl {
       }
       if (ec) break;  // closed, idle timeout or shutdown
       std::optional<BodyReservation> reservation;
-      std::optional<HttpRequest> head;  // built before the body is read, completed after it
+      // Built before the body is read, completed after it.
+      std::optional<HttpRequest> head;
       if (!parser.is_done()) {  // a body follows: bound it before a byte of it is read
         const auto target = parser.get().target();
         const int64_t limit = BodyLimitFor(std::string_view(target.data(), target.size()));
@@ -688,8 +693,11 @@ struct HttpServer::Impl {
     CloseIdle();
     auto deadline = std::chrono::steady_clock::now() + options.shutdown_grace;
     asio::steady_timer timer(control);
-    while (in_flight > 0 && std::chrono::steady_clock::now() < deadline) {
-      timer.expires_after(std::chrono::milliseconds(20));
+    // Until the requests are answered and the closed sessions have ended: a session still
+    // suspended when `io` stops would end only when `io` is destroyed.
+    while ((in_flight > 0 || OpenConnections() > 0) &&
+           std::chrono::steady_clock::now() < deadline) {
+      timer.expires_after(std::chrono::milliseconds(in_flight > 0 ? 20 : 1));
       co_await timer.async_wait(asio::redirect_error(use_awaitable, ignored));
       CloseIdle();
     }
@@ -702,6 +710,11 @@ struct HttpServer::Impl {
   // connection's strand and skipped there when the connection is serving one: on the strand
   // the session's idle flag cannot change under it, and a session that is not idle sees
   // `stopping` before it reads the next request.
+  std::size_t OpenConnections() {
+    std::lock_guard lock(sessions_mutex);
+    return open_connections.size();
+  }
+
   void CloseIdle() {
     std::lock_guard lock(sessions_mutex);
     for (const auto& connection : open_connections) {

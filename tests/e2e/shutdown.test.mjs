@@ -13,6 +13,18 @@ after(async () => {
   }
 });
 
+/** A raw connection that has been answered once (keep-alive) and now waits idle. */
+async function idleKeepAlive(server) {
+  const socket = net.connect(server.port, '127.0.0.1');
+  const closed = new Promise((resolve) => socket.on('close', resolve));
+  socket.on('error', () => {});
+  await new Promise((resolve) => socket.on('connect', resolve));
+  const answered = new Promise((resolve) => socket.once('data', resolve));
+  socket.write(`GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n\r\n`);
+  await answered;
+  return { socket, closed };
+}
+
 /** Opens a raw connection, sends the headers and half the body of a ping; returns the socket. */
 function halfSentPing(server, key) {
   const body = JSON.stringify({ jsonrpc: '2.0', id: 'inflight', method: 'ping' });
@@ -87,5 +99,18 @@ describe('graceful shutdown', () => {
     const exit = await server.stop('SIGTERM', 10_000);
     assert.deepEqual(exit, { code: 0, signal: null });
     assert.ok(Date.now() - started < 5000, `took ${Date.now() - started} ms`);
+  });
+
+  it('SIGTERM with idle keep-alive connections closes them and exits 0', async () => {
+    // Each session must end before the server stops: one still suspended when the I/O
+    // context is destroyed once corrupted the heap (SIGABRT) at exit.
+    for (let round = 0; round < 3; round += 1) {
+      const server = await startServer();
+      servers.push(server);
+      const sockets = await Promise.all(Array.from({ length: 8 }, () => idleKeepAlive(server)));
+      const exit = await server.stop('SIGTERM', 10_000);
+      assert.deepEqual(exit, { code: 0, signal: null }, `log:\n${server.log.slice(-2000)}`);
+      await Promise.all(sockets.map((s) => s.closed));
+    }
   });
 });
