@@ -98,25 +98,26 @@ void AstBuilder::Refuse(size_t offset, std::string construct, std::string why) {
 
 void AstBuilder::MarkBooleanUse(Expr* e) {
   while (e->kind == ExprKind::kParen) e = e->args[0].get();
-  if (e->kind == ExprKind::kBuiltIn && e->name == "matches") e->boolean = true;
+  if (e->IsBuiltIn(BuiltIn::kMatches)) e->boolean = true;
 }
 
 void AstBuilder::CompileLiteralRegex(Expr* node, const Token& name) {
-  const std::string& builtin = node->name;
+  const BuiltIn builtin = node->builtin->id;
   const auto& args = node->call_args;
-  const size_t flags_at = FlagsArgumentPosition(builtin);  // 1-based
+  const size_t flags_at = node->builtin->flags_position;  // 1-based; 0 = none
   // ?matches(re) and ?ensure_starts_with(re, prefix) are regexes without a flags argument.
-  const bool implied = (builtin == "matches" && args.size() == 1) ||
-                       (builtin == "ensure_starts_with" && args.size() == 2);
-  node->regex_call = builtin == "matches" || implied || args.size() == flags_at;
-  if (!implied && args.size() != flags_at) return;
+  const bool implied = (builtin == BuiltIn::kMatches && args.size() == 1) ||
+                       (builtin == BuiltIn::kEnsureStartsWith && args.size() == 2);
+  node->regex_call =
+      builtin == BuiltIn::kMatches || implied || (flags_at > 0 && args.size() == flags_at);
+  if (!implied && (flags_at == 0 || args.size() != flags_at)) return;
   if (args[0]->kind != ExprKind::kString) return;
   RegexFlags flags;
   if (!implied) {
     if (args[flags_at - 1]->kind != ExprKind::kString) return;
     flags = RegexFlags::Parse(args[flags_at - 1]->text);
   }
-  if (implied || builtin == "matches") flags.regex = true;
+  if (implied || builtin == BuiltIn::kMatches) flags.regex = true;
   if (!flags.regex) return;
   try {
     node->regex = JavaRegex::Compile(args[0]->text, flags);
@@ -1033,22 +1034,22 @@ ExprPtr AstBuilder::ParsePrimary() {
       if (const char* why = UnsupportedBuiltInReason(normalized)) {
         Refuse(name.begin, "?" + name.text, why);
       }
-      if (!IsSupportedBuiltIn(normalized) && !IsForbiddenBuiltIn(normalized)) {
-        Fail(name.begin, "Unknown built-in: ?" + name.text);
-      }
+      const BuiltInSpec* builtin = FindBuiltIn(normalized);
+      if (!builtin) Fail(name.begin, "Unknown built-in: ?" + name.text);
       // FreeMarker bans the legacy escaping built-ins where output is auto-escaped, and the
       // markup ones where there is no markup output format (the sql type).
-      if (html_ && (normalized == "html" || normalized == "xhtml" || normalized == "xml")) {
+      if (html_ && (builtin->id == BuiltIn::kHtml || builtin->id == BuiltIn::kXhtml ||
+                    builtin->id == BuiltIn::kXml)) {
         Fail(name.begin, "Using ?" + name.text +
                              " in the html template type is not allowed: its output is escaped "
                              "already");
       }
-      if (!html_ && (normalized == "no_esc" || normalized == "esc")) {
+      if (!html_ && builtin->family == BuiltInFamily::kOutputFormat) {
         Fail(name.begin,
              "?" + name.text + " needs the html template type (a markup output format)");
       }
       // As FreeMarker: ?index and its kin apply to the name of an enclosing loop's variable.
-      if (IsLoopVariableBuiltIn(normalized) &&
+      if (builtin->family == BuiltInFamily::kLoopVariable &&
           (expr->kind != ExprKind::kVariable ||
            std::find(loop_vars_.begin(), loop_vars_.end(), expr->name) == loop_vars_.end())) {
         Fail(name.begin, "The left hand operand of ?" + name.text +
@@ -1056,11 +1057,13 @@ ExprPtr AstBuilder::ParsePrimary() {
       }
       node = MakeExpr(ExprKind::kBuiltIn, begin);
       node->name = normalized;
-      if (normalized == "c" || normalized == "then" || normalized == "string") {
+      node->builtin = builtin;
+      if (builtin->id == BuiltIn::kC || builtin->id == BuiltIn::kThen ||
+          builtin->id == BuiltIn::kStringOf) {
         MarkBooleanUse(expr.get());
       }
       node->args.push_back(std::move(expr));
-      if (IsStreamBuiltIn(normalized)) {
+      if (builtin->family == BuiltInFamily::kStream) {
         ParseStreamArgument(node.get(), name);
       } else if (IsOp(lexer_.Peek(), "(") && lexer_.Peek().begin == name.end) {
         lexer_.Next();

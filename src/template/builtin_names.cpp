@@ -1,53 +1,15 @@
 #include "template/builtin_names.hpp"
 
-#include <array>
 #include <cctype>
-#include <limits>
-#include <utility>
 
 namespace dp::tmpl {
 namespace {
 
-constexpr std::array<std::string_view, 5> kForbidden = {"eval", "interpret", "eval_json", "api",
-                                                        "new"};
-constexpr std::array<std::string_view, 14> kLoop = {
-    "index",       "counter",         "has_next",   "is_first",     "is_last",
-    "item_parity", "item_parity_cap", "item_cycle", "is_even_item", "is_odd_item",
-    "is_first",    "is_last",         "has_next",   "index"};
-constexpr std::array<std::string_view, 106> kSupported = {
-    // strings
-    "length", "upper_case", "lower_case", "cap_first", "uncap_first", "capitalize", "trim",
-    "contains", "starts_with", "ends_with", "index_of", "last_index_of", "replace", "split",
-    "left_pad", "right_pad", "keep_before", "keep_after", "keep_before_last", "keep_after_last",
-    "remove_beginning", "remove_ending", "ensure_starts_with", "ensure_ends_with", "chop_linebreak",
-    "number", "boolean", "j_string", "js_string", "json_string", "url", "url_path", "truncate",
-    "truncate_w", "truncate_c", "word_list", "substring", "html", "xhtml", "xml", "matches",
-    "groups",
-    // numbers
-    "c", "string", "round", "floor", "ceiling", "abs", "int", "long", "short", "byte", "double",
-    "is_infinite", "is_nan", "lower_abc", "upper_abc",
-    // booleans and conditionals
-    "then", "switch",
-    // sequences and hashes
-    "size", "first", "last", "join", "seq_contains", "seq_index_of", "seq_last_index_of", "reverse",
-    "sort", "sort_by", "chunk", "min", "max", "keys", "values",
-    // existence and types
-    "has_content", "exists", "if_exists", "default", "is_string", "is_number", "is_boolean",
-    "is_sequence", "is_hash", "is_hash_ex", "is_collection", "is_enumerable", "is_indexable",
-    "is_macro", "is_directive", "is_method", "is_date", "is_markup_output",
-    // output format
-    "no_esc", "esc",
-    // loop variables
-    "index", "counter", "has_next", "is_first", "is_last", "item_parity", "item_parity_cap",
-    "item_cycle", "is_even_item", "is_odd_item"};
-
-template <size_t N>
-bool Contains(const std::array<std::string_view, N>& list, std::string_view name) {
-  for (std::string_view item : list) {
-    if (item == name) return true;
-  }
-  return false;
-}
+constexpr BuiltInSpec kBuiltIns[] = {
+#define DP_BUILTIN_SPEC(id, name, family, flags) {BuiltIn::id, name, BuiltInFamily::family, flags},
+    DP_TEMPLATE_BUILTINS(DP_BUILTIN_SPEC)
+#undef DP_BUILTIN_SPEC
+};
 
 // FreeMarker 2.3.31 built-ins the engine refuses at save, with the reason shown to the author.
 struct Refusal {
@@ -99,16 +61,6 @@ constexpr Refusal kRefused[] = {
     {"web_safe", "deprecated; use ?html"},
 };
 
-// Built-ins whose argument at this 1-based position is FreeMarker's flags string ("r", "i"...).
-constexpr std::pair<std::string_view, size_t> kFlagsPosition[] = {{"replace", 3},
-                                                                  {"split", 2},
-                                                                  {"keep_after", 2},
-                                                                  {"keep_after_last", 2},
-                                                                  {"keep_before", 2},
-                                                                  {"keep_before_last", 2},
-                                                                  {"ensure_starts_with", 3},
-                                                                  {"matches", 2}};
-
 }  // namespace
 
 const char* UnsupportedBuiltInReason(std::string_view normalized) {
@@ -119,11 +71,11 @@ const char* UnsupportedBuiltInReason(std::string_view normalized) {
   return nullptr;
 }
 
-size_t FlagsArgumentPosition(std::string_view normalized) {
-  for (const auto& [name, position] : kFlagsPosition) {
-    if (name == normalized) return position;
+const BuiltInSpec* FindBuiltIn(std::string_view normalized) {
+  for (const BuiltInSpec& spec : kBuiltIns) {
+    if (spec.name == normalized) return &spec;
   }
-  return std::numeric_limits<size_t>::max();
+  return nullptr;
 }
 
 std::string NormalizeBuiltInName(std::string_view name) {
@@ -138,15 +90,5 @@ std::string NormalizeBuiltInName(std::string_view name) {
   }
   return out;
 }
-
-bool IsSupportedBuiltIn(std::string_view normalized) {
-  return Contains(kSupported, normalized) || IsStreamBuiltIn(normalized);
-}
-bool IsStreamBuiltIn(std::string_view normalized) {
-  return normalized == "filter" || normalized == "map" || normalized == "take_while" ||
-         normalized == "drop_while";
-}
-bool IsForbiddenBuiltIn(std::string_view normalized) { return Contains(kForbidden, normalized); }
-bool IsLoopVariableBuiltIn(std::string_view normalized) { return Contains(kLoop, normalized); }
 
 }  // namespace dp::tmpl

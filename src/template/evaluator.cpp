@@ -296,8 +296,7 @@ Flow Evaluator::ExecIf(const Node* node, Ctx& ctx) {
 
 Flow Evaluator::ExecList(const Node* node, Ctx& ctx) {
   const Expr* source_expr = node->exprs[0].get();
-  if (node->names.size() == 1 && source_expr->kind == ExprKind::kBuiltIn &&
-      IsStreamBuiltIn(source_expr->name)) {
+  if (node->names.size() == 1 && source_expr->IsBuiltInOf(BuiltInFamily::kStream)) {
     // <#list xs?filter(...) as x>: FreeMarker iterates the stream lazily.
     SequenceStream stream(this, source_expr, ctx);
     const Node* else_node = node->children.size() > 1 ? node->children[1].get() : nullptr;
@@ -536,7 +535,7 @@ void Evaluator::BindParams(const Node* callable, Frame* frame, std::vector<Value
     }
   }
   frame->locals.vars.reserve(callable->params.size());
-  std::shared_ptr<Value> rest;  // named arguments a catch-all parameter collects
+  MutableValuePtr rest;  // named arguments a catch-all parameter collects
   if (catch_all) {
     rest = Value::New();
     rest->type = ValueType::kHash;

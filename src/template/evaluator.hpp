@@ -95,6 +95,7 @@ struct Ctx {
 enum class Flow { kNormal, kBreak, kContinue, kReturn };
 
 class SequenceStream;
+struct BuiltInArgs;
 
 class Evaluator {
  public:
@@ -139,6 +140,20 @@ class Evaluator {
   ValuePtr EvalLenient(const Expr* e, Ctx& ctx);
   ValuePtr Lookup(const std::string& name, const Ctx& ctx);
   ValuePtr EvalBuiltIn(const Expr* e, Ctx& ctx);
+  // One function per built-in family (builtins*.cpp), chosen by the table entry of the call.
+  ValuePtr EvalExistenceBuiltIn(const Expr* e, Ctx& ctx);
+  ValuePtr EvalLoopVariableBuiltIn(const Expr* e, Ctx& ctx);
+  ValuePtr EvalLazyBuiltIn(const Expr* e, const ValuePtr& target, Ctx& ctx);
+  ValuePtr EvalTypeTest(const Expr* e, const ValuePtr& target);
+  ValuePtr EvalOutputFormatBuiltIn(const Expr* e, const ValuePtr& target);
+  ValuePtr EvalFormatBuiltIn(const Expr* e, const ValuePtr& target, const BuiltInArgs& args);
+  ValuePtr EvalNumberBuiltIn(const Expr* e, const ValuePtr& target, const BuiltInArgs& args);
+  ValuePtr EvalSequenceBuiltIn(const Expr* e, const ValuePtr& target, const BuiltInArgs& args);
+  ValuePtr EvalHashBuiltIn(const Expr* e, const ValuePtr& target);
+  ValuePtr EvalStringBuiltIn(const Expr* e, ValuePtr target, const BuiltInArgs& args);
+  // A regex call (?matches, or a flags argument) on a string, number or boolean target;
+  // nullopt when the target is of another type or the call turns out not to be a regex one.
+  std::optional<ValuePtr> EvalRegexCall(const Expr* e, ValuePtr& target, Ctx& ctx);
   // ?matches, and ?replace/?split/?keep_*/?ensure_starts_with with a flags argument
   // (evaluator_regex.cpp); nullopt when `e` is a plain string built-in.
   std::optional<ValuePtr> EvalRegexBuiltIn(const Expr* e, const std::string& s,

@@ -228,7 +228,7 @@ ValuePtr Evaluator::EvalRange(const Expr* e, Ctx& ctx) {
 }
 
 bool Evaluator::IsBareStringBuiltIn(const Expr* e) {
-  return e->kind == ExprKind::kBuiltIn && e->name == "string" && !e->has_call_args;
+  return e->IsBuiltIn(BuiltIn::kStringOf) && !e->has_call_args;
 }
 
 // n?string.percent, n?string["0.00"]: FreeMarker's number ?string is also a hash from format
@@ -329,7 +329,7 @@ ValuePtr Evaluator::Eval(const Expr* e, Ctx& ctx) {
   switch (e->kind) {
     case ExprKind::kNumber:
     case ExprKind::kString:
-      return e->constant;
+      return Unowned(e->constant.get());
     case ExprKind::kStringInterp: {
       std::string out;
       for (const auto& part : e->args) {

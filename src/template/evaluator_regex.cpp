@@ -166,25 +166,26 @@ void Evaluator::AppendReplacement(const Expr* e, const JavaRegex& regex, std::st
 std::optional<ValuePtr> Evaluator::EvalRegexBuiltIn(const Expr* e, const std::string& s,
                                                     const std::vector<ValuePtr>& args) {
   const std::string_view name = e->name;
+  const BuiltIn id = e->builtin->id;
   auto arg = [&](size_t i) -> const std::string& {
     return RequireString(args[i], e->call_args[i].get(), "a string argument");
   };
   auto str = [&](std::string v) { return MakeString(std::move(v), e->pos); };
-  const bool keep = name == "keep_before" || name == "keep_after" || name == "keep_before_last" ||
-                    name == "keep_after_last";
+  const bool keep = id == BuiltIn::kKeepBefore || id == BuiltIn::kKeepAfter ||
+                    id == BuiltIn::kKeepBeforeLast || id == BuiltIn::kKeepAfterLast;
   // Which argument is the flags string, and which built-ins take one at all.
   RegexFlags flags;
-  if (name == "matches") {
+  if (id == BuiltIn::kMatches) {
     if (args.empty() || args.size() > 2) {
       Fail(e->pos, "?matches(...) expects 1 or 2 arguments, but has received " +
                        std::to_string(args.size()) + ".");
     }
     if (args.size() > 1) flags = RegexFlags::Parse(arg(1));
     flags.regex = true;
-  } else if ((name == "replace" && args.size() == 3) ||
-             ((name == "split" || keep) && args.size() == 2)) {
+  } else if ((id == BuiltIn::kReplace && args.size() == 3) ||
+             ((id == BuiltIn::kSplit || keep) && args.size() == 2)) {
     flags = RegexFlags::Parse(arg(args.size() - 1));
-  } else if (name == "ensure_starts_with" && (args.size() == 2 || args.size() == 3)) {
+  } else if (id == BuiltIn::kEnsureStartsWith && (args.size() == 2 || args.size() == 3)) {
     flags = args.size() == 3 ? RegexFlags::Parse(arg(2)) : RegexFlags::Parse("r");
   } else {
     return std::nullopt;
@@ -192,7 +193,8 @@ std::optional<ValuePtr> Evaluator::EvalRegexBuiltIn(const Expr* e, const std::st
   const std::string& needle = arg(0);
   // ?keep_* and ?ensure_starts_with refuse the regex-only flags without "r"; ?replace and
   // ?split only log a warning.
-  if (!flags.regex && (keep || name == "ensure_starts_with") && !flags.RegexOnlyFlag().empty()) {
+  if (!flags.regex && (keep || id == BuiltIn::kEnsureStartsWith) &&
+      !flags.RegexOnlyFlag().empty()) {
     Fail(e->pos, "?" + std::string(name) + " doesn't support the \"" +
                      std::string(flags.RegexOnlyFlag()) + "\" flag without the \"r\" flag.");
   }
@@ -209,7 +211,7 @@ std::optional<ValuePtr> Evaluator::EvalRegexBuiltIn(const Expr* e, const std::st
     auto cut = [&](size_t from, size_t to) {
       return FromUtf16(std::u16string_view(text).substr(from, to - from));
     };
-    if (name == "replace") {
+    if (id == BuiltIn::kReplace) {
       const std::string& replacement = arg(1);
       if (sub.empty()) {
         if (replacement.empty()) return str(s);
@@ -235,7 +237,7 @@ std::optional<ValuePtr> Evaluator::EvalRegexBuiltIn(const Expr* e, const std::st
       out += cut(b, text.size());
       return str(std::move(out));
     }
-    if (name == "split") {
+    if (id == BuiltIn::kSplit) {
       std::vector<ValuePtr> parts;
       if (sub.empty()) {
         for (char16_t unit : text)
@@ -251,14 +253,14 @@ std::optional<ValuePtr> Evaluator::EvalRegexBuiltIn(const Expr* e, const std::st
       parts.push_back(Value::String(cut(prev, text.size())));
       return Value::Sequence(std::move(parts));
     }
-    if (name == "ensure_starts_with") {
+    if (id == BuiltIn::kEnsureStartsWith) {
       const bool starts = search_text.compare(0, search_sub.size(), search_sub) == 0;
       return str(starts ? s : arg(1) + s);
     }
     // keep_*
-    const bool last = name.size() > 10 && name.substr(name.size() - 5) == "_last";
+    const bool last = id == BuiltIn::kKeepBeforeLast || id == BuiltIn::kKeepAfterLast;
     const size_t found = last ? search_text.rfind(search_sub) : search_text.find(search_sub);
-    if (name.rfind("keep_before", 0) == 0) {
+    if (id == BuiltIn::kKeepBefore || id == BuiltIn::kKeepBeforeLast) {
       return str(found == std::u16string::npos ? s : cut(0, found));
     }
     return str(found == std::u16string::npos ? "" : cut(found + sub.size(), text.size()));
@@ -267,16 +269,17 @@ std::optional<ValuePtr> Evaluator::EvalRegexBuiltIn(const Expr* e, const std::st
   std::shared_ptr<const JavaRegex> holder;
   const JavaRegex& regex = CompiledRegex(e, needle, flags, &holder);
   RegexMatch m;
-  const bool whole_only = name == "matches" && e->boolean;  // Matcher.matches(), no find() list
+  const bool whole_only =
+      id == BuiltIn::kMatches && e->boolean;  // Matcher.matches(), no find() list
   try {
-    regex.CheckSubject(s, !whole_only && name != "ensure_starts_with");
+    regex.CheckSubject(s, !whole_only && id != BuiltIn::kEnsureStartsWith);
   } catch (const RegexError& error) {
     Unsupported(e, error.message);
   }
   if (whole_only) {
     return Value::Boolean(RegexMatchAt(e, regex, s, 0, JavaRegex::Anchor::kWholeInput, &m));
   }
-  if (name == "matches") {
+  if (id == BuiltIn::kMatches) {
     auto info = std::make_unique<Value::RegexGroups>();
     info->whole_match = RegexMatchAt(e, regex, s, 0, JavaRegex::Anchor::kWholeInput, &m);
     if (info->whole_match) {
@@ -304,7 +307,7 @@ std::optional<ValuePtr> Evaluator::EvalRegexBuiltIn(const Expr* e, const std::st
     result->regex = std::move(info);
     return result;
   }
-  if (name == "replace") {
+  if (id == BuiltIn::kReplace) {
     const std::string& replacement = arg(1);
     std::string out;
     size_t last = 0;
@@ -318,7 +321,7 @@ std::optional<ValuePtr> Evaluator::EvalRegexBuiltIn(const Expr* e, const std::st
     out.append(s, last, std::string::npos);
     return str(std::move(out));
   }
-  if (name == "split") {  // Pattern.split(s): limit 0
+  if (id == BuiltIn::kSplit) {  // Pattern.split(s): limit 0
     std::vector<std::string> parts;
     size_t index = 0;
     bool matched = false;
@@ -340,17 +343,17 @@ std::optional<ValuePtr> Evaluator::EvalRegexBuiltIn(const Expr* e, const std::st
     for (auto& part : parts) items.push_back(Value::String(std::move(part)));
     return Value::Sequence(std::move(items));
   }
-  if (name == "ensure_starts_with") {  // Matcher.lookingAt()
+  if (id == BuiltIn::kEnsureStartsWith) {  // Matcher.lookingAt()
     const bool starts = RegexMatchAt(e, regex, s, 0, JavaRegex::Anchor::kLookingAt, &m);
     return str(starts ? s : arg(1) + s);
   }
   // keep_*: the first match, or (the _last forms) the last of the matches found by
   // find(previous start + 1), which may overlap.
   if (!RegexMatchAt(e, regex, s, 0, JavaRegex::Anchor::kFind, &m)) {
-    return str(name.rfind("keep_before", 0) == 0 ? s : "");
+    return str(id == BuiltIn::kKeepBefore || id == BuiltIn::kKeepBeforeLast ? s : "");
   }
-  if (name == "keep_before") return str(s.substr(0, m.begin()));
-  if (name == "keep_after") return str(s.substr(m.end()));
+  if (id == BuiltIn::kKeepBefore) return str(s.substr(0, m.begin()));
+  if (id == BuiltIn::kKeepAfter) return str(s.substr(m.end()));
   RegexMatch next;
   while (true) {
     if (m.begin() >= s.size()) {
@@ -361,7 +364,7 @@ std::optional<ValuePtr> Evaluator::EvalRegexBuiltIn(const Expr* e, const std::st
     if (!RegexMatchAt(e, regex, s, m.begin() + width, JavaRegex::Anchor::kFind, &next)) break;
     m = next;
   }
-  if (name == "keep_before_last") return str(s.substr(0, m.begin()));
+  if (id == BuiltIn::kKeepBeforeLast) return str(s.substr(0, m.begin()));
   return str(s.substr(m.end()));
 }
 

@@ -9,7 +9,7 @@
 namespace dp::tmpl {
 namespace {
 
-bool IsStream(const Expr* e) { return e->kind == ExprKind::kBuiltIn && IsStreamBuiltIn(e->name); }
+bool IsStream(const Expr* e) { return e->IsBuiltInOf(BuiltInFamily::kStream); }
 
 bool SameValue(const ValuePtr& item, const ValuePtr& needle) {
   if (!item || item->type != needle->type) return false;
@@ -29,6 +29,7 @@ bool SameValue(const ValuePtr& item, const ValuePtr& needle) {
 
 std::optional<ValuePtr> Evaluator::EvalStreamBuiltIn(const Expr* e, Ctx& ctx) {
   const std::string& name = e->name;
+  const BuiltIn id = e->builtin->id;
   const Expr* target = e->args[0].get();
   if (IsStream(e)) {  // not read lazily by its consumer: materialised
     SequenceStream stream(this, e, ctx);
@@ -40,21 +41,21 @@ std::optional<ValuePtr> Evaluator::EvalStreamBuiltIn(const Expr* e, Ctx& ctx) {
     return Value::Sequence(std::move(items));
   }
   if (!IsStream(target)) return std::nullopt;
-  if (name == "first") {
+  if (id == BuiltIn::kFirst) {
     SequenceStream stream(this, target, ctx);
     return stream.HasNext() ? stream.Next() : nullptr;
   }
-  if (name == "size") {
+  if (id == BuiltIn::kSize) {
     SequenceStream stream(this, target, ctx);
     if (auto known = stream.KnownSize()) return Value::Int(static_cast<int64_t>(*known));
     int64_t count = 0;
     for (; stream.HasNext(); ++count) stream.Next();
     return Value::Int(count);
   }
-  if (name != "seq_contains" && name != "seq_index_of" && name != "seq_last_index_of") {
+  if (id != BuiltIn::kSeqContains && id != BuiltIn::kSeqIndexOf && id != BuiltIn::kSeqLastIndexOf) {
     return std::nullopt;
   }
-  const size_t max_args = name == "seq_contains" ? 1 : 2;
+  const size_t max_args = id == BuiltIn::kSeqContains ? 1 : 2;
   if (e->call_args.empty() || e->call_args.size() > max_args) {
     Fail(e->pos, "?" + name + " expects " + (max_args == 1 ? "1" : "1 or 2") + " argument(s)");
   }
@@ -65,7 +66,7 @@ std::optional<ValuePtr> Evaluator::EvalStreamBuiltIn(const Expr* e, Ctx& ctx) {
   if (e->call_args.size() > 1) {
     const ValuePtr bound = EvalRequired(e->call_args[1].get(), ctx);
     const int64_t start = RequireNumber(bound, e->call_args[1].get()).LongValue();
-    (name == "seq_index_of" ? from : to) = start;
+    (id == BuiltIn::kSeqIndexOf ? from : to) = start;
   }
   int64_t found = -1;
   for (int64_t i = 0; to >= 0 && stream.HasNext() && i <= to; ++i) {
@@ -73,9 +74,9 @@ std::optional<ValuePtr> Evaluator::EvalStreamBuiltIn(const Expr* e, Ctx& ctx) {
     const ValuePtr item = stream.Next();
     if (i < from || !SameValue(item, needle)) continue;
     found = i;
-    if (name != "seq_last_index_of") break;
+    if (id != BuiltIn::kSeqLastIndexOf) break;
   }
-  if (name == "seq_contains") return Value::Boolean(found >= 0);
+  if (id == BuiltIn::kSeqContains) return Value::Boolean(found >= 0);
   return Value::Int(found);
 }
 

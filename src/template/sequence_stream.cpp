@@ -7,7 +7,7 @@ namespace dp::tmpl {
 SequenceStream::SequenceStream(Evaluator* evaluator, const Expr* e, Ctx& ctx)
     : evaluator_(evaluator), expr_(e), ctx_(ctx) {
   const Expr* target = e->args[0].get();
-  if (target->kind == ExprKind::kBuiltIn && IsStreamBuiltIn(target->name)) {
+  if (target->IsBuiltInOf(BuiltInFamily::kStream)) {
     upstream_ = std::make_unique<SequenceStream>(evaluator, target, ctx);
   } else {
     source_ = evaluator->EvalRequired(target, ctx);
@@ -25,7 +25,7 @@ SequenceStream::SequenceStream(Evaluator* evaluator, const Expr* e, Ctx& ctx)
 }
 
 std::optional<size_t> SequenceStream::KnownSize() const {
-  if (expr_->name != "map") return std::nullopt;
+  if (!expr_->IsBuiltIn(BuiltIn::kMap)) return std::nullopt;
   if (upstream_) return upstream_->KnownSize();
   return source_->SequenceSize();
 }
@@ -61,17 +61,17 @@ bool SequenceStream::Matches(const ValuePtr& item) {
 }
 
 bool SequenceStream::HasNext() {
-  const std::string& op = expr_->name;
-  if (op == "map") return UpstreamHasNext();
-  if (op == "drop_while" && dropping_done_) return prefetched_ || UpstreamHasNext();
+  const BuiltIn op = expr_->builtin->id;
+  if (op == BuiltIn::kMap) return UpstreamHasNext();
+  if (op == BuiltIn::kDropWhile && dropping_done_) return prefetched_ || UpstreamHasNext();
   if (prefetched_) return true;
   if (exhausted_) return false;
   while (UpstreamHasNext()) {
     ValuePtr item = UpstreamNext();
     const bool matches = Matches(item);
-    if (op == "filter" && !matches) continue;
-    if (op == "take_while" && !matches) break;
-    if (op == "drop_while") {
+    if (op == BuiltIn::kFilter && !matches) continue;
+    if (op == BuiltIn::kTakeWhile && !matches) break;
+    if (op == BuiltIn::kDropWhile) {
       if (matches) continue;
       dropping_done_ = true;
     }
@@ -85,7 +85,7 @@ bool SequenceStream::HasNext() {
 }
 
 ValuePtr SequenceStream::Next() {
-  if (expr_->name == "map") {
+  if (expr_->IsBuiltIn(BuiltIn::kMap)) {
     ValuePtr mapped = Apply(UpstreamNext());
     if (!mapped) {
       evaluator_->Fail(expr_->pos,

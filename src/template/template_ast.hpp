@@ -6,7 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "template/builtin_names.hpp"
 #include "template/decimal.hpp"
+#include "template/value_ptr.hpp"
 
 namespace dp::tmpl {
 
@@ -43,13 +45,12 @@ enum class ExprKind {
   kLegacyNumber,     // #{args[0]}: a number as text; text is the DecimalFormat pattern or ""
 };
 
-struct Value;
-
 struct Expr {
   ExprKind kind;
   SourcePos pos;
-  std::string name;  // variable name, key, built-in name, operator
-  std::string text;  // string literal value
+  std::string name;                      // variable name, key, built-in name, operator
+  const BuiltInSpec* builtin = nullptr;  // kBuiltIn: its table entry, resolved at parse time
+  std::string text;                      // string literal value
   Decimal number;
   bool boolean = false;        // kBoolean's value; on a ?matches kBuiltIn: used only as a boolean
   bool has_call_args = false;  // built-in invoked with (...)
@@ -58,10 +59,14 @@ struct Expr {
   std::vector<std::unique_ptr<Expr>> call_args;
   std::string source;  // canonical-ish source snippet, for error messages
   // kString / kNumber: the literal's value, built once at parse time and shared by every
-  // render (values are immutable), so evaluating a literal allocates nothing.
-  std::shared_ptr<const Value> constant;
+  // render (values are immutable), so evaluating a literal allocates nothing. Owned here and
+  // handed to renders unowned (Unowned): its count is only touched while parsing.
+  ValuePtr constant;
   // kBuiltIn with a literal regex and literal flags: the regex compiled at parse time.
   std::shared_ptr<const class JavaRegex> regex;
+
+  bool IsBuiltIn(BuiltIn id) const { return builtin && builtin->id == id; }
+  bool IsBuiltInOf(BuiltInFamily family) const { return builtin && builtin->family == family; }
 };
 using ExprPtr = std::unique_ptr<Expr>;
 

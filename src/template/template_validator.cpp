@@ -9,7 +9,7 @@ namespace {
 
 std::optional<Violation> ScanExpr(const Expr* expr) {
   if (!expr) return std::nullopt;
-  if (expr->kind == ExprKind::kBuiltIn && IsForbiddenBuiltIn(expr->name)) {
+  if (expr->IsBuiltInOf(BuiltInFamily::kForbidden)) {
     return Violation{"?" + expr->name, expr->pos};
   }
   for (const auto& arg : expr->args) {

@@ -9,10 +9,7 @@ namespace {
 const Json::object_t& Members(const Json* json) { return json->get_ref<const Json::object_t&>(); }
 
 // Marks a converted JSON null in the child cache (a null ValuePtr means "not converted yet").
-const ValuePtr& MissingMarker() {
-  static const ValuePtr kMarker = std::make_shared<Value>();
-  return kMarker;
-}
+const Value kMissingMarker;
 
 }  // namespace
 
@@ -21,9 +18,9 @@ ValuePtr Value::JsonChild(size_t i, const Json& child) const {
   ValuePtr& slot = json_children_[i];
   if (!slot) {
     ValuePtr converted = FromJson(child);
-    slot = converted ? std::move(converted) : MissingMarker();
+    slot = converted ? std::move(converted) : Unowned(&kMissingMarker);
   }
-  return slot == MissingMarker() ? nullptr : slot;
+  return slot.get() == &kMissingMarker ? nullptr : slot;
 }
 
 ValuePtr Value::SequenceAt(size_t i) const {
@@ -72,12 +69,12 @@ ValuePtr Value::HashGet(std::string_view key) const {
   return it == hash_->index.end() ? nullptr : hash_->entries[it->second].second;
 }
 
-std::shared_ptr<Value> Value::New() {
+MutableValuePtr Value::New() {
   static_assert(alignof(Value) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__);
   if (ValuePool* pool = ValuePool::Current()) {
-    return std::allocate_shared<Value>(PoolAllocator<Value>(pool));
+    return std::__allocate_shared<Value, __gnu_cxx::_S_single>(PoolAllocator<Value>(pool));
   }
-  return std::make_shared<Value>();
+  return std::__make_shared<Value, __gnu_cxx::_S_single>();
 }
 
 ValuePtr Value::FromJson(const Json& json) {
@@ -149,18 +146,18 @@ ValuePtr Value::Number(Decimal d) {
 }
 
 ValuePtr Value::Boolean(bool b) {
-  static const ValuePtr kTrue = [] {
-    auto v = std::make_shared<Value>();
-    v->type = ValueType::kBoolean;
-    v->boolean = true;
+  static const Value kTrue = [] {
+    Value v;
+    v.type = ValueType::kBoolean;
+    v.boolean = true;
     return v;
   }();
-  static const ValuePtr kFalse = [] {
-    auto v = std::make_shared<Value>();
-    v->type = ValueType::kBoolean;
+  static const Value kFalse = [] {
+    Value v;
+    v.type = ValueType::kBoolean;
     return v;
   }();
-  return b ? kTrue : kFalse;
+  return Unowned(b ? &kTrue : &kFalse);
 }
 
 ValuePtr Value::Sequence(std::vector<ValuePtr> items) {

@@ -13,11 +13,10 @@
 #include "datapipelines/util/json.hpp"
 #include "template/decimal.hpp"
 #include "template/template_ast.hpp"
+#include "template/value_ptr.hpp"
 
 namespace dp::tmpl {
 
-struct Value;
-using ValuePtr = std::shared_ptr<const Value>;
 struct Namespace;
 
 enum class ValueType { kString, kNumber, kBoolean, kSequence, kHash, kMacro, kFunction, kMarkup };
@@ -81,7 +80,7 @@ struct Value {
 
   // A blank value, from the current render's ValuePool when there is one (values made outside
   // a render, e.g. parse-time literals, use the heap and may be shared across renders).
-  static std::shared_ptr<Value> New();
+  static MutableValuePtr New();
   // JSON null is a missing value (nullptr); objects and arrays are wrapped lazily.
   static ValuePtr FromJson(const Json& json);
   static ValuePtr String(std::string s);

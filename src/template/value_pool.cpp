@@ -7,6 +7,11 @@ namespace {
 
 thread_local ValuePool* current_pool = nullptr;
 
+// Chunks of finished renders, reused by the thread's next ones instead of going back to
+// malloc each time; at most kSpareChunks are kept per thread.
+constexpr size_t kSpareChunks = 8;
+thread_local std::vector<std::unique_ptr<std::byte[]>> spare_chunks;
+
 }  // namespace
 
 void ValuePool::Charge(size_t bytes) {
@@ -27,10 +32,26 @@ void* ValuePool::Allocate(size_t bytes) {
   if (carved_ == kBlocksPerChunk) {
     Charge(kBlockBytes * kBlocksPerChunk);
     // operator new[] aligns to __STDCPP_DEFAULT_NEW_ALIGNMENT__, and blocks are a multiple of it.
-    chunks_.push_back(std::make_unique_for_overwrite<std::byte[]>(kBlockBytes * kBlocksPerChunk));
+    chunks_.push_back(NewChunk());
     carved_ = 0;
   }
   return chunks_.back().get() + kBlockBytes * carved_++;
+}
+
+ValuePool::Chunk ValuePool::NewChunk() {
+  if (!spare_chunks.empty()) {
+    Chunk chunk = std::move(spare_chunks.back());
+    spare_chunks.pop_back();
+    return chunk;
+  }
+  return std::make_unique_for_overwrite<std::byte[]>(kBlockBytes * kBlocksPerChunk);
+}
+
+ValuePool::~ValuePool() {
+  for (Chunk& chunk : chunks_) {
+    if (spare_chunks.size() >= kSpareChunks) break;
+    spare_chunks.push_back(std::move(chunk));
+  }
 }
 
 void ValuePool::Deallocate(void* p, size_t bytes) {

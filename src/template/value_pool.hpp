@@ -20,6 +20,8 @@ class ValuePool {
   };
 
   explicit ValuePool(size_t max_bytes = 0) : max_bytes_(max_bytes) {}  // 0 = unbounded
+  // Keeps a few chunks for the thread's next render (a render makes a handful).
+  ~ValuePool();
   ValuePool(const ValuePool&) = delete;
   ValuePool& operator=(const ValuePool&) = delete;
 
@@ -49,11 +51,13 @@ class ValuePool {
   };
 
   void Charge(size_t bytes);
+  using Chunk = std::unique_ptr<std::byte[]>;
+  static Chunk NewChunk();
 
   size_t max_bytes_ = 0;
   size_t footprint_ = 0;  // chunks carved + large blocks alive
   FreeBlock* free_ = nullptr;
-  std::vector<std::unique_ptr<std::byte[]>> chunks_;
+  std::vector<Chunk> chunks_;
   size_t carved_ = kBlocksPerChunk;  // blocks handed out from the newest chunk
 };
 
