@@ -350,7 +350,7 @@ struct Application::Impl {
     rest->Mount("/api/v1/endpoints", EndpointRoutes(*endpoints));
     rest->SetEndpointService(endpoints.get());
     published = std::make_unique<PublishedEndpointHandler>(*authenticator, *endpoints);
-    mcp = std::make_unique<McpServer>(catalog, *auth, *audit, docs, std::string(ServerVersion()),
+    mcp = std::make_unique<McpServer>(catalog, *audit, docs, std::string(ServerVersion()),
                                       cursor_signing_key);
     // [resources] entity kinds of spec §7.1, after the services they read exist.
     mcp->AddResourceProvider(std::make_unique<PipelineResources>(*pipelines));
@@ -563,6 +563,8 @@ AuthService& Application::Auth() { return *impl_->auth; }
 MetadataStore& Application::Store() { return *impl_->store; }
 const ToolCatalog& Application::Catalog() const { return impl_->catalog; }
 const McpServer& Application::Mcp() const { return *impl_->mcp; }
+McpServer& Application::Mcp() { return *impl_->mcp; }
+RestApi& Application::Rest() { return *impl_->rest; }
 
 void ConfigureLogging(const Config& config) {
   auto logger = spdlog::stderr_logger_mt("datapipelines");

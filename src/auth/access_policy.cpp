@@ -27,9 +27,7 @@ void EnforceScope(const Principal& principal, Scope min_scope) {
                     {{"required", ToString(min_role)}, {"role", RoleJson(principal.role)}});
 }
 
-}  // namespace
-
-void EnforceAccess(const Principal& principal, Scope min_scope, Role min_role) {
+void EnforceFloor(const Principal& principal, Scope min_scope, Role min_role) {
   const bool is_key = !principal.via_session;
   // A session's scope is derived from its role, so humans are judged on the role alone.
   if (is_key) EnforceScope(principal, min_scope);
@@ -49,6 +47,22 @@ void EnforceAccess(const Principal& principal, Scope min_scope, Role min_role) {
                     "the operation requires role '" + std::string(ToString(min_role)) +
                         "' in workspace '" + principal.workspace_name + "'",
                     {{"required", ToString(min_role)}, {"role", RoleJson(principal.role)}});
+}
+
+}  // namespace
+
+void EnforceAccess(const Principal& principal, Operation operation) {
+  const OperationAccess& access = AccessOf(operation);
+  EnforceFloor(principal, access.min_scope, access.min_role);
+}
+
+bool IsAllowed(const Principal& principal, Operation operation) {
+  try {
+    EnforceAccess(principal, operation);
+    return true;
+  } catch (const DomainError&) {
+    return false;
+  }
 }
 
 }  // namespace dp

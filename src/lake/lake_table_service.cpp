@@ -105,8 +105,9 @@ std::vector<std::string> LakeTableService::ParseNamespace(const Json& value) {
 }
 
 LakeTableService::Target LakeTableService::RequireLake(const Principal& principal,
+                                                       Operation operation,
                                                        const std::string& name) {
-  EnforceAccess(principal, Scope::kAuthor, Role::kAuthor);
+  EnforceAccess(principal, operation);
   auto resolved = datasources_.ResolveConfigured(principal, name);
   if (resolved.dialect != "LAKE") {
     Fail(errc::kLakeDialectRequired,
@@ -223,7 +224,8 @@ Json LakeTableService::Store(const Principal& principal, const Target& target,
 }
 
 Json LakeTableService::Register(const Principal& principal, const Json& arguments) {
-  Target target = RequireLake(principal, RequiredString(arguments, "name"));
+  Target target =
+      RequireLake(principal, Operation::kLakeTablesRegister, RequiredString(arguments, "name"));
   LakeTable table =
       ValidateEntry(target, arguments.value("namespace", Json()), arguments.value("table", Json()),
                     arguments.value("format", Json()), arguments.value("location", Json()),
@@ -288,7 +290,8 @@ Json LakeTableService::ReadManifest(const Target& target, const std::string& url
 }
 
 Json LakeTableService::Import(const Principal& principal, const Json& arguments) {
-  Target target = RequireLake(principal, RequiredString(arguments, "name"));
+  Target target =
+      RequireLake(principal, Operation::kLakeTablesImport, RequiredString(arguments, "name"));
   return ImportInto(principal, target, arguments);
 }
 
@@ -403,7 +406,8 @@ Json LakeTableService::ImportInto(const Principal& principal, const Target& targ
 }
 
 Json LakeTableService::Unregister(const Principal& principal, const Json& arguments) {
-  Target target = RequireLake(principal, RequiredString(arguments, "name"));
+  Target target =
+      RequireLake(principal, Operation::kLakeTablesUnregister, RequiredString(arguments, "name"));
   std::vector<std::string> ns = ParseNamespace(arguments.value("namespace", Json()));
   Json table = arguments.value("table", Json());
   if (!table.is_string() || !IsSegment(table.get<std::string>())) {
@@ -424,7 +428,7 @@ Json LakeTableService::Unregister(const Principal& principal, const Json& argume
 }
 
 Json LakeTableService::List(const Principal& principal, const std::string& datasource) {
-  EnforceAccess(principal, Scope::kRead, Role::kViewer);
+  EnforceAccess(principal, Operation::kLakeTablesList);
   auto resolved = datasources_.ResolveConfigured(principal, datasource);
   if (resolved.dialect != "LAKE") {
     Fail(errc::kLakeDialectRequired, "Datasource '" + datasource + "' is not a LAKE datasource.",

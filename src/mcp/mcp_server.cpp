@@ -7,11 +7,11 @@
 #include <cstdio>
 #include <iterator>
 
+#include "datapipelines/auth/access_policy.hpp"
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/mcp/prompts/prompt_catalog.hpp"
 #include "datapipelines/service/audit_log.hpp"
-#include "datapipelines/service/auth_service.hpp"
 #include "datapipelines/service/skill_docs.hpp"
 #include "datapipelines/util/crypto.hpp"
 
@@ -125,11 +125,9 @@ bool IsSupportedProtocolVersion(std::string_view version) {
   return std::find(versions.begin(), versions.end(), version) != versions.end();
 }
 
-McpServer::McpServer(const ToolCatalog& catalog, AuthService& auth, AuditLog& audit,
-                     const SkillDocs& docs, std::string server_version,
-                     std::string cursor_signing_key)
+McpServer::McpServer(const ToolCatalog& catalog, AuditLog& audit, const SkillDocs& docs,
+                     std::string server_version, std::string cursor_signing_key)
     : catalog_(catalog),
-      auth_(auth),
       audit_(audit),
       docs_(docs),
       server_version_(std::move(server_version)),
@@ -230,7 +228,7 @@ Json McpServer::CallTool(const Json& params, const McpRequestContext& context) {
   }
   const ToolDefinition& definition = *entry->definition;
   try {
-    auth_.CheckAccess(context.principal, definition.min_scope, definition.min_role);
+    EnforceAccess(context.principal, definition.operation);
   } catch (const DomainError& refusal) {
     AuditToolCall(entry, name, *arguments, context, "scope_refused", refusal.code().code, elapsed(),
                   false);
@@ -305,7 +303,7 @@ void McpServer::AuditToolCall(const CatalogEntry* entry, std::string_view tool,
   event.event = "mcp.tool.called";
   audit_.Record(event);
   // Exactly one write event per mutating call that ran; a refusal never ran the tool (§14).
-  if (entry && entry->definition->mutating && tool_ran) {
+  if (entry && entry->definition->mutating() && tool_ran) {
     event.event = "mcp.tool.write";
     audit_.Record(event);
   }

@@ -18,7 +18,7 @@ ToolCatalog::ToolCatalog() {
 
 void ToolCatalog::Bind(std::string_view name, ToolHandler handler) {
   for (auto& entry : entries_) {
-    if (entry.definition->name == name) {
+    if (entry.definition->name() == name) {
       entry.handler = std::move(handler);
       RebuildListResult();  // startup-only: tools/list then serves prebuilt bytes
       return;
@@ -29,7 +29,7 @@ void ToolCatalog::Bind(std::string_view name, ToolHandler handler) {
 
 const CatalogEntry* ToolCatalog::FindServed(std::string_view name) const {
   for (const auto& entry : entries_) {
-    if (entry.definition->name == name) return entry.handler ? &entry : nullptr;
+    if (entry.definition->name() == name) return entry.handler ? &entry : nullptr;
   }
   return nullptr;
 }
@@ -47,10 +47,10 @@ void ToolCatalog::RebuildListResult() {
     Json tools = Json::array();
     for (const CatalogEntry* entry : Served()) {
       const ToolDefinition& d = *entry->definition;
-      Json tool = {{"name", std::string(d.name)},
+      Json tool = {{"name", std::string(d.name())},
                    {"description", std::string(d.description)},
                    {"inputSchema", entry->input_schema}};
-      tool["annotations"] = {{"readOnlyHint", !d.mutating}};
+      tool["annotations"] = {{"readOnlyHint", !d.mutating()}};
       tools.push_back(std::move(tool));
     }
     list_result_ = Json{{"tools", std::move(tools)}};

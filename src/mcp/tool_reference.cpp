@@ -39,11 +39,11 @@ std::string RenderToolReference(const ToolCatalog& catalog) {
       "build serves; `tools/list` is always the truth.\n";
   for (const CatalogEntry* entry : catalog.Served()) {
     const ToolDefinition& d = *entry->definition;
-    out += "\n## " + std::string(d.name) + "\n\n";
+    out += "\n## " + std::string(d.name()) + "\n\n";
     out += std::string(d.description) + "\n\n";
-    out += "- Scope: `" + std::string(ToString(d.min_scope)) + "`; role: `" +
-           std::string(ToString(d.min_role)) + "`; " +
-           (d.mutating ? "mutating (audited as a write)" : "read-only") + "\n";
+    out += "- Scope: `" + std::string(ToString(d.access().min_scope)) + "`; role: `" +
+           std::string(ToString(d.access().min_role)) + "`; " +
+           (d.mutating() ? "mutating (audited as a write)" : "read-only") + "\n";
     const Json& properties = entry->input_schema.value("properties", Json::object());
     if (properties.empty()) {
       out += "- Arguments: none\n";

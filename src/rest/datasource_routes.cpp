@@ -85,55 +85,59 @@ Json BodyNaming(const RestCall& c) {
 RestResource DatasourceRoutes(DatasourceService& datasources) {
   auto& d = datasources;
   RestRouter router{std::string(kPrefix)};
-  router.On("GET", "", [&d](const RestCall& c) { return ListPage(d, c.request, c.principal); })
-      .On("POST", "",
+  router
+      .On("GET", "", Operation::kDatasourcesList,
+          [&d](const RestCall& c) { return ListPage(d, c.request, c.principal); })
+      .On("POST", "", Operation::kDatasourcesCreate,
           [&d](const RestCall& c) {
             return c.Ok(d.Create(c.principal, ParseBody(c.request)), 201);
           })
-      .On("GET", "/{name}",
+      .On("GET", "/{name}", Operation::kDatasourcesGet,
           [&d](const RestCall& c) { return c.Ok(d.Get(c.principal, c.Param("name"))); })
-      .On("PUT", "/{name}",
+      .On("PUT", "/{name}", Operation::kDatasourcesUpdate,
           [&d](const RestCall& c) {
             return c.Ok(d.Update(c.principal, c.Param("name"), ParseBody(c.request)));
           })
-      .On("DELETE", "/{name}", [&d](const RestCall& c) { return Delete(d, c); })
-      .On("POST", "/{name}/test",
+      .On("DELETE", "/{name}", Operation::kDatasourcesDelete,
+          [&d](const RestCall& c) { return Delete(d, c); })
+      .On("POST", "/{name}/test", Operation::kDatasourcesTest,
           [&d](const RestCall& c) { return c.Ok(d.Test(c.principal, c.Param("name"))); })
-      .On("POST", "/{name}/restore",
+      .On("POST", "/{name}/restore", Operation::kDatasourcesRestore,
           [&d](const RestCall& c) { return c.Ok(d.Restore(c.principal, c.Param("name"))); })
-      .On("GET", "/{name}/schemas",
+      .On("GET", "/{name}/schemas", Operation::kDatasourcesGetSchemas,
           [&d](const RestCall& c) { return c.Ok(d.GetSchemas(c.principal, c.Param("name"))); })
-      .On("GET", "/{name}/tables",
+      .On("GET", "/{name}/tables", Operation::kDatasourcesGetTables,
           [&d](const RestCall& c) { return c.Ok(d.GetTables(c.principal, Locator(c, ""))); })
-      .On("GET", "/{name}/tables/{table}/columns",
+      .On("GET", "/{name}/tables/{table}/columns", Operation::kDatasourcesGetColumns,
           [&d](const RestCall& c) {
             return c.Ok(d.GetColumns(c.principal, Locator(c, c.Param("table"))));
           })
-      .On("GET", "/{name}/tables/{table}/stats",
+      .On("GET", "/{name}/tables/{table}/stats", Operation::kDatasourcesGetTableStats,
           [&d](const RestCall& c) {
             return c.Ok(d.GetTableStats(c.principal, Locator(c, c.Param("table"))));
           })
-      .On("POST", "/{name}/preview",
+      .On("POST", "/{name}/preview", Operation::kDatasourcesPreviewRows,
           [&d](const RestCall& c) {
             return c.Ok(
                 d.PreviewRows(c.principal, DatasourceService::PreviewFromJson(BodyNaming(c))));
           })
-      .On("POST", "/{name}/probe",
+      .On("POST", "/{name}/probe", Operation::kSqlProbe,
           [&d](const RestCall& c) {
             return c.Ok(d.Probe(c.principal, DatasourceService::ProbeFromJson(BodyNaming(c))));
           })
-      .On("GET", "/{name}/grants",
+      .On("GET", "/{name}/grants", Operation::kDatasourcesListGrants,
           [&d](const RestCall& c) { return c.Ok(d.ListGrants(c.principal, c.Param("name"))); })
-      .On("POST", "/{name}/grants",
+      .On("POST", "/{name}/grants", Operation::kDatasourcesGrant,
           [&d](const RestCall& c) {
             Json body = ParseBody(c.request);
             return c.Ok(d.Grant(c.principal, c.Param("name"), RequiredString(body, "workspace")),
                         201);
           })
-      .On("DELETE", "/{name}/grants/{workspace}", [&d](const RestCall& c) {
-        d.Revoke(c.principal, c.Param("name"), c.Param("workspace"));
-        return NoContent();
-      });
+      .On("DELETE", "/{name}/grants/{workspace}", Operation::kDatasourcesRevoke,
+          [&d](const RestCall& c) {
+            d.Revoke(c.principal, c.Param("name"), c.Param("workspace"));
+            return NoContent();
+          });
   return std::move(router).Resource();
 }
 

@@ -41,31 +41,32 @@ RestResource EndpointRoutes(EndpointService& endpoints) {
   auto& e = endpoints;
   RestRouter router{std::string(kPrefix)};
   router
-      .On("POST", "",
+      .On("POST", "", Operation::kEndpointsCreate,
           [&e](const RestCall& c) {
             return c.Ok(e.Create(c.principal, CreateRequest(c.request)), 201);
           })
-      .On("GET", "",
+      .On("GET", "", Operation::kEndpointsList,
           [&e](const RestCall& c) {
             if (auto path = QueryParam(c.request.query, "path")) {
               return c.Ok(e.Get(c.principal, *path));
             }
             return c.Ok(e.List(c.principal));
           })
-      .On("DELETE", "",
+      .On("DELETE", "", Operation::kEndpointsDelete,
           [&e](const RestCall& c) {
             return c.Ok(
                 e.Delete(c.principal, RequiredQuery(c.request, "path"), c.request.correlation_id));
           })
-      .On("GET", "/bindings", [&e](const RestCall& c) { return c.Ok(e.ListBindings(c.principal)); })
-      .On("POST", "/bindings",
+      .On("GET", "/bindings", Operation::kEndpointsListBindings,
+          [&e](const RestCall& c) { return c.Ok(e.ListBindings(c.principal)); })
+      .On("POST", "/bindings", Operation::kEndpointsBind,
           [&e](const RestCall& c) {
             Json body = ParseBody(c.request);
             return c.Ok(
                 e.Bind(c.principal, RequiredString(body, "path"), RequiredString(body, "key_name")),
                 201);
           })
-      .On("DELETE", "/bindings", [&e](const RestCall& c) {
+      .On("DELETE", "/bindings", Operation::kEndpointsUnbind, [&e](const RestCall& c) {
         return c.Ok(e.Unbind(c.principal, RequiredQuery(c.request, "path"),
                              RequiredQuery(c.request, "key_name")));
       });

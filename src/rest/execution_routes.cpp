@@ -57,20 +57,21 @@ RestResource ExecutionRoutes(ExecutionService& executions) {
   auto& e = executions;
   RestRouter router{std::string(kPrefix)};
   router
-      .On("GET", "",
+      .On("GET", "", Operation::kExecutionsList,
           [&e](const RestCall& c) { return c.Ok(e.List(c.principal, ListQuery(c.request))); })
-      .On("GET", "/{id}",
+      .On("GET", "/{id}", Operation::kExecutionsGet,
           [&e](const RestCall& c) { return c.Ok(e.Get(c.principal, c.Param("id"))); })
-      .On("DELETE", "/{id}",
+      .On("DELETE", "/{id}", Operation::kExecutionsCancel,
           [&e](const RestCall& c) {
             return c.Ok(e.Cancel(c.principal, c.Param("id"), ExecutionSurface::kHuman), 202);
           })
-      .On("GET", "/{id}/events",
+      .On("GET", "/{id}/events", Operation::kExecutionsEvents,
           [&e](const RestCall& c) {
             return c.Ok(Json{{"execution_id", c.Param("id")},
                              {"events", e.Events(c.principal, c.Param("id"))}});
           })
-      .On("GET", "/{id}/result", [&e](const RestCall& c) { return Result(e, c); });
+      .On("GET", "/{id}/result", Operation::kExecutionsGetResult,
+          [&e](const RestCall& c) { return Result(e, c); });
   return std::move(router).Resource();
 }
 

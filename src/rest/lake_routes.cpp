@@ -23,17 +23,18 @@ RestResource LakeRoutes(LakeTableService& lake) {
   auto& l = lake;
   RestRouter router{std::string(kPrefix)};
   router
-      .On("GET", "/{name}/lake-tables",
+      .On("GET", "/{name}/lake-tables", Operation::kLakeTablesList,
           [&l](const RestCall& c) { return c.Ok(l.List(c.principal, c.Param("name"))); })
-      .On("POST", "/{name}/tables",
+      .On("POST", "/{name}/tables", Operation::kLakeTablesRegister,
           [&l](const RestCall& c) { return c.Ok(l.Register(c.principal, BodyNaming(c)), 201); })
-      .On("POST", "/{name}/tables/import",
+      .On("POST", "/{name}/tables/import", Operation::kLakeTablesImport,
           [&l](const RestCall& c) { return c.Ok(l.Import(c.principal, BodyNaming(c))); })
-      .On("DELETE", "/{name}/tables/{namespace}/{table}", [&l](const RestCall& c) {
-        return c.Ok(l.Unregister(c.principal, Json{{"name", c.Param("name")},
-                                                   {"namespace", c.Param("namespace")},
-                                                   {"table", c.Param("table")}}));
-      });
+      .On("DELETE", "/{name}/tables/{namespace}/{table}", Operation::kLakeTablesUnregister,
+          [&l](const RestCall& c) {
+            return c.Ok(l.Unregister(c.principal, Json{{"name", c.Param("name")},
+                                                       {"namespace", c.Param("namespace")},
+                                                       {"table", c.Param("table")}}));
+          });
   return std::move(router).Resource();
 }
 

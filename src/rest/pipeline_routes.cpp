@@ -186,41 +186,43 @@ RestResource PipelineRoutes(PipelineService& pipelines, ExecutionService& execut
   };
   auto& p = pipelines;
   RestRouter router{std::string(kPrefix)};
-  router.On("GET", "", [r](const RestCall& c) { return r(c).List(); })
-      .On("POST", "",
+  router.On("GET", "", Operation::kPipelinesList, [r](const RestCall& c) { return r(c).List(); })
+      .On("POST", "", Operation::kPipelinesCreate,
           [&p](const RestCall& c) {
             // A person choosing a folder in a form has already decided: no root confirmation.
             return c.Ok(p.Create(c.principal, ParseBody(c.request), PipelineWriteFlags{}), 201);
           })
-      .On("GET", "/{id}",
+      .On("GET", "/{id}", Operation::kPipelinesGet,
           [&p](const RestCall& c) { return c.Ok(p.Get(c.principal, c.Param("id"), std::nullopt)); })
-      .On("PUT", "/{id}", [r](const RestCall& c) { return r(c).Update(c.Param("id")); })
-      .On("DELETE", "/{id}",
+      .On("PUT", "/{id}", Operation::kPipelinesUpdate,
+          [r](const RestCall& c) { return r(c).Update(c.Param("id")); })
+      .On("DELETE", "/{id}", Operation::kPipelinesDelete,
           [&p](const RestCall& c) { return c.Ok(p.Delete(c.principal, c.Param("id"))); })
-      .On("GET", "/{id}/versions",
+      .On("GET", "/{id}/versions", Operation::kPipelinesListVersions,
           [&p](const RestCall& c) { return c.Ok(p.ListVersions(c.principal, c.Param("id"))); })
-      .On("GET", "/{id}/parameters",
+      .On("GET", "/{id}/parameters", Operation::kPipelinesGet,
           [&p](const RestCall& c) { return c.Ok(p.Parameters(c.principal, c.Param("id"))); })
-      .On("POST", "/{id}/execute", [r](const RestCall& c) { return r(c).Execute(c.Param("id")); })
-      .On("POST", "/{id}/release",
+      .On("POST", "/{id}/execute", Operation::kPipelinesExecute,
+          [r](const RestCall& c) { return r(c).Execute(c.Param("id")); })
+      .On("POST", "/{id}/release", Operation::kPipelinesRelease,
           [&p](const RestCall& c) {
             return c.Ok(p.Release(c.principal, c.Param("id"), IfMatch(c.request),
                                   QueryParam(c.request.query, "override_checks_reason")));
           })
-      .On("GET", "/{id}/versions/{version}",
+      .On("GET", "/{id}/versions/{version}", Operation::kPipelinesGet,
           [&p](const RestCall& c) {
             return c.Ok(p.Get(c.principal, c.Param("id"), c.IntParam("version")));
           })
       // Release checks (rest-api §5.16): the latest run per check, and a fresh run.
-      .On("GET", "/{id}/versions/{version}/checks",
+      .On("GET", "/{id}/versions/{version}/checks", Operation::kPipelinesLatestChecks,
           [&checks](const RestCall& c) {
             return c.Ok(checks.Latest(c.principal, c.Param("id"), c.IntParam("version")));
           })
-      .On("POST", "/{id}/versions/{version}/checks/run",
+      .On("POST", "/{id}/versions/{version}/checks/run", Operation::kPipelinesRunChecks,
           [r](const RestCall& c) {
             return c.Ok(r(c).RunChecks(c.Param("id"), c.IntParam("version")));
           })
-      .On("POST", "/{id}/draft/discard", [&p](const RestCall& c) {
+      .On("POST", "/{id}/draft/discard", Operation::kPipelinesPurgeDraft, [&p](const RestCall& c) {
         p.PurgeDraft(c.principal, c.Param("id"), IfMatch(c.request));
         return NoContent();
       });

@@ -179,13 +179,21 @@ void RestApi::Mount(std::string prefix, RestResource resource) {
   mounts_.push_back({std::move(prefix), std::move(resource)});
 }
 
+std::vector<RestRouteInfo> RestApi::Routes() const {
+  std::vector<RestRouteInfo> out;
+  for (const auto& [prefix, resource] : mounts_) {
+    out.insert(out.end(), resource.routes.begin(), resource.routes.end());
+  }
+  return out;
+}
+
 HttpResponse RestApi::Dispatch(const HttpRequest& request, const Principal& principal) {
   const std::string& path = request.path;
   for (const auto& [prefix, resource] : mounts_) {
     bool under = path == prefix || (path.size() > prefix.size() && path.rfind(prefix, 0) == 0 &&
                                     path[prefix.size()] == '/');
     if (!under) continue;
-    if (auto response = resource(request, principal)) return std::move(*response);
+    if (auto response = resource.handle(request, principal)) return std::move(*response);
   }
   throw DomainError(errc::kRouteNotFound, "No route for " + request.method + " " + path + ".");
 }

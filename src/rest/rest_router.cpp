@@ -3,6 +3,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "datapipelines/auth/access_policy.hpp"
 #include "datapipelines/net/envelope.hpp"
 #include "datapipelines/rest/rest_support.hpp"
 
@@ -23,8 +24,9 @@ HttpResponse RestCall::Ok(Json data, int status) const {
   return SuccessEnvelope(std::move(data), request.correlation_id, status);
 }
 
-RestRouter& RestRouter::On(std::string_view method, std::string_view pattern, RestHandler handler) {
-  Entry entry{std::string(method), {}, std::move(handler)};
+RestRouter& RestRouter::On(std::string_view method, std::string_view pattern, Operation operation,
+                           RestHandler handler) {
+  Entry entry{std::string(method), std::string(pattern), {}, operation, std::move(handler)};
   while (!pattern.empty()) {
     if (pattern.front() != '/') throw std::logic_error("a route pattern starts with '/'");
     pattern.remove_prefix(1);
@@ -54,16 +56,23 @@ std::optional<HttpResponse> RestRouter::Route(const HttpRequest& request,
         matched = segment.text == (*segments)[i];
       }
     }
-    if (matched) return route.handler(RestCall(request, principal, std::move(params)));
+    if (!matched) continue;
+    EnforceAccess(principal, route.operation);
+    return route.handler(RestCall(request, principal, std::move(params)));
   }
   return std::nullopt;
 }
 
 RestResource RestRouter::Resource() && {
+  std::vector<RestRouteInfo> routes;
+  for (const Entry& route : routes_) {
+    routes.push_back({route.method, prefix_ + route.pattern, route.operation});
+  }
   auto router = std::make_shared<const RestRouter>(std::move(*this));
-  return [router](const HttpRequest& request, const Principal& principal) {
-    return router->Route(request, principal);
-  };
+  return {[router](const HttpRequest& request, const Principal& principal) {
+            return router->Route(request, principal);
+          },
+          std::move(routes)};
 }
 
 }  // namespace dp

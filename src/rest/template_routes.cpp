@@ -68,12 +68,12 @@ RestResource TemplateRoutes(TemplateService& templates) {
   auto& t = templates;
   RestRouter router{std::string(kPrefix)};
   router
-      .On("GET", "",
+      .On("GET", "", Operation::kTemplatesList,
           [&t](const RestCall& c) {
             TemplateListQuery query = QueryFrom(c.request);
             return c.Ok(ListData(t.List(c.principal, query), query));
           })
-      .On("POST", "",
+      .On("POST", "", Operation::kTemplatesCreate,
           [&t](const RestCall& c) {
             // A person choosing a folder in a form has already decided: no new-root
             // confirmation.
@@ -81,40 +81,43 @@ RestResource TemplateRoutes(TemplateService& templates) {
                                  TemplateSurface::kHuman),
                         201);
           })
-      .On("GET", "/{id}",
+      .On("GET", "/{id}", Operation::kTemplatesGet,
           [&t](const RestCall& c) { return c.Ok(t.Get(c.principal, c.Param("id"), std::nullopt)); })
-      .On("PUT", "/{id}", [&t](const RestCall& c) { return Update(t, c); })
-      .On("DELETE", "/{id}",
+      .On("PUT", "/{id}", Operation::kTemplatesUpdate,
+          [&t](const RestCall& c) { return Update(t, c); })
+      .On("DELETE", "/{id}", Operation::kTemplatesDelete,
           [&t](const RestCall& c) {
             t.Delete(c.principal, c.Param("id"));
             return NoContent();
           })
-      .On("GET", "/{id}/versions",
+      .On("GET", "/{id}/versions", Operation::kTemplatesListVersions,
           [&t](const RestCall& c) { return c.Ok(t.ListVersions(c.principal, c.Param("id"))); })
-      .On("POST", "/{id}/render",
+      .On("POST", "/{id}/render", Operation::kTemplatesRender,
           [&t](const RestCall& c) {
             return c.Ok(
                 t.Render(c.principal, c.Param("id"), std::nullopt, RenderContext(c.request)));
           })
-      .On("POST", "/{id}/purge-draft",
+      .On("POST", "/{id}/purge-draft", Operation::kTemplatesPurgeDraft,
           [&t](const RestCall& c) { return c.Ok(t.PurgeDraft(c.principal, c.Param("id"))); })
-      .On("POST", "/{id}/release", [&t](const RestCall& c) { return Release(t, c); })
-      .On("GET", "/{id}/versions/{version}",
+      .On("POST", "/{id}/release", Operation::kTemplatesRelease,
+          [&t](const RestCall& c) { return Release(t, c); })
+      .On("GET", "/{id}/versions/{version}", Operation::kTemplatesGet,
           [&t](const RestCall& c) {
             return c.Ok(t.Get(c.principal, c.Param("id"), c.IntParam("version")));
           })
-      .On("POST", "/{id}/versions/{version}/render",
+      .On("POST", "/{id}/versions/{version}/render", Operation::kTemplatesRender,
           [&t](const RestCall& c) {
             return c.Ok(t.Render(c.principal, c.Param("id"), c.IntParam("version"),
                                  RenderContext(c.request)));
           })
-      .On("GET", "/{id}/versions/{version}/used-by",
+      .On("GET", "/{id}/versions/{version}/used-by", Operation::kTemplatesUsedBy,
           [&t](const RestCall& c) {
             return c.Ok(t.UsedBy(c.principal, c.Param("id"), c.IntParam("version")));
           })
-      .On("POST", "/{id}/versions/{version}/discard", [&t](const RestCall& c) {
-        return c.Ok(t.Discard(c.principal, c.Param("id"), c.IntParam("version")));
-      });
+      .On("POST", "/{id}/versions/{version}/discard", Operation::kTemplatesDiscard,
+          [&t](const RestCall& c) {
+            return c.Ok(t.Discard(c.principal, c.Param("id"), c.IntParam("version")));
+          });
   return std::move(router).Resource();
 }
 

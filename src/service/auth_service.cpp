@@ -564,10 +564,6 @@ void AuthService::RevokeAndAudit(const ApiKeyRecord& key, const std::string& act
         {{"owner", key.user_id}, {"by", actor_user_id.empty() ? "operator" : "user"}});
 }
 
-void AuthService::CheckAccess(const Principal& principal, Scope min_scope, Role min_role) const {
-  EnforceAccess(principal, min_scope, min_role);
-}
-
 // ---------------------------------------------------------------------------------------------
 // Operator verbs
 

@@ -1,4 +1,5 @@
 #include "datapipelines/service/check_run_service.hpp"
+#include "datapipelines/auth/access_policy.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -37,8 +38,8 @@ int64_t MillisSince(Clock::time_point start) {
 // default, else NULL for an optional one. Undeclared supplied keys are ignored; the calculator
 // Context does not exist for a check. A parameter that cannot bind is named with its reason.
 struct CheckParameters {
-  Json bound = Json::object();               // wire values, the row's parameters_json
-  std::map<std::string, BindValue> binds;    // typed, by name
+  Json bound = Json::object();                 // wire values, the row's parameters_json
+  std::map<std::string, BindValue> binds;      // typed, by name
   std::map<std::string, std::string> unbound;  // name -> why it did not bind
 };
 
@@ -163,10 +164,10 @@ class CheckEvaluator {
         continue;
       }
       auto why = parameters_.unbound.find(name);
-      unbound += (unbound.empty() ? ":" : "; :") + name + " " +
-                 (why != parameters_.unbound.end()
-                      ? "did not bind (" + why->second + ")"
-                      : std::string("is not a declared pipeline parameter"));
+      unbound +=
+          (unbound.empty() ? ":" : "; :") + name + " " +
+          (why != parameters_.unbound.end() ? "did not bind (" + why->second + ")"
+                                            : std::string("is not a declared pipeline parameter"));
     }
     if (!unbound.empty()) {
       bind_failed = true;
@@ -197,8 +198,7 @@ class CheckEvaluator {
         return true;
       });
     } catch (const DomainError& raw) {
-      DomainError error = datasource_rules::Translate(raw, target.name,
-                                                      target.connector->config());
+      DomainError error = datasource_rules::Translate(raw, target.name, target.connector->config());
       const Json& details = error.details();
       if (details.is_object() && details.value("reason", std::string()) == "timeout") {
         return Error("The statement outlived its " + std::to_string(options_.timeout_seconds) +
@@ -234,8 +234,7 @@ class CheckEvaluator {
   static Verdict CompareRows(int64_t count, int64_t expected, bool truncated) {
     Json observed{{"rows", count}};
     if (!truncated && count == expected) return Verdict{observed, "pass", ""};
-    std::string seen = truncated ? "more than " + std::to_string(count - 1)
-                                 : std::to_string(count);
+    std::string seen = truncated ? "more than " + std::to_string(count - 1) : std::to_string(count);
     return Verdict{observed, "fail",
                    "The statement returned " + seen + " rows; expected exactly " +
                        std::to_string(expected) + "."};
@@ -282,20 +281,19 @@ CheckRunService::CheckRunService(ExecutionStore& executions, AuthService& auth, 
       options_(std::move(options)) {}
 
 Json CheckRunService::Run(const Principal& principal, const CheckRunRequest& request) {
-  auth_.CheckAccess(principal, Scope::kExecute, Role::kOperator);
+  EnforceAccess(principal, Operation::kPipelinesRunChecks);
   auto runnable =
       pipelines_.ResolveForExecution(principal.workspace_id, request.pipeline_id, request.version);
-  Json runs = RunBody(principal, runnable.entity.id, runnable.version.version,
-                      runnable.version.body, request.parameters, request.via,
-                      request.correlation_id);
+  Json runs =
+      RunBody(principal, runnable.entity.id, runnable.version.version, runnable.version.body,
+              request.parameters, request.via, request.correlation_id);
   return Json{{"version", runnable.version.version}, {"runs", std::move(runs)}};
 }
 
 Json CheckRunService::RunForRelease(const Principal& principal, const std::string& pipeline_id,
                                     int version, const Json& body,
                                     const std::string& correlation_id) {
-  return RunBody(principal, pipeline_id, version, body, Json::object(), "release",
-                 correlation_id);
+  return RunBody(principal, pipeline_id, version, body, Json::object(), "release", correlation_id);
 }
 
 Json CheckRunService::RunBody(const Principal& principal, const std::string& pipeline_id,
@@ -340,7 +338,7 @@ Json CheckRunService::RunBody(const Principal& principal, const std::string& pip
 
 Json CheckRunService::Latest(const Principal& principal, const std::string& pipeline_id,
                              int version) {
-  auth_.CheckAccess(principal, Scope::kRead, Role::kViewer);
+  EnforceAccess(principal, Operation::kPipelinesLatestChecks);
   auto runnable = pipelines_.ResolveForExecution(principal.workspace_id, pipeline_id, version);
   ValidationProblems ignored;
   const PipelineBody body = PipelineBodyParser::Parse(runnable.version.body, ignored);

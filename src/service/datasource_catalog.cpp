@@ -134,7 +134,7 @@ void RequireColumns(Connection& conn, const DatasourceRecord& record,
 }  // namespace
 
 Json DatasourceService::GetSchemas(const Principal& principal, const std::string& name) {
-  EnforceAccess(principal, Scope::kAuthor, Role::kAuthor);
+  EnforceAccess(principal, Operation::kDatasourcesGetSchemas);
   DatasourceRecord record = RequireVisible(principal, name);
   return WithLease(ConnectorFor(record), name, [&](Connector&, Connection& conn) {
     NamespaceListing listing = conn.ListNamespaces(OptionsOf(record));
@@ -147,7 +147,7 @@ Json DatasourceService::GetSchemas(const Principal& principal, const std::string
 }
 
 Json DatasourceService::GetTables(const Principal& principal, const TableLocator& locator) {
-  EnforceAccess(principal, Scope::kAuthor, Role::kAuthor);
+  EnforceAccess(principal, Operation::kDatasourcesGetTables);
   DatasourceRecord record = RequireVisible(principal, locator.datasource);
   SchemaFilter filter = FilterOf(locator);
   if (filter.matches_nothing) return Json{{"tables", Json::array()}, {"truncated", false}};
@@ -185,7 +185,7 @@ Json DatasourceService::GetTables(const Principal& principal, const TableLocator
 }
 
 Json DatasourceService::GetColumns(const Principal& principal, const TableLocator& locator) {
-  EnforceAccess(principal, Scope::kAuthor, Role::kAuthor);
+  EnforceAccess(principal, Operation::kDatasourcesGetColumns);
   RequireIdentifier(locator.table, "table");
   DatasourceRecord record = RequireVisible(principal, locator.datasource);
   SchemaFilter filter = FilterOf(locator);
@@ -252,7 +252,7 @@ std::optional<std::vector<ColumnSchema>> DatasourceService::ReadTableColumns(
 }
 
 Json DatasourceService::GetTableStats(const Principal& principal, const TableLocator& locator) {
-  EnforceAccess(principal, Scope::kRead, Role::kViewer);
+  EnforceAccess(principal, Operation::kDatasourcesGetTableStats);
   RequireIdentifier(locator.table, "table");
   DatasourceRecord record = RequireVisible(principal, locator.datasource);
   return WithLease(ConnectorFor(record), record.name, [&](Connector&, Connection& conn) {
@@ -262,7 +262,7 @@ Json DatasourceService::GetTableStats(const Principal& principal, const TableLoc
 }
 
 Json DatasourceService::PreviewRows(const Principal& principal, const PreviewRequest& request) {
-  EnforceAccess(principal, Scope::kAuthor, Role::kAuthor);
+  EnforceAccess(principal, Operation::kDatasourcesPreviewRows);
   const TableLocator& locator = request.locator;
   RequireIdentifier(locator.table, "table");
   if (locator.schema) RequireIdentifier(*locator.schema, "schema");

@@ -318,7 +318,7 @@ Json DatasourceService::Create(const Principal& principal, const Json& body) {
       }
     }
   } else {
-    EnforceAccess(principal, Scope::kAuthor, Role::kWsAdmin);
+    EnforceAccess(principal, Operation::kDatasourcesCreate);
     RequireMayOwnDialect(principal, record);
     record.workspace_id = principal.workspace_id;
     grants.push_back(principal.workspace_id);

@@ -241,7 +241,7 @@ Json DatasourceService::View(const DatasourceRecord& record, bool granted) {
 
 Json DatasourceService::List(const Principal& principal,
                              const std::optional<std::string>& dialect) {
-  EnforceAccess(principal, Scope::kRead, Role::kViewer);
+  EnforceAccess(principal, Operation::kDatasourcesList);
   Json out = Json::array();
   if (principal.workspace_id.empty()) return out;
   for (const auto& record : store_.ListDatasourcesGrantedTo(principal.workspace_id)) {
@@ -254,7 +254,7 @@ Json DatasourceService::List(const Principal& principal,
 }
 
 Json DatasourceService::Get(const Principal& principal, const std::string& name) {
-  EnforceAccess(principal, Scope::kRead, Role::kViewer);
+  EnforceAccess(principal, Operation::kDatasourcesGet);
   Json entry = View(RequireVisible(principal, name), true);
   if (enricher_) enricher_->DecorateDatasource(principal, name, entry);
   return entry;
@@ -266,7 +266,7 @@ std::string DatasourceService::RequireGrantedDialect(const Principal& principal,
 }
 
 Json DatasourceService::Test(const Principal& principal, const std::string& name) {
-  EnforceAccess(principal, Scope::kAuthor, Role::kWsAdmin);
+  EnforceAccess(principal, Operation::kDatasourcesTest);
   // A signed-in super admin administers the registry itself: any live datasource, granted to
   // the active workspace or not (one just registered, before any grant). A key, even a super
   // admin's, stays inside its workspace's grants: an agent learns nothing of the registry.

@@ -1,4 +1,5 @@
 #include "datapipelines/service/endpoint_service.hpp"
+#include "datapipelines/auth/access_policy.hpp"
 
 #include <spdlog/spdlog.h>
 
@@ -141,7 +142,7 @@ Json EndpointService::Shape(const PublishedEndpointRecord& e,
 }
 
 Json EndpointService::Create(const Principal& principal, const CreateEndpointRequest& request) {
-  auth_.CheckAccess(principal, Scope::kAuthor, Role::kAuthor);
+  EnforceAccess(principal, Operation::kEndpointsCreate);
   std::string reason;
   auto pattern = PathPattern::Parse(request.path, &reason);
   if (!pattern) {
@@ -235,7 +236,7 @@ Json EndpointService::Create(const Principal& principal, const CreateEndpointReq
 }
 
 Json EndpointService::List(const Principal& principal) {
-  auth_.CheckAccess(principal, Scope::kRead, Role::kViewer);
+  EnforceAccess(principal, Operation::kEndpointsList);
   Json out = Json::array();
   std::map<std::string, std::string> names;
   for (const auto& e : store_.ListAll()) {
@@ -262,7 +263,7 @@ PublishedEndpointRecord EndpointService::FindInWorkspace(const Principal& princi
 }
 
 Json EndpointService::Get(const Principal& principal, const std::string& path) {
-  auth_.CheckAccess(principal, Scope::kRead, Role::kViewer);
+  EnforceAccess(principal, Operation::kEndpointsGet);
   PublishedEndpointRecord e = FindInWorkspace(principal, path);
   auto released = pipelines_.LatestReleased(principal.workspace_id, e.pipeline_id);
   return Shape(e, released ? released->entity.name : e.pipeline_id);
@@ -270,7 +271,7 @@ Json EndpointService::Get(const Principal& principal, const std::string& path) {
 
 Json EndpointService::Delete(const Principal& principal, const std::string& path,
                              const std::string& correlation_id) {
-  auth_.CheckAccess(principal, Scope::kAuthor, Role::kAuthor);
+  EnforceAccess(principal, Operation::kEndpointsDelete);
   PublishedEndpointRecord e = FindInWorkspace(principal, path);
   if (!store_.Delete(e.id)) {
     throw DomainError(errc::kEndpointNotFound, "No endpoint '" + path + "' in this workspace.",
@@ -310,7 +311,7 @@ void RequireNode(const std::string& node) {
 
 Json EndpointService::Bind(const Principal& principal, const std::string& node,
                            const std::string& key_name) {
-  auth_.CheckAccess(principal, Scope::kAuthor, Role::kAuthor);
+  EnforceAccess(principal, Operation::kEndpointsBind);
   RequireNode(node);
   // Only the caller's OWN key, by name, in this workspace (REST API §19.5): a name is not unique
   // deployment-wide, so another person's credential is never resolved from it.
@@ -350,7 +351,7 @@ Json EndpointService::Bind(const Principal& principal, const std::string& node,
 
 Json EndpointService::Unbind(const Principal& principal, const std::string& node,
                              const std::string& key_name) {
-  auth_.CheckAccess(principal, Scope::kAuthor, Role::kAuthor);
+  EnforceAccess(principal, Operation::kEndpointsUnbind);
   RequireNode(node);
   bool removed = false;
   for (const auto& key : auth_.ListApiKeys(principal)) {
@@ -375,7 +376,7 @@ Json EndpointService::Unbind(const Principal& principal, const std::string& node
 }
 
 Json EndpointService::ListBindings(const Principal& principal) {
-  auth_.CheckAccess(principal, Scope::kRead, Role::kViewer);
+  EnforceAccess(principal, Operation::kEndpointsListBindings);
   std::map<std::string, std::string> own_names;
   for (const auto& key : auth_.ListApiKeys(principal)) own_names[key.id] = key.name;
   Json out = Json::array();
@@ -404,7 +405,7 @@ IssuedApiKey EndpointService::IssueKey(const Principal& principal,
                       Json{{"reason", "bindings_on_non_endpoint_key"}});
   }
   if (!bindings.empty()) {
-    auth_.CheckAccess(principal, Scope::kAuthor, Role::kAuthor);
+    EnforceAccess(principal, Operation::kEndpointsIssueKey);
     for (const auto& node : bindings) RequireNode(node);
   }
   CreateApiKeyRequest mint = request;

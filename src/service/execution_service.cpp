@@ -1,4 +1,5 @@
 #include "datapipelines/service/execution_service.hpp"
+#include "datapipelines/auth/access_policy.hpp"
 
 #include <charconv>
 
@@ -310,7 +311,7 @@ void ExecutionService::RequireRenderedTemplates(const Principal& principal, cons
 
 Json ExecutionService::Execute(const Principal& principal, const ExecuteRequest& request) {
   if (request.surface != ExecutionSurface::kEndpoint) {
-    auth_.CheckAccess(principal, Scope::kExecute, Role::kOperator);
+    EnforceAccess(principal, Operation::kPipelinesExecute);
   }
   auto runnable =
       pipelines_.ResolveForExecution(principal.workspace_id, request.pipeline_id, request.version);
@@ -578,12 +579,12 @@ Json ExecutionService::Projection(const ExecutionRecord& r) const {
 }
 
 Json ExecutionService::Get(const Principal& principal, const std::string& execution_id) {
-  auth_.CheckAccess(principal, Scope::kRead, Role::kViewer);
+  EnforceAccess(principal, Operation::kExecutionsGet);
   return Projection(Visible(principal, execution_id, false));
 }
 
 Json ExecutionService::List(const Principal& principal, const ExecutionListQuery& query) {
-  auth_.CheckAccess(principal, Scope::kRead, Role::kViewer);
+  EnforceAccess(principal, Operation::kExecutionsList);
   ExecutionQuery q;
   q.workspace_id = principal.workspace_id;
   q.pipeline_id = query.pipeline_id;
@@ -608,7 +609,7 @@ Json ExecutionService::List(const Principal& principal, const ExecutionListQuery
 }
 
 Json ExecutionService::ListForResources(const Principal& principal) {
-  auth_.CheckAccess(principal, Scope::kRead, Role::kViewer);
+  EnforceAccess(principal, Operation::kExecutionsList);
   ExecutionQuery q;
   q.workspace_id = principal.workspace_id;
   if (!principal.super_admin && principal.role != Role::kWsAdmin)
@@ -632,7 +633,7 @@ Json ExecutionService::ListForResources(const Principal& principal) {
 }
 
 Json ExecutionService::Events(const Principal& principal, const std::string& execution_id) {
-  auth_.CheckAccess(principal, Scope::kRead, Role::kViewer);
+  EnforceAccess(principal, Operation::kExecutionsEvents);
   ExecutionRecord r = Visible(principal, execution_id, false);
   Json out = Json::array();
   for (const auto& e : executions_.ListEvents(r.id)) {
@@ -656,7 +657,7 @@ std::string ExecutionService::EventsText(const Principal& principal,
 Json ExecutionService::GetResult(const Principal& principal, const std::string& execution_id,
                                  int64_t offset, std::optional<int64_t> limit,
                                  const std::string& format, bool uncapped) {
-  auth_.CheckAccess(principal, Scope::kRead, Role::kViewer);
+  EnforceAccess(principal, Operation::kExecutionsGetResult);
   if (format != "json" && format != "csv" && format != "arrow") {
     throw DomainError(errc::kResultFormatUnsupported, "format is json, csv or arrow.",
                       Json{{"format", format}, {"supported", {"json", "csv", "arrow"}}});
@@ -702,7 +703,7 @@ Json ExecutionService::GetResult(const Principal& principal, const std::string& 
 
 Json ExecutionService::Cancel(const Principal& principal, const std::string& execution_id,
                               ExecutionSurface surface) {
-  auth_.CheckAccess(principal, Scope::kExecute, Role::kOperator);
+  EnforceAccess(principal, Operation::kExecutionsCancel);
   ExecutionRecord r = Visible(principal, execution_id, false);
   if (r.status != kRunning) {
     throw DomainError(errc::kExecutionNotRunning,

@@ -10,9 +10,7 @@
 namespace dp {
 namespace {
 
-bool IsTokenChar(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
-}
+bool IsTokenChar(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; }
 
 // The body with every ${…} interpolation removed (nesting-aware, unterminated = to the end).
 std::string StripInterpolations(const std::string& body) {
@@ -88,13 +86,12 @@ void LearnedTablesGate::Check(const Principal& principal, const PipelineBody& bo
     for (const std::string& token : TemplateTableTokens(version->body)) {
       if (!tables.count(token) || learned.count({source, token})) continue;
       if (!reported.insert({source, token}).second) continue;
-      missing.push_back(
-          {{"datasource", source},
-           {"table", token},
-           {"node", node.id},
-           {"clearing_call",
-            {{"tool", "datasources_get_columns"},
-             {"arguments", {{"name", source}, {"table", token}}}}}});
+      missing.push_back({{"datasource", source},
+                         {"table", token},
+                         {"node", node.id},
+                         {"clearing_call",
+                          {{"tool", "datasources_get_columns"},
+                           {"arguments", {{"name", source}, {"table", token}}}}}});
     }
   }
   if (missing.empty()) return;

@@ -1,4 +1,5 @@
 #include "datapipelines/service/node_run_service.hpp"
+#include "datapipelines/auth/access_policy.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -94,8 +95,7 @@ NodeRunInputs ResolveInputs(const PipelineBody& body, const Json& supplied_in) {
     }
   }
   for (auto it = supplied.begin(); it != supplied.end(); ++it) {
-    if (it.value().is_null() || body.FindParameter(it.key()) ||
-        calculator_keys.count(it.key())) {
+    if (it.value().is_null() || body.FindParameter(it.key()) || calculator_keys.count(it.key())) {
       continue;
     }
     fail(it.key(), "not a declared parameter or a calculator key of this pipeline");
@@ -123,7 +123,7 @@ NodeRunService::NodeRunService(MetadataStore& metadata, AuditReader& audit_reade
 
 Json NodeRunService::Run(const Principal& principal, const NodeRunRequest& request) {
   const Clock::time_point start = Clock::now();
-  auth_.CheckAccess(principal, Scope::kAuthor, Role::kAuthor);
+  EnforceAccess(principal, Operation::kPipelinesExecuteNode);
   auto runnable =
       pipelines_.ResolveForExecution(principal.workspace_id, request.pipeline_id, request.version);
   ValidationProblems ignored;  // stored bodies were validated when they were saved
@@ -142,22 +142,25 @@ Json NodeRunService::Run(const Principal& principal, const NodeRunRequest& reque
   const std::string source_name = node->source.value_or("");
   if (type != NodeType::kPipeline && type != NodeType::kCalculator && source_name == kTempdb) {
     throw Refused(node->id, "tempdb_source",
-                  "Node '" + node->id + "' reads tempdb, which exists only inside a full "
-                  "execution: run the pipeline with pipelines_execute.");
+                  "Node '" + node->id +
+                      "' reads tempdb, which exists only inside a full "
+                      "execution: run the pipeline with pipelines_execute.");
   }
   if (type == NodeType::kPipeline) {
     throw Refused(node->id, "pipeline_node",
-                  "Node '" + node->id + "' runs a child pipeline, not SQL: run the child "
-                  "pipeline (or this one) with pipelines_execute.");
+                  "Node '" + node->id +
+                      "' runs a child pipeline, not SQL: run the child "
+                      "pipeline (or this one) with pipelines_execute.");
   }
   if (type == NodeType::kCalculator) {
     throw Refused(node->id, "calculator_node",
-                  "Node '" + node->id + "' evaluates a calculator, not SQL: evaluate its kind "
-                  "with the calculators tools, or run the pipeline with pipelines_execute.");
+                  "Node '" + node->id +
+                      "' evaluates a calculator, not SQL: evaluate its kind "
+                      "with the calculators tools, or run the pipeline with pipelines_execute.");
   }
   if (!node->template_ref) {
-    throw DomainError(errc::kNodeTemplateNotFound,
-                      "Node '" + node->id + "' pins no template.", Json{{"node_id", node->id}});
+    throw DomainError(errc::kNodeTemplateNotFound, "Node '" + node->id + "' pins no template.",
+                      Json{{"node_id", node->id}});
   }
 
   // ---- render before you run (MCP only), on this node's pin
@@ -223,12 +226,8 @@ Json NodeRunService::Run(const Principal& principal, const NodeRunRequest& reque
   const int64_t timeout_seconds = node->TimeoutSeconds().value_or(options_.node_timeout_seconds);
   query.timeout_ms = static_cast<int>(std::min<int64_t>(timeout_seconds, INT32_MAX / 1000) * 1000);
   if (!writes) query.max_rows = options_.max_rows;
-  Json out{{"node_id", node->id},
-           {"node_type", ToString(type)},
-           {"datasource", target->name},
-           {"version", version},
-           {"status", runnable.version.status},
-           {"sql", sql}};
+  Json out{{"node_id", node->id}, {"node_type", ToString(type)},       {"datasource", target->name},
+           {"version", version},  {"status", runnable.version.status}, {"sql", sql}};
   if (!sampled.empty()) out["sampled_parameters"] = sampled;
   Json rows = Json::array();
   QueryResult result;

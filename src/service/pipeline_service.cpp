@@ -1,4 +1,5 @@
 #include "datapipelines/service/pipeline_service.hpp"
+#include "datapipelines/auth/access_policy.hpp"
 
 #include <set>
 
@@ -126,13 +127,13 @@ void PipelineService::ThrowConflict(const Principal& principal, const std::strin
 // ---- reads
 
 PipelineListing PipelineService::List(const Principal& principal, const PipelineListQuery& query) {
-  auth_.CheckAccess(principal, Scope::kRead, Role::kViewer);
+  EnforceAccess(principal, Operation::kPipelinesList);
   return BuildPipelineListing(store_.ListPipelines(principal.workspace_id), query);
 }
 
 Json PipelineService::Get(const Principal& principal, const std::string& id,
                           std::optional<int> version) {
-  auth_.CheckAccess(principal, Scope::kRead, Role::kViewer);
+  EnforceAccess(principal, Operation::kPipelinesGet);
   PipelineWithVersions loaded = Load(principal, id);
   Json out = Project(principal, loaded, VersionOrThrow(loaded, version));
   // The URLs publishing it (issue 15): [] never absent once endpoints are served.
@@ -149,7 +150,7 @@ Json PipelineService::Parameters(const Principal& principal, const std::string& 
 }
 
 Json PipelineService::ListVersions(const Principal& principal, const std::string& id) {
-  auth_.CheckAccess(principal, Scope::kRead, Role::kViewer);
+  EnforceAccess(principal, Operation::kPipelinesListVersions);
   PipelineWithVersions loaded = Load(principal, id);
   Json items = Json::array();
   for (const auto& v : loaded.versions) items.push_back(PipelineVersionSummary(v));
@@ -217,7 +218,7 @@ Json PipelineService::ValidatedBody(const Principal& principal, const Json& requ
 
 Json PipelineService::Create(const Principal& principal, const Json& request,
                              const PipelineWriteFlags& flags) {
-  auth_.CheckAccess(principal, Scope::kAuthor, Role::kAuthor);
+  EnforceAccess(principal, Operation::kPipelinesCreate);
   Json canonical = ValidatedBody(principal, request, "", flags);
   const std::string name = canonical.value("name", "");
   if (flags.surface == PipelineSurface::kAgent && !flags.confirm_new_root) {
@@ -254,7 +255,7 @@ Json PipelineService::Create(const Principal& principal, const Json& request,
 Json PipelineService::Update(const Principal& principal, const std::string& id,
                              const std::string& expected_hash, const Json& request,
                              const PipelineWriteFlags& flags) {
-  auth_.CheckAccess(principal, Scope::kAuthor, Role::kAuthor);
+  EnforceAccess(principal, Operation::kPipelinesUpdate);
   PipelineWithVersions loaded = Load(principal, id);
   const PipelineVersionRecord working = *WorkingPipelineVersion(loaded);
   if (expected_hash != working.body_hash) {
@@ -299,7 +300,7 @@ Json PipelineService::Update(const Principal& principal, const std::string& id,
 Json PipelineService::Release(const Principal& principal, const std::string& id,
                               const std::optional<std::string>& expected_hash,
                               const std::optional<std::string>& override_checks_reason) {
-  auth_.CheckAccess(principal, Scope::kAuthor, Role::kAuthor);
+  EnforceAccess(principal, Operation::kPipelinesRelease);
   PipelineWithVersions loaded = Load(principal, id);
   const PipelineVersionRecord* draft = DraftPipelineVersion(loaded);
   if (!draft) {
@@ -392,7 +393,7 @@ Json PipelineService::Release(const Principal& principal, const std::string& id,
 
 void PipelineService::PurgeDraft(const Principal& principal, const std::string& id,
                                  const std::optional<std::string>& expected_hash) {
-  auth_.CheckAccess(principal, Scope::kAuthor, Role::kAuthor);
+  EnforceAccess(principal, Operation::kPipelinesPurgeDraft);
   PipelineWithVersions loaded = Load(principal, id);
   const PipelineVersionRecord* draft = DraftPipelineVersion(loaded);
   if (!draft) {
@@ -414,7 +415,7 @@ void PipelineService::PurgeDraft(const Principal& principal, const std::string& 
 }
 
 Json PipelineService::Delete(const Principal& principal, const std::string& id) {
-  auth_.CheckAccess(principal, Scope::kAuthor, Role::kAuthor);
+  EnforceAccess(principal, Operation::kPipelinesDelete);
   PipelineWithVersions loaded = Load(principal, id);
   if (endpoints_) {
     // A published pipeline is never deleted from under its URLs: unpublish them first.

@@ -34,12 +34,12 @@ void RequireRenderedTemplates(MetadataStore& metadata, AuditReader& audit_reader
     auto rendered = last_render.find(v->template_id);
     if (rendered != last_render.end() && rendered->second >= v->updated_at_ms) continue;
     if (!listed.emplace(v->template_id, v->version).second) continue;
-    stale.push_back({{"id", v->template_id},
-                     {"version", v->version},
-                     {"updated_at", FormatIso8601Ms(v->updated_at_ms)},
-                     {"last_render", rendered == last_render.end()
-                                         ? Json()
-                                         : Json(FormatIso8601Ms(rendered->second))}});
+    stale.push_back(
+        {{"id", v->template_id},
+         {"version", v->version},
+         {"updated_at", FormatIso8601Ms(v->updated_at_ms)},
+         {"last_render",
+          rendered == last_render.end() ? Json() : Json(FormatIso8601Ms(rendered->second))}});
   }
   if (stale.empty()) return;
   throw DomainError(errc::kExecutionTemplateUnrendered,

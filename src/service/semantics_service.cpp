@@ -245,7 +245,7 @@ SemanticsService::SemanticsService(LearnedFactStore& facts, DatasourceService& d
       options_(options) {}
 
 Json SemanticsService::Record(const Principal& principal, const RecordFactRequest& request) {
-  EnforceAccess(principal, Scope::kAuthor, Role::kAuthor);
+  EnforceAccess(principal, Operation::kSemanticsRecord);
   // 1. kind in the closed list AND of the requested scope.
   auto kind_scope = ScopeOfKind(request.kind);
   auto scope = ParseFactScope(request.scope);
@@ -384,7 +384,7 @@ Json SemanticsService::Record(const Principal& principal, const RecordFactReques
     }
     // Superseding retires: what another workspace established needs its admin (§6.2.39).
     if (superseded->scope == "DATASOURCE" && superseded->recorded_in != principal.workspace_id) {
-      EnforceAccess(principal, Scope::kAuthor, Role::kWsAdmin);
+      EnforceAccess(principal, Operation::kSemanticsRetireForeignFact);
     }
     fact.supersedes = superseded->id;
   }
@@ -455,7 +455,7 @@ Json SemanticsService::RunEvidence(const Principal& principal, const std::string
 }
 
 Json SemanticsService::List(const Principal& principal, const ListFactsRequest& request) {
-  EnforceAccess(principal, Scope::kRead, Role::kViewer);
+  EnforceAccess(principal, Operation::kSemanticsList);
   datasources_.RequireGrantedDialect(principal, request.datasource);
   auto facts =
       facts_.ListVisible(request.datasource, principal.workspace_id, request.include_retired);
@@ -477,7 +477,7 @@ Json SemanticsService::List(const Principal& principal, const ListFactsRequest& 
 
 Json SemanticsService::Retire(const Principal& principal, const std::string& id,
                               const std::string& reason, const std::string& correlation_id) {
-  EnforceAccess(principal, Scope::kAuthor, Role::kAuthor);
+  EnforceAccess(principal, Operation::kSemanticsRetire);
   auto fact = facts_.Find(id);
   if (!fact || !VisibleTo(*fact, principal)) throw NotFound(id);
   // A fact on a datasource this workspace cannot see is not-found as well (D-R5).
@@ -489,7 +489,7 @@ Json SemanticsService::Retire(const Principal& principal, const std::string& id,
   }
   bool own = fact->recorded_in == principal.workspace_id;
   if (fact->scope == "DATASOURCE" && !own) {
-    EnforceAccess(principal, Scope::kAuthor, Role::kWsAdmin);
+    EnforceAccess(principal, Operation::kSemanticsRetireForeignFact);
   }
   int64_t now = NowMs();
   if (facts_.Retire(fact->id, reason, now)) {

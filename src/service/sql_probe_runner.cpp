@@ -213,7 +213,7 @@ std::optional<std::string> MissingTable(const DomainError& error) {
 }  // namespace
 
 Json DatasourceService::Probe(const Principal& principal, const ProbeRequest& request) {
-  EnforceAccess(principal, Scope::kAuthor, Role::kAuthor);
+  EnforceAccess(principal, Operation::kSqlProbe);
   // The classifier runs before anything is looked up or leased (§6.2.34 argument faults).
   SqlStatementVerdict verdict = SqlStatementClassifier::Classify(request.sql);
   if (!verdict.admitted) {

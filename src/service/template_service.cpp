@@ -1,4 +1,5 @@
 #include "datapipelines/service/template_service.hpp"
+#include "datapipelines/auth/access_policy.hpp"
 
 #include <algorithm>
 #include <set>
@@ -146,20 +147,20 @@ void TemplateService::ThrowConflict(const Principal& principal, const std::strin
 // ---- reads
 
 TemplateListing TemplateService::List(const Principal& principal, const TemplateListQuery& query) {
-  auth_.CheckAccess(principal, Scope::kRead, Role::kViewer);
+  EnforceAccess(principal, Operation::kTemplatesList);
   auto working = store_.ListWorkingTemplateVersions(principal.workspace_id);
   return BuildTemplateListing(working, query);
 }
 
 Json TemplateService::Get(const Principal& principal, const std::string& id,
                           std::optional<int> version) {
-  auth_.CheckAccess(principal, Scope::kRead, Role::kViewer);
+  EnforceAccess(principal, Operation::kTemplatesGet);
   Loaded loaded = Load(principal, id);
   return loaded.Projection(VersionOrThrow(loaded, version));
 }
 
 Json TemplateService::ListVersions(const Principal& principal, const std::string& id) {
-  auth_.CheckAccess(principal, Scope::kRead, Role::kViewer);
+  EnforceAccess(principal, Operation::kTemplatesListVersions);
   Loaded loaded = Load(principal, id);
   Json items = Json::array();
   for (const auto& v : loaded.versions) {
@@ -202,7 +203,7 @@ void TemplateService::RequireKnownRoot(const Principal& principal, const std::st
 
 Json TemplateService::Create(const Principal& principal, const TemplateWrite& write,
                              bool confirm_new_root, TemplateSurface surface) {
-  auth_.CheckAccess(principal, Scope::kAuthor, Role::kAuthor);
+  EnforceAccess(principal, Operation::kTemplatesCreate);
   std::string id = write.id.value_or(GenerateTestTemplateId());
   ValidateTemplateId(id);
   // An omitted id lands under test/, which never needs confirmation.
@@ -236,7 +237,7 @@ Json TemplateService::Create(const Principal& principal, const TemplateWrite& wr
 Json TemplateService::Update(const Principal& principal, const std::string& id,
                              const std::string& expected_hash, const TemplateWrite& write,
                              TemplateSurface surface) {
-  auth_.CheckAccess(principal, Scope::kAuthor, Role::kAuthor);
+  EnforceAccess(principal, Operation::kTemplatesUpdate);
   ValidateTemplateId(id);
   Loaded loaded = Load(principal, id);
   const TemplateVersionRecord working = *loaded.Working();
@@ -296,7 +297,7 @@ Json TemplateService::Update(const Principal& principal, const std::string& id,
 
 Json TemplateService::Render(const Principal& principal, const std::string& id,
                              std::optional<int> version, const Json& context) {
-  auth_.CheckAccess(principal, Scope::kAuthor, Role::kAuthor);
+  EnforceAccess(principal, Operation::kTemplatesRender);
   std::optional<UserConcurrency::Permit> permit;
   if (options_.expensive) permit.emplace(options_.expensive->Acquire(principal.user_id));
   Loaded loaded = Load(principal, id);
@@ -344,7 +345,7 @@ std::string TemplateService::RenderPinned(const std::string& workspace_id, const
 }
 
 Json TemplateService::UsedBy(const Principal& principal, const std::string& id, int version) {
-  auth_.CheckAccess(principal, Scope::kRead, Role::kViewer);
+  EnforceAccess(principal, Operation::kTemplatesUsedBy);
   Loaded loaded = Load(principal, id);
   VersionOrThrow(loaded, version);
   std::vector<TemplatePin> pins;
@@ -366,7 +367,7 @@ Json TemplateService::UsedBy(const Principal& principal, const std::string& id, 
 }
 
 Json TemplateService::PurgeDraft(const Principal& principal, const std::string& id) {
-  auth_.CheckAccess(principal, Scope::kAuthor, Role::kAuthor);
+  EnforceAccess(principal, Operation::kTemplatesPurgeDraft);
   auto entity = store_.FindTemplate(principal.workspace_id, id);
   if (!entity || entity->is_deleted) throw NotFound(id);
   auto versions = store_.ListTemplateVersions(principal.workspace_id, id);
@@ -404,7 +405,7 @@ Json TemplateService::PurgeDraft(const Principal& principal, const std::string& 
 
 Json TemplateService::Release(const Principal& principal, const std::string& id,
                               const std::optional<std::string>& expected_hash) {
-  auth_.CheckAccess(principal, Scope::kAuthor, Role::kAuthor);
+  EnforceAccess(principal, Operation::kTemplatesRelease);
   Loaded loaded = Load(principal, id);
   const TemplateVersionRecord* draft = loaded.Draft();
   if (!draft) {
@@ -422,7 +423,7 @@ Json TemplateService::Release(const Principal& principal, const std::string& id,
 }
 
 Json TemplateService::Discard(const Principal& principal, const std::string& id, int version) {
-  auth_.CheckAccess(principal, Scope::kAuthor, Role::kAuthor);
+  EnforceAccess(principal, Operation::kTemplatesDiscard);
   Loaded loaded = Load(principal, id);
   const TemplateVersionRecord& v = VersionOrThrow(loaded, version);
   if (v.status == kDiscarded) {
@@ -457,7 +458,7 @@ Json TemplateService::Discard(const Principal& principal, const std::string& id,
 }
 
 void TemplateService::Delete(const Principal& principal, const std::string& id) {
-  auth_.CheckAccess(principal, Scope::kAuthor, Role::kAuthor);
+  EnforceAccess(principal, Operation::kTemplatesDelete);
   Load(principal, id);
   if (pins_) {
     auto pins = pins_->AllPins(principal.workspace_id, id);

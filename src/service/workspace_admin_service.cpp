@@ -36,7 +36,7 @@ Json WorkspaceView(const Workspace& w) {
 }
 
 Json WorkspaceAdminService::Members(const Principal& principal) {
-  EnforceAccess(principal, Scope::kRead, Role::kViewer);
+  EnforceAccess(principal, Operation::kWorkspaceMembersList);
   Json out = Json::array();
   for (const auto& m : auth_.ListMembers(principal.workspace_name)) {
     out.push_back({{"user_id", m.user_id},
@@ -50,12 +50,12 @@ Json WorkspaceAdminService::Members(const Principal& principal) {
 
 void WorkspaceAdminService::SetMember(const Principal& principal, const std::string& email,
                                       Role role) {
-  EnforceAccess(principal, Scope::kAuthor, Role::kWsAdmin);
+  EnforceAccess(principal, Operation::kWorkspaceMembersSet);
   auth_.SetMembership(principal.workspace_name, email, role);
 }
 
 void WorkspaceAdminService::RemoveMember(const Principal& principal, const std::string& email) {
-  EnforceAccess(principal, Scope::kAuthor, Role::kWsAdmin);
+  EnforceAccess(principal, Operation::kWorkspaceMembersRemove);
   if (!auth_.RemoveMembership(principal.workspace_name, email)) {
     throw DomainError(errc::kUserNotFound, "No member " + email + " in this workspace.",
                       Json{{"email", email}, {"workspace", principal.workspace_name}});

@@ -9,18 +9,6 @@
 #include "datapipelines/util/utf8.hpp"
 
 namespace dp::ui {
-namespace {
-
-bool Allowed(const Principal& principal, Scope scope, Role role) {
-  try {
-    EnforceAccess(principal, scope, role);
-    return true;
-  } catch (const DomainError&) {
-    return false;
-  }
-}
-
-}  // namespace
 
 std::string EncodeSegment(std::string_view text) {
   std::string out;
@@ -47,12 +35,11 @@ void AddHrefs(Json& items, std::string_view base, const char* key) {
 
 Capabilities Capabilities::Of(const Principal& principal) {
   Capabilities can;
-  // The same (scope, role) pairs the services check: PipelineService::Release/PurgeDraft/Delete
-  // and TemplateService's human verbs (author, author), ExecutionService::Execute/Cancel
-  // (execute, operator), DatasourceService::Create/Update/Test (author, ws_admin).
-  can.author = Allowed(principal, Scope::kAuthor, Role::kAuthor);
-  can.execute = Allowed(principal, Scope::kExecute, Role::kOperator);
-  can.admin_workspace = Allowed(principal, Scope::kAuthor, Role::kWsAdmin);
+  // The rows the services check for the verbs each flag shows: releasing (and the other
+  // author verbs), executing (and cancelling), registering a datasource (and its admin verbs).
+  can.author = IsAllowed(principal, Operation::kPipelinesRelease);
+  can.execute = IsAllowed(principal, Operation::kPipelinesExecute);
+  can.admin_workspace = IsAllowed(principal, Operation::kDatasourcesCreate);
   can.super_admin = principal.super_admin;
   return can;
 }

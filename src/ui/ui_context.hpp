@@ -17,7 +17,7 @@
 namespace dp::ui {
 
 // Which verbs to render (ui-screens §4.3e: hide, don't disable). Each flag is the access check
-// the service itself runs for that verb, asked of the same EnforceAccess; the service still
+// the service itself runs for that verb, asked of the same operation table; the service still
 // re-checks every POST, so a flag only decides what is drawn.
 struct Capabilities {
   bool author = false;           // pipeline/template release, discard, delete; key issuance

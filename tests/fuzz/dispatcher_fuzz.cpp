@@ -128,11 +128,11 @@ class Stack {
     limiter_ = OpenRateLimiter("memory", RateLimitPolicy{1 << 24, 1 << 30});
     authenticator_ = std::make_unique<RequestAuthenticator>(*auth_, *limiter_, *store_);
     for (const ToolDefinition& definition : AllToolDefinitions()) {
-      std::string name(definition.name);
+      std::string name(definition.name());
       catalog_.Bind(name, [name](const ToolCall& call) { return FakeHandler(name, call); });
     }
     BindDocsTools(catalog_, BuiltInSkillDocs());  // real: they only read the built-in docs
-    server_ = std::make_unique<McpServer>(catalog_, *auth_, *audit_, BuiltInSkillDocs(), "fuzz");
+    server_ = std::make_unique<McpServer>(catalog_, *audit_, BuiltInSkillDocs(), "fuzz");
     endpoint_ = std::make_unique<McpHttpEndpoint>(*server_, *authenticator_);
     AddMembers();
     last_audit_id_ = Newest();
@@ -375,9 +375,9 @@ Expectation Expect(const std::string& body) {
 }
 
 bool Permits(const Grant& grant, const ToolDefinition& tool) {
-  if (grant.scope < tool.min_scope) return false;
+  if (grant.scope < tool.access().min_scope) return false;
   if (grant.super_admin) return true;
-  return grant.role && *grant.role >= tool.min_role;
+  return grant.role && *grant.role >= tool.access().min_role;
 }
 
 void CheckResponse(const HttpRequest& request, const HttpResponse& response,

@@ -59,7 +59,7 @@ class SurfaceStack : public ::testing::Test {
   }
   // After the tools are bound: the MCP dispatcher over them.
   void StartMcp() {
-    mcp_ = std::make_unique<McpServer>(catalog_, *auth_, *audit_, BuiltInSkillDocs(), "test");
+    mcp_ = std::make_unique<McpServer>(catalog_, *audit_, BuiltInSkillDocs(), "test");
   }
 
   void AddUser(const std::string& name, const std::string& workspace, Role role, Scope scope) {

@@ -12,6 +12,7 @@ class AuthService;
 class MetadataStore;
 class ToolCatalog;
 class McpServer;
+class RestApi;
 
 class Application {
  public:
@@ -28,6 +29,9 @@ class Application {
   MetadataStore& Store();
   const ToolCatalog& Catalog() const;
   const McpServer& Mcp() const;
+  // The two surfaces, for tests that drive them in-process (the operation walk).
+  McpServer& Mcp();
+  RestApi& Rest();
 
  private:
   struct Impl;

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "datapipelines/auth/operation.hpp"
 #include "datapipelines/auth/principal.hpp"
 #include "datapipelines/connectors/lake_table.hpp"
 #include "datapipelines/util/json.hpp"
@@ -47,7 +48,8 @@ class LakeTableService {
 
  private:
   struct Target;
-  Target RequireLake(const Principal& principal, const std::string& name);
+  // The operation's floor, then the datasource: configured and of the LAKE dialect.
+  Target RequireLake(const Principal& principal, Operation operation, const std::string& name);
   Json ImportInto(const Principal& principal, const Target& target, const Json& arguments);
   LakeTable ValidateEntry(const Target& target, const Json& ns, const Json& table,
                           const Json& format, const Json& location, const Json& partition);

@@ -15,7 +15,6 @@
 
 namespace dp {
 
-class AuthService;
 class AuditLog;
 class SkillDocs;
 
@@ -52,7 +51,7 @@ class McpServer {
   // `cursor_signing_key` signs resources/list cursors; every instance of one deployment must
   // pass the same (Application derives it from the encryption key). Empty: a random key, good
   // for one process only (tests).
-  McpServer(const ToolCatalog& catalog, AuthService& auth, AuditLog& audit, const SkillDocs& docs,
+  McpServer(const ToolCatalog& catalog, AuditLog& audit, const SkillDocs& docs,
             std::string server_version, std::string cursor_signing_key = "");
 
   // Startup only (not thread-safe against requests): one entity kind of §7.1 resources.
@@ -91,7 +90,6 @@ class McpServer {
                      std::string_view code, double elapsed_ms, bool tool_ran);
 
   const ToolCatalog& catalog_;
-  AuthService& auth_;
   AuditLog& audit_;
   const SkillDocs& docs_;
   std::string server_version_;

@@ -1,20 +1,22 @@
 #pragma once
-// The static MCP tool catalog (spec §6.1/§6.2): name, description and input schema exactly as
-// the spec publishes them, plus the two-axis floor (§4.1, auth §7.6) and the §14 mutating flag.
+// The static MCP tool catalog (spec §6.1/§6.2): description and input schema exactly as the
+// spec publishes them. The name, the two-axis floor (§4.1, auth §7.6) and the §14 mutating flag
+// are the tool's row in the operation table (auth/operation.hpp).
 #include <span>
 #include <string_view>
 
-#include "datapipelines/domain/access.hpp"
+#include "datapipelines/auth/operation.hpp"
 
 namespace dp {
 
 struct ToolDefinition {
-  std::string_view name;
+  Operation operation;
   std::string_view description;
   std::string_view input_schema_json;  // JSON text; parse once at catalog build time
-  Scope min_scope;
-  Role min_role;
-  bool mutating;  // every call writes mcp.tool.write (§14)
+
+  const OperationAccess& access() const { return AccessOf(operation); }
+  std::string_view name() const { return access().name; }
+  bool mutating() const { return access().mutating; }  // every call writes mcp.tool.write (§14)
 };
 
 // All 41 tools, in §6.1 order. The storage is static; the span never dangles.

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "datapipelines/auth/operation.hpp"
 #include "datapipelines/auth/principal.hpp"
 #include "datapipelines/net/http_message.hpp"
 
@@ -17,10 +18,20 @@ class EndpointService;
 class RequestAuthenticator;
 class SkillDocs;
 
+// One route a resource serves: its method, its full path pattern and the operation whose floor
+// the router enforces before the handler runs.
+struct RestRouteInfo {
+  std::string method;
+  std::string pattern;  // "/api/v1/templates/{id}/versions/{version}"
+  Operation operation;
+};
+
 // A group of routes under one path prefix (e.g. /api/v1/templates), called after the caller
 // is authenticated; nullopt means "no route of mine matches".
-using RestResource =
-    std::function<std::optional<HttpResponse>(const HttpRequest&, const Principal&)>;
+struct RestResource {
+  std::function<std::optional<HttpResponse>(const HttpRequest&, const Principal&)> handle;
+  std::vector<RestRouteInfo> routes;  // what `handle` serves (the access walk reads it)
+};
 
 struct RestApiOptions {
   int session_ttl_hours = 8;
@@ -38,6 +49,8 @@ class RestApi {
   HttpResponse HandleSkill(const HttpRequest& request) const;
   // Serves every path equal to or below `prefix` with `resource` (startup only).
   void Mount(std::string prefix, RestResource resource);
+  // Every route of every mounted resource, in mount order.
+  std::vector<RestRouteInfo> Routes() const;
   // Key issuance with kind and bindings goes through the endpoint service (auth.md §7.7);
   // without one (tests of other routes) bindings are refused.
   void SetEndpointService(EndpointService* endpoints) { endpoints_ = endpoints; }

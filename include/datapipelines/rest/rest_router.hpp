@@ -1,7 +1,8 @@
 #pragma once
-// The routes of one REST resource as a table of path patterns: each route names its method and
-// its path below the resource's prefix ("", "/{id}", "/{id}/versions/{version}/render"), where
-// {name} captures one percent-decoded segment. Patterns are parsed once, at startup; a request
+// The routes of one REST resource as a table of path patterns: each route names its method, its
+// path below the resource's prefix ("", "/{id}", "/{id}/versions/{version}/render"), where
+// {name} captures one percent-decoded segment, and its operation (auth/operation.hpp), whose
+// floor is enforced before the handler runs. Patterns are parsed once, at startup; a request
 // takes the first route whose method and pattern match, in the order they were added.
 #include <functional>
 #include <optional>
@@ -44,7 +45,8 @@ class RestRouter {
  public:
   explicit RestRouter(std::string prefix) : prefix_(std::move(prefix)) {}
 
-  RestRouter& On(std::string_view method, std::string_view pattern, RestHandler handler);
+  RestRouter& On(std::string_view method, std::string_view pattern, Operation operation,
+                 RestHandler handler);
   // The response of the first matching route; nullopt when none matches (the API answers
   // request.route.not_found).
   std::optional<HttpResponse> Route(const HttpRequest& request, const Principal& principal) const;
@@ -58,7 +60,9 @@ class RestRouter {
   };
   struct Entry {
     std::string method;
+    std::string pattern;
     std::vector<Segment> segments;
+    Operation operation;
     RestHandler handler;
   };
 

@@ -127,9 +127,6 @@ class AuthService {
   void ChangeOwnPassword(const Principal& principal, const std::string& current_password,
                          const std::string& new_password);
 
-  // The two-axis check (see access_policy.hpp).
-  void CheckAccess(const Principal& principal, Scope min_scope, Role min_role) const;
-
   // --- operator verbs (the CLI; the shell is the operator) --------------------------------
   // `actor_user_id` (the UI's instance admin; empty for the CLI) goes on the audit event.
   User CreateUser(const std::string& email, const std::string& display_name,

@@ -1,4 +1,5 @@
 // API-key validation (auth.md §7.3, §11.4) against a real SQLite metadata store.
+#include "datapipelines/auth/access_policy.hpp"
 #include "datapipelines/auth/api_key_format.hpp"
 #include "integration/auth/auth_test_fixture.hpp"
 
@@ -85,7 +86,7 @@ TEST_F(ApiKeyAuth, DemotedIssuerLosesTheKeyAfterTtl) {
   MakeMember("alice@example.com", Role::kAuthor);
   IssuedApiKey key = KeyFor("alice@example.com", Scope::kAuthor);
   Principal p = service_->AuthenticateApiKey(key.plaintext, "");
-  service_->CheckAccess(p, Scope::kAuthor, Role::kAuthor);
+  EnforceAccess(p, Operation::kTemplatesCreate);
   // Demoted by another instance: the role is re-read with the cache entry.
   store_->UpsertMembership(Membership{key.record.workspace_id, p.user_id, Role::kViewer, 0});
   Advance(kTtlMs - 1);
@@ -94,10 +95,10 @@ TEST_F(ApiKeyAuth, DemotedIssuerLosesTheKeyAfterTtl) {
   Advance(1);
   p = service_->AuthenticateApiKey(key.plaintext, "");
   EXPECT_EQ(p.role, Role::kViewer);
-  EXPECT_EQ(CodeOf([&] { service_->CheckAccess(p, Scope::kAuthor, Role::kAuthor); }),
+  EXPECT_EQ(CodeOf([&] { EnforceAccess(p, Operation::kTemplatesCreate); }),
             "auth.key_issuer_role_lost");
   // What the issuer can still do, the key can still do.
-  EXPECT_EQ(CodeOf([&] { service_->CheckAccess(p, Scope::kRead, Role::kViewer); }), "<none>");
+  EXPECT_EQ(CodeOf([&] { EnforceAccess(p, Operation::kTemplatesList); }), "<none>");
 }
 
 TEST_F(ApiKeyAuth, IssuerRemovedFromTheWorkspaceLosesEveryTool) {
@@ -107,7 +108,7 @@ TEST_F(ApiKeyAuth, IssuerRemovedFromTheWorkspaceLosesEveryTool) {
   // Through this instance the change is immediate.
   Principal p = service_->AuthenticateApiKey(key.plaintext, "");
   EXPECT_FALSE(p.role.has_value());
-  EXPECT_EQ(CodeOf([&] { service_->CheckAccess(p, Scope::kRead, Role::kViewer); }),
+  EXPECT_EQ(CodeOf([&] { EnforceAccess(p, Operation::kTemplatesList); }),
             "auth.key_issuer_role_lost");
 }
 

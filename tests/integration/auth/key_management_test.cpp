@@ -1,4 +1,5 @@
 // Issuing, listing and revoking keys: the issuer rule (auth.md §7.4, workspaces design §5.2).
+#include "datapipelines/auth/access_policy.hpp"
 #include "integration/auth/auth_test_fixture.hpp"
 
 namespace dp::test {
@@ -94,7 +95,7 @@ TEST_F(KeyManagement, IssuerMustBeAMemberUnlessSuperAdmin) {
   EXPECT_EQ(p.workspace_name, "other");
   EXPECT_FALSE(p.role.has_value());
   EXPECT_TRUE(p.super_admin);
-  EXPECT_EQ(CodeOf([&] { service_->CheckAccess(p, Scope::kAuthor, Role::kWsAdmin); }), "<none>");
+  EXPECT_EQ(CodeOf([&] { EnforceAccess(p, Operation::kDatasourcesCreate); }), "<none>");
 }
 
 TEST_F(KeyManagement, NameAndExpiryAreValidated) {

@@ -213,7 +213,7 @@ TEST_F(KeyLineage, RevokeAllTakesEveryKeyOfTheUser) {
 // each, naming actor, credential, operation, target, outcome and correlation id, and never a
 // body value (the password below) nor the query string.
 TEST_F(KeyLineage, EveryMutatingCallWritesExactlyOneRow) {
-  rest_->Mount("/api/v1/templates", [](const HttpRequest& request, const Principal&) {
+  auto answer_puts = [](const HttpRequest& request, const Principal&) {
     std::optional<HttpResponse> none;
     if (request.method == "PUT") {
       HttpResponse ok;
@@ -222,7 +222,8 @@ TEST_F(KeyLineage, EveryMutatingCallWritesExactlyOneRow) {
       return std::optional<HttpResponse>(ok);
     }
     return none;
-  });
+  };
+  rest_->Mount("/api/v1/templates", RestResource{answer_puts, {}});
   struct Walk {
     std::string as, method, path;
     Json body;

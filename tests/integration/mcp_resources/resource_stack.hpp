@@ -38,7 +38,7 @@ class ResourceStack : public ::testing::Test {
     datasources_ =
         std::make_unique<DatasourceService>(*store_, *audit_, SecretBox(RandomBytes(32)));
     BindTemplateTools(catalog_, *templates_);
-    mcp_ = std::make_unique<McpServer>(catalog_, *auth_, *audit_, BuiltInSkillDocs(), "test");
+    mcp_ = std::make_unique<McpServer>(catalog_, *audit_, BuiltInSkillDocs(), "test");
     // Registered datasources-first on purpose: the listing order is §7.3's, not ours.
     mcp_->AddResourceProvider(std::make_unique<DatasourceResources>(*datasources_));
     mcp_->AddResourceProvider(std::make_unique<TemplateResources>(*templates_));

@@ -1,10 +1,12 @@
-// The two-axis check (MCP spec §4.1): every key scope × issuer role for every tool
-// requirement (min scope × min role), as a table written out by hand.
+// The two-axis check (MCP spec §4.1): every key scope × issuer role against every operation of
+// the table, the expected outcome per floor (min scope × min role) written out by hand.
 #include "datapipelines/auth/access_policy.hpp"
 
 #include <gtest/gtest.h>
 
 #include <array>
+#include <set>
+#include <stdexcept>
 
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
@@ -43,9 +45,9 @@ const ToolRow kKeyMatrix[] = {
 // Sessions: the role is the authority (a session's scope derives from it).
 const std::array<const char*, 4> kSessionByMinRole = {"M....", "MR...", "MRR..", "MRRR."};
 
-char Outcome(const Principal& principal, Scope min_scope, Role min_role) {
+char Outcome(const Principal& principal, Operation operation) {
   try {
-    EnforceAccess(principal, min_scope, min_role);
+    EnforceAccess(principal, operation);
     return '.';
   } catch (const DomainError& e) {
     if (e.code() == errc::kScopeInsufficient) return 'S';
@@ -75,57 +77,70 @@ Principal SessionPrincipal(std::optional<Role> role, bool super_admin = false) {
   return p;
 }
 
-std::string Describe(Scope min_scope, Role min_role, Scope scope, std::optional<Role> role) {
-  return "tool(" + std::string(ToString(min_scope)) + "," + std::string(ToString(min_role)) +
-         ") key scope " + std::string(ToString(scope)) + " issuer role " +
-         (role ? std::string(ToString(*role)) : "none");
+std::string Describe(const OperationAccess& op, Scope scope, std::optional<Role> role) {
+  return std::string(op.name) + "(" + std::string(ToString(op.min_scope)) + "," +
+         std::string(ToString(op.min_role)) + ") key scope " + std::string(ToString(scope)) +
+         " issuer role " + (role ? std::string(ToString(*role)) : "none");
 }
 
-TEST(AccessPolicy, KeyMatrixCoversEveryScopeAndRole) {
+const ToolRow& RowFor(const OperationAccess& op) {
+  for (const ToolRow& row : kKeyMatrix) {
+    if (row.min_scope == op.min_scope && row.min_role == op.min_role) return row;
+  }
+  throw std::logic_error("no matrix row");
+}
+
+TEST(AccessPolicy, EveryOperationAgainstEveryKeyScopeAndIssuerRole) {
   int cells = 0;
-  for (const ToolRow& tool : kKeyMatrix) {
+  for (const OperationAccess& op : AllOperations()) {
+    const ToolRow& row = RowFor(op);
     for (std::size_t s = 0; s < kScopes.size(); ++s) {
       for (std::size_t r = 0; r < kRoles.size(); ++r) {
-        char got = Outcome(KeyPrincipal(kScopes[s], kRoles[r]), tool.min_scope, tool.min_role);
-        EXPECT_EQ(got, tool.by_key_scope[s][r])
-            << Describe(tool.min_scope, tool.min_role, kScopes[s], kRoles[r]);
+        char got = Outcome(KeyPrincipal(kScopes[s], kRoles[r]), op.operation);
+        EXPECT_EQ(got, row.by_key_scope[s][r]) << Describe(op, kScopes[s], kRoles[r]);
         ++cells;
       }
     }
   }
-  EXPECT_EQ(cells, 12 * 3 * 5);
+  EXPECT_EQ(cells, static_cast<int>(AllOperations().size()) * 3 * 5);
 }
 
 TEST(AccessPolicy, SuperAdminKeyPassesTheRoleAxisButNotTheScopeAxis) {
-  for (const ToolRow& tool : kKeyMatrix) {
+  for (const OperationAccess& op : AllOperations()) {
     for (Scope scope : kScopes) {
       for (const auto& role : kRoles) {
-        char want = scope < tool.min_scope ? 'S' : '.';
-        EXPECT_EQ(Outcome(KeyPrincipal(scope, role, true), tool.min_scope, tool.min_role), want)
-            << "super_admin " << Describe(tool.min_scope, tool.min_role, scope, role);
+        char want = scope < op.min_scope ? 'S' : '.';
+        EXPECT_EQ(Outcome(KeyPrincipal(scope, role, true), op.operation), want)
+            << "super_admin " << Describe(op, scope, role);
       }
     }
   }
 }
 
 TEST(AccessPolicy, SessionsAreJudgedOnTheRole) {
-  const std::array<Role, 4> min_roles = {Role::kViewer, Role::kOperator, Role::kAuthor,
-                                         Role::kWsAdmin};
-  for (std::size_t m = 0; m < min_roles.size(); ++m) {
-    for (Scope min_scope : kScopes) {
-      for (std::size_t r = 0; r < kRoles.size(); ++r) {
-        EXPECT_EQ(Outcome(SessionPrincipal(kRoles[r]), min_scope, min_roles[m]),
-                  kSessionByMinRole[m][r])
-            << "session " << Describe(min_scope, min_roles[m], Scope::kRead, kRoles[r]);
-        EXPECT_EQ(Outcome(SessionPrincipal(kRoles[r], true), min_scope, min_roles[m]), '.');
-      }
+  for (const OperationAccess& op : AllOperations()) {
+    const char* expected = kSessionByMinRole[static_cast<std::size_t>(op.min_role)];
+    for (std::size_t r = 0; r < kRoles.size(); ++r) {
+      EXPECT_EQ(Outcome(SessionPrincipal(kRoles[r]), op.operation), expected[r])
+          << "session " << Describe(op, Scope::kRead, kRoles[r]);
+      EXPECT_EQ(Outcome(SessionPrincipal(kRoles[r], true), op.operation), '.');
     }
   }
 }
 
+TEST(AccessPolicy, OperationsAreNamedOnceAndFoundByName) {
+  std::set<std::string_view> names;
+  for (const OperationAccess& op : AllOperations()) {
+    EXPECT_TRUE(names.insert(op.name).second) << op.name;
+    EXPECT_EQ(FindOperation(op.name), op.operation) << op.name;
+    EXPECT_EQ(&AccessOf(op.operation), &op) << op.name;
+  }
+  EXPECT_EQ(FindOperation("datasources_delete_everything"), std::nullopt);
+}
+
 TEST(AccessPolicy, ScopeInsufficientCarriesRequiredAndGranted) {
   try {
-    EnforceAccess(KeyPrincipal(Scope::kRead, Role::kAuthor), Scope::kAuthor, Role::kViewer);
+    EnforceAccess(KeyPrincipal(Scope::kRead, Role::kAuthor), Operation::kTemplatesCreate);
     FAIL() << "expected auth.scope.insufficient";
   } catch (const DomainError& e) {
     EXPECT_EQ(e.code(), errc::kScopeInsufficient);
@@ -136,7 +151,7 @@ TEST(AccessPolicy, ScopeInsufficientCarriesRequiredAndGranted) {
 
 TEST(AccessPolicy, RoleRequiredCarriesRequiredAndRole) {
   try {
-    EnforceAccess(KeyPrincipal(Scope::kAuthor, Role::kAuthor), Scope::kAuthor, Role::kWsAdmin);
+    EnforceAccess(KeyPrincipal(Scope::kAuthor, Role::kAuthor), Operation::kDatasourcesCreate);
     FAIL() << "expected auth.role_required";
   } catch (const DomainError& e) {
     EXPECT_EQ(e.code(), errc::kRoleRequired);
@@ -146,14 +161,14 @@ TEST(AccessPolicy, RoleRequiredCarriesRequiredAndRole) {
 
 TEST(AccessPolicy, IssuerRoleLostCarriesTheCurrentRoleOrNull) {
   try {
-    EnforceAccess(KeyPrincipal(Scope::kAuthor, std::nullopt), Scope::kRead, Role::kViewer);
+    EnforceAccess(KeyPrincipal(Scope::kAuthor, std::nullopt), Operation::kTemplatesList);
     FAIL() << "expected auth.key_issuer_role_lost";
   } catch (const DomainError& e) {
     EXPECT_EQ(e.code(), errc::kKeyIssuerRoleLost);
     EXPECT_EQ(e.details(), (Json{{"required", "viewer"}, {"role", nullptr}}));
   }
   try {
-    EnforceAccess(KeyPrincipal(Scope::kAuthor, Role::kViewer), Scope::kAuthor, Role::kAuthor);
+    EnforceAccess(KeyPrincipal(Scope::kAuthor, Role::kViewer), Operation::kTemplatesCreate);
     FAIL() << "expected auth.key_issuer_role_lost";
   } catch (const DomainError& e) {
     EXPECT_EQ(e.code(), errc::kKeyIssuerRoleLost);

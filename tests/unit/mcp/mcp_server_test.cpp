@@ -40,7 +40,7 @@ class McpServerCases : public ::testing::TestWithParam<Case> {
   void SetUp() override {
     test::OpenCoreStack(store_, audit_, auth_);
     BindDocsTools(catalog_, BuiltInSkillDocs());
-    server_ = std::make_unique<McpServer>(catalog_, *auth_, *audit_, BuiltInSkillDocs(), "test");
+    server_ = std::make_unique<McpServer>(catalog_, *audit_, BuiltInSkillDocs(), "test");
   }
 
   Principal PrincipalFor(const std::string& kind) {

@@ -129,7 +129,7 @@ Application* PromptAdmission::application_ = nullptr;
 TEST_F(PromptAdmission, EveryNamedToolIsServedAndEveryUriIsAResourceForm) {
   std::set<std::string> served;
   for (const CatalogEntry* entry : application_->Catalog().Served()) {
-    served.insert(std::string(entry->definition->name));
+    served.insert(std::string(entry->definition->name()));
   }
   std::vector<std::regex> forms = {std::regex("datapipelines://docs/skill"),
                                    std::regex("datapipelines://datasources")};

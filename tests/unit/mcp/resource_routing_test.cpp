@@ -50,7 +50,7 @@ class ResourceRouting : public ::testing::Test {
  protected:
   void SetUp() override {
     test::OpenCoreStack(store_, audit_, auth_);
-    server_ = std::make_unique<McpServer>(catalog_, *auth_, *audit_, BuiltInSkillDocs(), "test");
+    server_ = std::make_unique<McpServer>(catalog_, *audit_, BuiltInSkillDocs(), "test");
     principal_.user_id = "00000000-0000-4000-8000-00000000000a";
     principal_.key_id = "dpk_TESTTESTTEST";
   }
@@ -221,8 +221,8 @@ TEST_F(ResourceRouting, ForgedOrForeignCursorsAreInvalidParams) {
   EXPECT_EQ(Send("resources/list", Json{{"cursor", cursor}})["error"]["code"], -32602);
   // Another McpServer with the same signing key (another instance) accepts it.
   principal_.key_id = "dpk_TESTTESTTEST";
-  McpServer a(catalog_, *auth_, *audit_, BuiltInSkillDocs(), "test", "shared-key");
-  McpServer b(catalog_, *auth_, *audit_, BuiltInSkillDocs(), "test", "shared-key");
+  McpServer a(catalog_, *audit_, BuiltInSkillDocs(), "test", "shared-key");
+  McpServer b(catalog_, *audit_, BuiltInSkillDocs(), "test", "shared-key");
   a.AddResourceProvider(std::make_unique<ListProvider>("pipelines", pipelines));
   b.AddResourceProvider(std::make_unique<ListProvider>("pipelines", pipelines));
   Json request{

@@ -140,7 +140,7 @@ std::string FirstDifference(std::string_view spec, std::string_view catalog) {
 
 std::map<std::string, const ToolDefinition*> ByName() {
   std::map<std::string, const ToolDefinition*> out;
-  for (const ToolDefinition& tool : AllToolDefinitions()) out[std::string(tool.name)] = &tool;
+  for (const ToolDefinition& tool : AllToolDefinitions()) out[std::string(tool.name())] = &tool;
   return out;
 }
 
@@ -148,12 +148,12 @@ TEST(ToolDefinitions, FortyOneUniqueToolsInSection61Order) {
   auto tools = AllToolDefinitions();
   ASSERT_EQ(tools.size(), 41u);
   std::vector<std::string> names;
-  for (const ToolDefinition& tool : tools) names.emplace_back(tool.name);
+  for (const ToolDefinition& tool : tools) names.emplace_back(tool.name());
   EXPECT_EQ(names, kSection61Order);
   EXPECT_EQ(std::set<std::string>(names.begin(), names.end()).size(), 41u);
   for (const std::string& name : names) {
     ASSERT_NE(FindToolDefinition(name), nullptr) << name;
-    EXPECT_EQ(FindToolDefinition(name)->name, name);
+    EXPECT_EQ(FindToolDefinition(name)->name(), name);
   }
   EXPECT_EQ(FindToolDefinition("datasources_create"), nullptr);  // §6.2.22 removed
 }
@@ -163,13 +163,13 @@ TEST(ToolDefinitions, Section61ListMatchesTheSpec) {
   if (spec.empty()) GTEST_SKIP() << "spec not found at " << kSpecPath;
   // The flattened §6.1 list is the names run together, in order.
   std::string joined;
-  for (const ToolDefinition& tool : AllToolDefinitions()) joined += tool.name;
+  for (const ToolDefinition& tool : AllToolDefinitions()) joined += tool.name();
   EXPECT_NE(spec.find(joined), std::string::npos);
 }
 
 TEST(ToolDefinitions, EverySchemaParsesAndCompiles) {
   for (const ToolDefinition& tool : AllToolDefinitions()) {
-    SCOPED_TRACE(std::string(tool.name));
+    SCOPED_TRACE(std::string(tool.name()));
     EXPECT_FALSE(tool.description.empty());
     Json schema;
     ASSERT_NO_THROW(schema = Json::parse(tool.input_schema_json));
@@ -212,7 +212,7 @@ TEST(ToolDefinitions, DescriptionsAndSchemasEqualTheSpecBlocks) {
   auto blocks = ExtractToolBlocks(spec);
   EXPECT_EQ(blocks.size(), 40u);  // pipelines_update has no block of its own (§6.2.5)
   for (const ToolDefinition& tool : AllToolDefinitions()) {
-    std::string name(tool.name);
+    std::string name(tool.name());
     if (name == "pipelines_update") continue;  // derived; see the next test
     SCOPED_TRACE(name);
     ASSERT_EQ(blocks[name].size(), 1u) << "expected exactly one §6.2 block";
@@ -262,19 +262,20 @@ TEST(ToolDefinitions, ScopesMatchEachSectionsScopeLine) {
     std::string expected =
         kNoScopeLine.count(name) ? kNoScopeLine.at(name) : ScopeLineAfter(spec, found.front().end);
     ASSERT_FALSE(expected.empty()) << "no Scope line found";
-    EXPECT_EQ(ToString(by_name.at(name)->min_scope), expected);
+    EXPECT_EQ(ToString(by_name.at(name)->access().min_scope), expected);
   }
-  EXPECT_EQ(by_name.at("pipelines_update")->min_scope, Scope::kAuthor);  // §6.2.5 Scope line
+  EXPECT_EQ(by_name.at("pipelines_update")->access().min_scope,
+            Scope::kAuthor);  // §6.2.5 Scope line
 }
 
 TEST(ToolDefinitions, RolesFollowScopesExceptDatasourcesTest) {
   for (const ToolDefinition& tool : AllToolDefinitions()) {
-    SCOPED_TRACE(std::string(tool.name));
-    Role expected = tool.min_scope == Scope::kRead      ? Role::kViewer
-                    : tool.min_scope == Scope::kExecute ? Role::kOperator
-                                                        : Role::kAuthor;
-    if (tool.name == "datasources_test") expected = Role::kWsAdmin;  // §4.1: the one ws_admin
-    EXPECT_EQ(tool.min_role, expected);
+    SCOPED_TRACE(std::string(tool.name()));
+    Role expected = tool.access().min_scope == Scope::kRead      ? Role::kViewer
+                    : tool.access().min_scope == Scope::kExecute ? Role::kOperator
+                                                                 : Role::kAuthor;
+    if (tool.name() == "datasources_test") expected = Role::kWsAdmin;  // §4.1: the one ws_admin
+    EXPECT_EQ(tool.access().min_role, expected);
   }
 }
 
@@ -290,14 +291,14 @@ TEST(ToolDefinitions, MutatingFlagsCoverEveryDeclaredWriter) {
       // §4.1: it writes the datasource's health down
       "datasources_test"};
   for (const ToolDefinition& tool : AllToolDefinitions()) {
-    EXPECT_EQ(tool.mutating, kWriters.count(std::string(tool.name)) == 1) << tool.name;
+    EXPECT_EQ(tool.mutating(), kWriters.count(std::string(tool.name())) == 1) << tool.name();
   }
 }
 
 TEST(ToolDefinitions, DescriptionsThatSayMutatingAreFlaggedMutating) {
   for (const ToolDefinition& tool : AllToolDefinitions()) {
     if (tool.description.find("Mutating.") != std::string_view::npos) {
-      EXPECT_TRUE(tool.mutating) << tool.name;
+      EXPECT_TRUE(tool.mutating()) << tool.name();
     }
   }
 }
@@ -369,10 +370,10 @@ TEST(ToolDefinitions, CatalogSchemasAcceptGoodArguments) {
 TEST(ToolDefinitions, EveryServedToolRefusesAnUndeclaredArgumentNamingTheNearest) {
   ToolCatalog catalog;
   for (const ToolDefinition& definition : AllToolDefinitions()) {
-    catalog.Bind(definition.name, [](const ToolCall&) { return Json::object(); });
+    catalog.Bind(definition.name(), [](const ToolCall&) { return Json::object(); });
   }
   for (const CatalogEntry* entry : catalog.Served()) {
-    std::string tool(entry->definition->name);
+    std::string tool(entry->definition->name());
     Json arguments = Json::object();
     arguments["__undeclared__"] = 1;
     auto errors = entry->validator->Validate(arguments);

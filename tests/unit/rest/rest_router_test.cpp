@@ -10,6 +10,15 @@
 namespace dp {
 namespace {
 
+// A read key whose issuer is a viewer: the floor of the routes below (templates_list).
+Principal Viewer() {
+  Principal principal;
+  principal.key_id = "dpk_test";
+  principal.scope = Scope::kRead;
+  principal.role = Role::kViewer;
+  return principal;
+}
+
 HttpRequest Request(const std::string& method, const std::string& path) {
   HttpRequest request;
   request.method = method;
@@ -29,18 +38,18 @@ class RestRouterTest : public ::testing::Test {
         return call.Ok(Json{{"route", name}, {"params", captured}});
       };
     };
-    router_.On("GET", "", echo("list", {}))
-        .On("POST", "", echo("create", {}))
-        .On("GET", "/{id}", echo("get", {"id"}))
-        .On("POST", "/{id}/release", echo("release", {"id"}))
-        .On("GET", "/{id}/versions", echo("versions", {"id"}))
-        .On("GET", "/{id}/versions/{version}", [](const RestCall& call) {
+    router_.On("GET", "", Operation::kTemplatesList, echo("list", {}))
+        .On("POST", "", Operation::kTemplatesList, echo("create", {}))
+        .On("GET", "/{id}", Operation::kTemplatesList, echo("get", {"id"}))
+        .On("POST", "/{id}/release", Operation::kTemplatesList, echo("release", {"id"}))
+        .On("GET", "/{id}/versions", Operation::kTemplatesList, echo("versions", {"id"}))
+        .On("GET", "/{id}/versions/{version}", Operation::kTemplatesList, [](const RestCall& call) {
           return call.Ok(Json{{"route", "version"}, {"version", call.IntParam("version")}});
         });
   }
 
   Json Answer(const std::string& method, const std::string& path) {
-    Principal principal;
+    Principal principal = Viewer();
     auto response = router_.Route(Request(method, path), principal);
     if (!response) return nullptr;
     return Json::parse(response->body)["data"];
@@ -85,13 +94,33 @@ TEST_F(RestRouterTest, ABadIntegerOrEncodingIsRequestInvalid) {
 
 TEST_F(RestRouterTest, TheFirstMatchingRouteWins) {
   RestRouter router{"/api/v1/x"};
-  router.On("GET", "/special", [](const RestCall& c) { return c.Ok("literal"); })
-      .On("GET", "/{id}", [](const RestCall& c) { return c.Ok("capture"); });
-  Principal principal;
+  router
+      .On("GET", "/special", Operation::kTemplatesList,
+          [](const RestCall& c) { return c.Ok("literal"); })
+      .On("GET", "/{id}", Operation::kTemplatesList,
+          [](const RestCall& c) { return c.Ok("capture"); });
+  Principal principal = Viewer();
   EXPECT_EQ(Json::parse(router.Route(Request("GET", "/api/v1/x/special"), principal)->body)["data"],
             "literal");
   EXPECT_EQ(Json::parse(router.Route(Request("GET", "/api/v1/x/other"), principal)->body)["data"],
             "capture");
+}
+
+TEST_F(RestRouterTest, ARouteBelowItsFloorIsRefusedBeforeItsHandlerRuns) {
+  RestRouter router{"/api/v1/x"};
+  bool ran = false;
+  router.On("POST", "/{id}/release", Operation::kTemplatesRelease, [&ran](const RestCall& c) {
+    ran = true;
+    return c.Ok("released");
+  });
+  try {
+    router.Route(Request("POST", "/api/v1/x/a/release"), Viewer());
+    FAIL() << "expected auth.scope.insufficient";
+  } catch (const DomainError& error) {
+    EXPECT_EQ(error.code(), errc::kScopeInsufficient);
+    EXPECT_EQ(error.details()["required"], "author");
+  }
+  EXPECT_FALSE(ran);
 }
 
 }  // namespace

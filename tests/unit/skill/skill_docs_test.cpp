@@ -8,11 +8,11 @@
 #include <set>
 
 #include "datapipelines/app/application.hpp"
+#include "datapipelines/demo/demo_dataset.hpp"
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/mcp/tool_catalog.hpp"
 #include "datapipelines/mcp/tool_definition.hpp"
 #include "datapipelines/mcp/tool_reference.hpp"
-#include "datapipelines/demo/demo_dataset.hpp"
 #include "datapipelines/util/json.hpp"
 
 namespace dp {
@@ -211,12 +211,12 @@ TEST(SkillDocsTest, InstructionsAndSkillNameOnlyServedTools) {
   Application application(config);
   std::set<std::string> served;
   for (const CatalogEntry* entry : application.Catalog().Served()) {
-    served.insert(std::string(entry->definition->name));
+    served.insert(std::string(entry->definition->name()));
   }
   for (const char* file : {"INSTRUCTIONS.md", "SKILL.md"}) {
     std::string text = ReadFile(kSkillDir / file);
     for (const ToolDefinition& definition : AllToolDefinitions()) {
-      std::string name(definition.name);
+      std::string name(definition.name());
       std::regex word("(^|[^a-z_])" + name + "([^a-z_]|$)");
       if (std::regex_search(text, word)) {
         EXPECT_TRUE(served.count(name)) << file << " names " << name << ", which is not served";

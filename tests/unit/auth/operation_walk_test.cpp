@@ -1,0 +1,191 @@
+// The operation table as the server enforces it: every MCP tool and every REST route of the
+// composed Application, called with the next-lower key scope and with the next-lower issuer
+// role, is refused on exactly that axis with the floor the table gives; every tool called at
+// its floor gets past the access check (to the schema or the service).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <regex>
+#include <set>
+#include <string>
+
+#include "datapipelines/app/application.hpp"
+#include "datapipelines/auth/operation.hpp"
+#include "datapipelines/mcp/mcp_server.hpp"
+#include "datapipelines/mcp/tool_catalog.hpp"
+#include "datapipelines/rest/rest_api.hpp"
+#include "datapipelines/service/auth_service.hpp"
+
+namespace dp {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::set<std::string> kAccessCodes = {"auth.scope.insufficient", "auth.role_required",
+                                            "auth.key_issuer_role_lost",
+                                            "workspace.membership_required"};
+
+struct Refusal {
+  std::string code = "<none>";
+  Json details;
+};
+
+class OperationWalk : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    Config config;
+    config.metadata_url = ":memory:";
+    config.data_dir = (fs::temp_directory_path() / "dp_operation_walk_test").string();
+    config.blocking_threads = 1;
+    config.io_threads = 1;
+    app_ = new Application(config);
+    app_->Auth().CreateUser("owner@example.com", "owner", "correct horse battery", false);
+    app_->Auth().CreateWorkspace("walk", "", "owner@example.com");
+  }
+  static void TearDownTestSuite() {
+    delete app_;
+    app_ = nullptr;
+    keys_.clear();
+  }
+
+  // The plaintext of a key of `scope` whose issuer now holds `role` in the workspace: issued
+  // while a ws_admin (who may issue any scope), then demoted, so a role below what the scope
+  // needs is the "issuer lost the role" case.
+  static const std::string& Key(Scope scope, Role role) {
+    std::string name = std::string(ToString(scope)) + "_" + std::string(ToString(role));
+    auto found = keys_.find(name);
+    if (found != keys_.end()) return found->second;
+    std::string email = name + "@example.com";
+    AuthService& auth = app_->Auth();
+    auth.CreateUser(email, name, "correct horse battery", false);
+    auth.SetMembership("walk", email, Role::kWsAdmin);
+    IssuedApiKey key = auth.CreateApiKeyFor(email, "walk", "k", scope, KeyKind::kUser, {});
+    auth.SetMembership("walk", email, role);
+    return keys_.emplace(name, key.plaintext).first->second;
+  }
+
+  static Refusal CallTool(std::string_view tool, Scope scope, Role role) {
+    Principal principal = app_->Auth().AuthenticateApiKey(Key(scope, role), "127.0.0.1");
+    Json request = {{"jsonrpc", "2.0"},
+                    {"id", 1},
+                    {"method", "tools/call"},
+                    {"params", {{"name", std::string(tool)}, {"arguments", Json::object()}}}};
+    const std::string correlation = "walk";
+    Json response =
+        app_->Mcp().HandleRequest(request, McpRequestContext{principal, correlation, "::1"});
+    Refusal out;
+    if (response.contains("error")) {
+      out.code = "jsonrpc:" + std::to_string(response["error"]["code"].get<int>());
+      return out;
+    }
+    if (!response["result"]["isError"].get<bool>()) return out;
+    Json payload = Json::parse(response["result"]["content"][0]["text"].get<std::string>());
+    out.code = payload["error"]["code"].get<std::string>();
+    out.details = payload["error"].value("details", Json());
+    return out;
+  }
+
+  // Every `{capture}` of the pattern becomes "1" (an id, a name and a version alike): the
+  // router refuses before the handler would look anything up.
+  static Refusal CallRoute(const RestRouteInfo& route, Scope scope, Role role) {
+    HttpRequest request;
+    request.method = route.method;
+    request.path = std::regex_replace(route.pattern, std::regex(R"(\{[a-z_]+\})"), "1");
+    request.target = request.path;
+    if (route.method == "POST" || route.method == "PUT") request.body = "{}";
+    request.headers.Add("DP-API-Key", Key(scope, role));
+    request.remote_ip = "127.0.0.1";
+    request.correlation_id = "walk";
+    HttpResponse response = app_->Rest().HandleApi(request);
+    Refusal out;
+    Json body = response.body.empty() ? Json() : Json::parse(response.body);
+    if (body.is_object() && body.contains("error")) {
+      out.code = body["error"]["code"].get<std::string>();
+      out.details = body["error"].value("details", Json());
+    }
+    return out;
+  }
+
+  // Refused on the scope axis at the floor's scope, and on the role axis at the floor's role.
+  template <typename Call>
+  static void ExpectNextLowerRefused(const OperationAccess& access, const std::string& what,
+                                     Call call) {
+    if (access.min_scope != Scope::kRead) {
+      Scope lower = static_cast<Scope>(static_cast<int>(access.min_scope) - 1);
+      Refusal refusal = call(lower, Role::kWsAdmin);
+      EXPECT_EQ(refusal.code, "auth.scope.insufficient")
+          << what << " with a " << ToString(lower) << " key";
+      EXPECT_EQ(refusal.details.value("required", ""), ToString(access.min_scope)) << what;
+    }
+    if (access.min_role != Role::kViewer) {
+      Role lower = static_cast<Role>(static_cast<int>(access.min_role) - 1);
+      Refusal refusal = call(access.min_scope, lower);
+      EXPECT_TRUE(refusal.code == "auth.role_required" ||
+                  refusal.code == "auth.key_issuer_role_lost")
+          << what << " by a " << ToString(lower) << ": " << refusal.code;
+      EXPECT_EQ(refusal.details.value("required", ""), ToString(access.min_role)) << what;
+    }
+  }
+
+  static Application* app_;
+  static std::map<std::string, std::string> keys_;
+};
+
+Application* OperationWalk::app_ = nullptr;
+std::map<std::string, std::string> OperationWalk::keys_;
+
+TEST_F(OperationWalk, EveryToolRefusesTheNextLowerScopeAndRole) {
+  std::size_t tools = 0;
+  for (const CatalogEntry* entry : app_->Catalog().Served()) {
+    const ToolDefinition& tool = *entry->definition;
+    ExpectNextLowerRefused(tool.access(), std::string(tool.name()), [&](Scope scope, Role role) {
+      return CallTool(tool.name(), scope, role);
+    });
+    ++tools;
+  }
+  EXPECT_EQ(tools, 41u);
+}
+
+TEST_F(OperationWalk, EveryToolAdmitsItsFloor) {
+  for (const CatalogEntry* entry : app_->Catalog().Served()) {
+    const OperationAccess& access = entry->definition->access();
+    Refusal refusal = CallTool(access.name, access.min_scope, access.min_role);
+    EXPECT_EQ(kAccessCodes.count(refusal.code), 0u) << access.name << ": " << refusal.code;
+  }
+}
+
+TEST_F(OperationWalk, EveryRestRouteRefusesTheNextLowerScopeAndRole) {
+  std::vector<RestRouteInfo> routes = app_->Rest().Routes();
+  ASSERT_GE(routes.size(), 57u);
+  std::set<std::string> seen;
+  for (const RestRouteInfo& route : routes) {
+    std::string what = route.method + " " + route.pattern;
+    EXPECT_TRUE(seen.insert(what).second) << what << " is mounted twice";
+    ExpectNextLowerRefused(AccessOf(route.operation), what,
+                           [&](Scope scope, Role role) { return CallRoute(route, scope, role); });
+  }
+}
+
+// Each tool and the REST verb that calls the same service method share one row, so they can
+// never disagree; a row no surface names would be a floor nobody enforces at the edge.
+TEST_F(OperationWalk, EveryRowIsReachedFromASurfaceOrAService) {
+  std::set<Operation> named;
+  for (const CatalogEntry* entry : app_->Catalog().Served()) {
+    named.insert(entry->definition->operation);
+  }
+  for (const RestRouteInfo& route : app_->Rest().Routes()) named.insert(route.operation);
+  // Checked inside a service only: the UI's member administration, endpoint key issuance
+  // (through POST /auth/api-keys) and retiring another workspace's fact (inside a tool call).
+  const std::set<Operation> service_only = {
+      Operation::kWorkspaceMembersList, Operation::kWorkspaceMembersSet,
+      Operation::kWorkspaceMembersRemove, Operation::kEndpointsIssueKey,
+      Operation::kSemanticsRetireForeignFact};
+  for (const OperationAccess& row : AllOperations()) {
+    EXPECT_NE(named.count(row.operation) + service_only.count(row.operation), 0u) << row.name;
+    EXPECT_FALSE(named.count(row.operation) && service_only.count(row.operation)) << row.name;
+  }
+}
+
+}  // namespace
+}  // namespace dp
