@@ -261,7 +261,7 @@ struct Application::Impl {
         static_cast<size_t>(config.template_render_max_memory_mb) * 1024 * 1024;
     template_options.render.max_number_digits = config.template_render_max_number_digits;
     // Pipelines pin templates: the pipeline service is the template service's pin source.
-    templates = std::make_unique<TemplateService>(*store, *auth, nullptr, template_options);
+    templates = std::make_unique<TemplateService>(*store, nullptr, template_options);
     BindTemplateTools(catalog, *templates);
     rest->Mount("/api/v1/templates", TemplateRoutes(*templates));
     // [datasources]
@@ -298,9 +298,9 @@ struct Application::Impl {
     // [pipelines] pin templates and datasources, and evaluate the calculator catalog
     pipeline_store = OpenPipelineStore(*store);
     audit_reader = OpenAuditReader(*store, audit_queue.get());
-    pipelines = std::make_unique<PipelineService>(*store, *pipeline_store, *auth, *templates,
-                                                  datasources.get(), audit_reader.get(),
-                                                  PipelineOptions(config));
+    pipelines =
+        std::make_unique<PipelineService>(*store, *pipeline_store, *templates, datasources.get(),
+                                          audit_reader.get(), PipelineOptions(config));
     templates->SetPinSource(pipelines.get());
     datasources->SetUsageSource(
         [this](const std::string& name) { return pipelines->PipelinesUsingDatasource(name); });
@@ -319,8 +319,8 @@ struct Application::Impl {
                                            const PipelineBody& body) {
       RecordExecution(record, body);
     };
-    executions = std::make_unique<ExecutionService>(*store, *execution_store, *results, *auth,
-                                                    *audit, *audit_reader, *pipelines, *templates,
+    executions = std::make_unique<ExecutionService>(*store, *execution_store, *results, *audit,
+                                                    *audit_reader, *pipelines, *templates,
                                                     *datasources, std::move(execution_options));
     executions->Start();
     BindExecutionTools(catalog, *executions);
@@ -328,10 +328,10 @@ struct Application::Impl {
     NodeRunServiceOptions node_run_options;
     node_run_options.org = config.org;
     node_run_options.node_timeout_seconds = config.executor_node_timeout_seconds;
-    node_runs = std::make_unique<NodeRunService>(*store, *audit_reader, *auth, *pipelines,
-                                                 *templates, *datasources, node_run_options);
-    check_runs = std::make_unique<CheckRunService>(*execution_store, *auth, *audit, *pipelines,
-                                                   *datasources);
+    node_runs = std::make_unique<NodeRunService>(*store, *audit_reader, *pipelines, *templates,
+                                                 *datasources, node_run_options);
+    check_runs =
+        std::make_unique<CheckRunService>(*execution_store, *audit, *pipelines, *datasources);
     pipelines->SetCheckRunner(check_runs.get());
     BindDebugTools(catalog, *node_runs, *check_runs);
     rest->Mount("/api/v1/pipelines", PipelineRoutes(*pipelines, *executions, *check_runs));

@@ -29,11 +29,4 @@ const OperationAccess& AccessOf(Operation operation) {
 
 std::span<const OperationAccess> AllOperations() { return kOperations; }
 
-std::optional<Operation> FindOperation(std::string_view name) {
-  for (const OperationAccess& row : kOperations) {
-    if (row.name == name) return row.operation;
-  }
-  return std::nullopt;
-}
-
 }  // namespace dp

@@ -1,5 +1,4 @@
 #include "datapipelines/service/check_run_service.hpp"
-#include "datapipelines/auth/access_policy.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -7,6 +6,7 @@
 #include <cstdlib>
 #include <map>
 
+#include "datapipelines/auth/access_policy.hpp"
 #include "datapipelines/connectors/connector.hpp"
 #include "datapipelines/connectors/dialect.hpp"
 #include "datapipelines/connectors/named_parameters.hpp"
@@ -17,7 +17,6 @@
 #include "datapipelines/pipeline/pipeline_body_parser.hpp"
 #include "datapipelines/pipeline/validation_problems.hpp"
 #include "datapipelines/service/audit_log.hpp"
-#include "datapipelines/service/auth_service.hpp"
 #include "datapipelines/service/datasource_service.hpp"
 #include "datapipelines/service/pipeline_service.hpp"
 #include "datapipelines/store/execution_store.hpp"
@@ -270,11 +269,10 @@ class CheckEvaluator {
 
 }  // namespace
 
-CheckRunService::CheckRunService(ExecutionStore& executions, AuthService& auth, AuditLog& audit,
+CheckRunService::CheckRunService(ExecutionStore& executions, AuditLog& audit,
                                  PipelineService& pipelines, DatasourceService& datasources,
                                  CheckRunServiceOptions options)
     : executions_(executions),
-      auth_(auth),
       audit_(audit),
       pipelines_(pipelines),
       datasources_(datasources),

@@ -1,5 +1,4 @@
 #include "datapipelines/service/endpoint_service.hpp"
-#include "datapipelines/auth/access_policy.hpp"
 
 #include <spdlog/spdlog.h>
 
@@ -8,6 +7,7 @@
 #include <chrono>
 #include <map>
 
+#include "datapipelines/auth/access_policy.hpp"
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/endpoints/endpoint_authorization.hpp"

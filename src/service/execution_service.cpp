@@ -1,5 +1,4 @@
 #include "datapipelines/service/execution_service.hpp"
-#include "datapipelines/auth/access_policy.hpp"
 
 #include <charconv>
 
@@ -12,6 +11,7 @@
 #include <optional>
 #include <thread>
 
+#include "datapipelines/auth/access_policy.hpp"
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/executor/execution_cancellation.hpp"
@@ -21,7 +21,6 @@
 #include "datapipelines/pipeline/validation_problems.hpp"
 #include "datapipelines/results/result_store.hpp"
 #include "datapipelines/service/audit_log.hpp"
-#include "datapipelines/service/auth_service.hpp"
 #include "datapipelines/service/datasource_service.hpp"
 #include "datapipelines/service/pipeline_service.hpp"
 #include "datapipelines/service/template_service.hpp"
@@ -242,14 +241,12 @@ class ExecutionService::Environment : public ExecutionEnvironment {
 };
 
 ExecutionService::ExecutionService(MetadataStore& metadata, ExecutionStore& executions,
-                                   ResultStore& results, AuthService& auth, AuditLog& audit,
-                                   AuditReader& audit_reader, PipelineService& pipelines,
-                                   TemplateService& templates, DatasourceService& datasources,
-                                   ExecutionServiceOptions options)
+                                   ResultStore& results, AuditLog& audit, AuditReader& audit_reader,
+                                   PipelineService& pipelines, TemplateService& templates,
+                                   DatasourceService& datasources, ExecutionServiceOptions options)
     : metadata_(metadata),
       executions_(executions),
       results_(results),
-      auth_(auth),
       audit_(audit),
       audit_reader_(audit_reader),
       pipelines_(pipelines),

@@ -1,5 +1,4 @@
 #include "datapipelines/service/node_run_service.hpp"
-#include "datapipelines/auth/access_policy.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -7,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "datapipelines/auth/access_policy.hpp"
 #include "datapipelines/connectors/connector.hpp"
 #include "datapipelines/connectors/dialect.hpp"
 #include "datapipelines/connectors/named_parameters.hpp"
@@ -17,7 +17,6 @@
 #include "datapipelines/pipeline/pipeline_body_parser.hpp"
 #include "datapipelines/pipeline/pipeline_structure_validator.hpp"
 #include "datapipelines/pipeline/validation_problems.hpp"
-#include "datapipelines/service/auth_service.hpp"
 #include "datapipelines/service/datasource_service.hpp"
 #include "datapipelines/service/pipeline_service.hpp"
 #include "datapipelines/service/template_service.hpp"
@@ -110,12 +109,10 @@ int64_t MillisSince(Clock::time_point start) {
 }  // namespace
 
 NodeRunService::NodeRunService(MetadataStore& metadata, AuditReader& audit_reader,
-                               AuthService& auth, PipelineService& pipelines,
-                               TemplateService& templates, DatasourceService& datasources,
-                               NodeRunServiceOptions options)
+                               PipelineService& pipelines, TemplateService& templates,
+                               DatasourceService& datasources, NodeRunServiceOptions options)
     : metadata_(metadata),
       audit_reader_(audit_reader),
-      auth_(auth),
       pipelines_(pipelines),
       templates_(templates),
       datasources_(datasources),

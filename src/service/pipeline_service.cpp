@@ -1,14 +1,13 @@
 #include "datapipelines/service/pipeline_service.hpp"
-#include "datapipelines/auth/access_policy.hpp"
 
 #include <set>
 
+#include "datapipelines/auth/access_policy.hpp"
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/pipeline/pipeline_body_parser.hpp"
 #include "datapipelines/pipeline/pipeline_structure_validator.hpp"
 #include "datapipelines/pipeline/validation_problems.hpp"
-#include "datapipelines/service/auth_service.hpp"
 #include "datapipelines/service/check_run_service.hpp"
 #include "datapipelines/service/folder_level.hpp"
 #include "datapipelines/service/template_id.hpp"
@@ -51,12 +50,11 @@ std::vector<TemplatePin> PinsOf(const PipelineWithVersions& p, const PipelineVer
 
 }  // namespace
 
-PipelineService::PipelineService(MetadataStore& metadata, PipelineStore& store, AuthService& auth,
+PipelineService::PipelineService(MetadataStore& metadata, PipelineStore& store,
                                  TemplateService& templates, DatasourceService* datasources,
                                  AuditReader* audit, PipelineServiceOptions options)
     : metadata_(metadata),
       store_(store),
-      auth_(auth),
       templates_(templates),
       datasources_(datasources),
       audit_(audit),

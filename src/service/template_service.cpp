@@ -1,15 +1,14 @@
 #include "datapipelines/service/template_service.hpp"
-#include "datapipelines/auth/access_policy.hpp"
 
 #include <algorithm>
 #include <set>
 
+#include "datapipelines/auth/access_policy.hpp"
 #include "datapipelines/connectors/dialect.hpp"
 #include "datapipelines/connectors/named_parameters.hpp"
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/domain/request_fields.hpp"
-#include "datapipelines/service/auth_service.hpp"
 #include "datapipelines/service/parsed_template_cache.hpp"
 #include "datapipelines/service/template_id.hpp"
 #include "datapipelines/service/template_pin_source.hpp"
@@ -103,10 +102,9 @@ struct TemplateService::Loaded {
   Json Projection(const TemplateVersionRecord& v) const { return TemplateProjection(v, versions); }
 };
 
-TemplateService::TemplateService(MetadataStore& store, AuthService& auth, TemplatePinSource* pins,
+TemplateService::TemplateService(MetadataStore& store, TemplatePinSource* pins,
                                  TemplateServiceOptions options)
     : store_(store),
-      auth_(auth),
       pins_(pins),
       options_(options),
       parsed_(std::make_unique<ParsedTemplateCache>(options.cache_size)) {}

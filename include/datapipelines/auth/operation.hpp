@@ -4,7 +4,6 @@
 // writes (§14: a mutating tool call is audited as mcp.tool.write). The one table: the tool
 // catalog, the REST routes, the UI's capabilities and the services all read it, through
 // EnforceAccess(principal, operation).
-#include <optional>
 #include <span>
 #include <string_view>
 
@@ -113,7 +112,5 @@ struct OperationAccess {
 const OperationAccess& AccessOf(Operation operation);
 // Every row, in the table's order.
 std::span<const OperationAccess> AllOperations();
-// The operation named `name` (an MCP tool's name), or nullopt.
-std::optional<Operation> FindOperation(std::string_view name);
 
 }  // namespace dp

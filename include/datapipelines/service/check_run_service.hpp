@@ -19,7 +19,6 @@
 namespace dp {
 
 class AuditLog;
-class AuthService;
 class DatasourceService;
 class ExecutionStore;
 class PipelineService;
@@ -33,15 +32,14 @@ struct CheckRunRequest {
   std::string pipeline_id;
   std::optional<int> version;  // absent: the working version (draft, else latest released)
   Json parameters = Json::object();
-  std::string via = "rest";    // "mcp" | "rest" | "ui"
+  std::string via = "rest";  // "mcp" | "rest" | "ui"
   std::string correlation_id;
 };
 
 class CheckRunService {
  public:
-  CheckRunService(ExecutionStore& executions, AuthService& auth, AuditLog& audit,
-                  PipelineService& pipelines, DatasourceService& datasources,
-                  CheckRunServiceOptions options = {});
+  CheckRunService(ExecutionStore& executions, AuditLog& audit, PipelineService& pipelines,
+                  DatasourceService& datasources, CheckRunServiceOptions options = {});
 
   // pipelines_run_checks / POST …/checks/run (scope execute): {version, runs: [{check_id, name,
   // expected, observed, verdict, message, ran_at}]}. pipeline.execution.not_found for an unknown
@@ -72,7 +70,6 @@ class CheckRunService {
                const std::string& correlation_id);
 
   ExecutionStore& executions_;
-  AuthService& auth_;
   AuditLog& audit_;
   PipelineService& pipelines_;
   DatasourceService& datasources_;

@@ -26,7 +26,6 @@ namespace dp {
 
 class AuditLog;
 class AuditReader;
-class AuthService;
 class DatasourceService;
 class ExecutionCancellation;
 class ExecutionStore;
@@ -102,9 +101,9 @@ struct ExecutionListQuery {
 class ExecutionService {
  public:
   ExecutionService(MetadataStore& metadata, ExecutionStore& executions, ResultStore& results,
-                   AuthService& auth, AuditLog& audit, AuditReader& audit_reader,
-                   PipelineService& pipelines, TemplateService& templates,
-                   DatasourceService& datasources, ExecutionServiceOptions options);
+                   AuditLog& audit, AuditReader& audit_reader, PipelineService& pipelines,
+                   TemplateService& templates, DatasourceService& datasources,
+                   ExecutionServiceOptions options);
   ~ExecutionService();
 
   // Runs to a terminal state. Success: the data_ready-shaped result. Failure: a DomainError
@@ -172,7 +171,6 @@ class ExecutionService {
   MetadataStore& metadata_;
   ExecutionStore& executions_;
   ResultStore& results_;
-  AuthService& auth_;
   AuditLog& audit_;
   AuditReader& audit_reader_;
   PipelineService& pipelines_;

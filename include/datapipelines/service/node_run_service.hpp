@@ -14,7 +14,6 @@
 namespace dp {
 
 class AuditReader;
-class AuthService;
 class DatasourceService;
 class MetadataStore;
 class PipelineService;
@@ -37,9 +36,9 @@ struct NodeRunRequest {
 
 class NodeRunService {
  public:
-  NodeRunService(MetadataStore& metadata, AuditReader& audit_reader, AuthService& auth,
-                 PipelineService& pipelines, TemplateService& templates,
-                 DatasourceService& datasources, NodeRunServiceOptions options = {});
+  NodeRunService(MetadataStore& metadata, AuditReader& audit_reader, PipelineService& pipelines,
+                 TemplateService& templates, DatasourceService& datasources,
+                 NodeRunServiceOptions options = {});
 
   // {node_id, node_type, datasource, version, status, sql, sampled_parameters?, elapsed_ms}
   // plus {columns, rows, row_count, truncated} (DQL) or {affected_rows} (DML/DDL).
@@ -57,7 +56,6 @@ class NodeRunService {
  private:
   MetadataStore& metadata_;
   AuditReader& audit_reader_;
-  AuthService& auth_;
   PipelineService& pipelines_;
   TemplateService& templates_;
   DatasourceService& datasources_;

@@ -24,7 +24,6 @@
 namespace dp {
 
 class AuditReader;
-class AuthService;
 class CheckRunService;
 class DatasourceService;
 class MetadataStore;
@@ -79,8 +78,8 @@ class PipelineService : public TemplatePinSource {
  public:
   // `datasources` and `audit` serve the agent surface's table_not_learned gate; without them
   // (unit tests of other rules) the gate is off.
-  PipelineService(MetadataStore& metadata, PipelineStore& store, AuthService& auth,
-                  TemplateService& templates, DatasourceService* datasources, AuditReader* audit,
+  PipelineService(MetadataStore& metadata, PipelineStore& store, TemplateService& templates,
+                  DatasourceService* datasources, AuditReader* audit,
                   PipelineServiceOptions options = {});
   ~PipelineService() override;
 
@@ -162,7 +161,6 @@ class PipelineService : public TemplatePinSource {
 
   MetadataStore& metadata_;
   PipelineStore& store_;
-  AuthService& auth_;
   TemplateService& templates_;
   DatasourceService* datasources_;
   AuditReader* audit_;

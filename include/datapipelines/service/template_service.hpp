@@ -21,7 +21,6 @@
 
 namespace dp {
 
-class AuthService;
 class MetadataStore;
 class ParsedTemplateCache;
 class TemplatePinSource;
@@ -88,8 +87,8 @@ struct TemplateListing {
 class TemplateService {
  public:
   // `pins` may be null: no pipeline exists yet, so nothing pins anything.
-  TemplateService(MetadataStore& store, AuthService& auth, TemplatePinSource* pins = nullptr,
-                  TemplateServiceOptions options = {});
+  explicit TemplateService(MetadataStore& store, TemplatePinSource* pins = nullptr,
+                           TemplateServiceOptions options = {});
   ~TemplateService();
   // The pipeline service pins templates and is built after this one (it renders through it).
   void SetPinSource(TemplatePinSource* pins) { pins_ = pins; }
@@ -134,7 +133,6 @@ class TemplateService {
                                   const std::string& message, Json details);
 
   MetadataStore& store_;
-  AuthService& auth_;
   TemplatePinSource* pins_;
   TemplateServiceOptions options_;
   std::unique_ptr<ParsedTemplateCache> parsed_;

@@ -384,7 +384,7 @@ TEST_P(ExecutionFlows, ADraftPinningAnUnrenderedDraftTemplateIsRefusedOverMcp) {
 TEST_P(ExecutionFlows, ACancelTakenByAnotherInstanceStopsTheRun) {
   const std::string id = CreateSimple("shop/exec/slow_remote", "shop/exec/slow.sql");
   executions_->Start();  // polls this instance's rows for cancel requests each second
-  ExecutionService other(*store_, *execution_store_, *results_, *auth_, *audit_, *audit_reader_,
+  ExecutionService other(*store_, *execution_store_, *results_, *audit_, *audit_reader_,
                          *pipelines_, *templates_, *datasources_, ExecutionServiceOptions{});
   auto running = std::async(std::launch::async, [&] {
     return Tool("alice", "pipelines_execute", {{"id", id}, {"parameters", Json::object()}});

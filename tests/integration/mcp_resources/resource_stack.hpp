@@ -34,7 +34,7 @@ class ResourceStack : public ::testing::Test {
  protected:
   void SetUp() override {
     test::OpenCoreStack(store_, audit_, auth_);
-    templates_ = std::make_unique<TemplateService>(*store_, *auth_);
+    templates_ = std::make_unique<TemplateService>(*store_);
     datasources_ =
         std::make_unique<DatasourceService>(*store_, *audit_, SecretBox(RandomBytes(32)));
     BindTemplateTools(catalog_, *templates_);

@@ -78,16 +78,15 @@ class PipelineStack : public SurfaceStack {
             schema_;
     }
     OpenSurfaces(url);
-    templates_ = std::make_unique<TemplateService>(*store_, *auth_);
+    templates_ = std::make_unique<TemplateService>(*store_);
     datasources_ =
         std::make_unique<DatasourceService>(*store_, *audit_, SecretBox::FromBase64(TestKey()));
     pipeline_store_ = OpenPipelineStore(*store_);
     audit_reader_ = OpenAuditReader(*store_);
     PipelineServiceOptions options;
     options.max_composition_depth = 3;  // top → mid → child is the deepest seed
-    pipelines_ =
-        std::make_unique<PipelineService>(*store_, *pipeline_store_, *auth_, *templates_,
-                                          datasources_.get(), audit_reader_.get(), options);
+    pipelines_ = std::make_unique<PipelineService>(
+        *store_, *pipeline_store_, *templates_, datasources_.get(), audit_reader_.get(), options);
     templates_->SetPinSource(pipelines_.get());
     datasources_->SetUsageSource(
         [this](const std::string& name) { return pipelines_->PipelinesUsingDatasource(name); });
@@ -99,13 +98,13 @@ class PipelineStack : public SurfaceStack {
     ExecutionServiceOptions execution_options;
     execution_options.heartbeat_seconds = 3600;
     ConfigureExecutions(execution_options);
-    executions_ = std::make_unique<ExecutionService>(*store_, *execution_store_, *results_, *auth_,
-                                                     *audit_, *audit_reader_, *pipelines_,
-                                                     *templates_, *datasources_, execution_options);
-    node_runs_ = std::make_unique<NodeRunService>(*store_, *audit_reader_, *auth_, *pipelines_,
-                                                  *templates_, *datasources_);
-    check_runs_ = std::make_unique<CheckRunService>(*execution_store_, *auth_, *audit_, *pipelines_,
-                                                    *datasources_);
+    executions_ = std::make_unique<ExecutionService>(*store_, *execution_store_, *results_, *audit_,
+                                                     *audit_reader_, *pipelines_, *templates_,
+                                                     *datasources_, execution_options);
+    node_runs_ = std::make_unique<NodeRunService>(*store_, *audit_reader_, *pipelines_, *templates_,
+                                                  *datasources_);
+    check_runs_ =
+        std::make_unique<CheckRunService>(*execution_store_, *audit_, *pipelines_, *datasources_);
     pipelines_->SetCheckRunner(check_runs_.get());
     BindTemplateTools(catalog_, *templates_);
     BindDatasourceTools(catalog_, *datasources_);
