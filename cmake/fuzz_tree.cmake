@@ -50,6 +50,10 @@ file(GLOB DP_MIGRATION_FILES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/store/m
 dp_embed_files(TARGET dp_dispatcher_deps FUNCTION EmbeddedMigrationFiles
                BASE ${PROJECT_SOURCE_DIR}/src/store/migrations FILES ${DP_MIGRATION_FILES})
 
+file(GLOB DP_TOOL_CATALOG_FILES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/mcp/catalog/*.json)
+dp_embed_files(TARGET dp_dispatcher_deps FUNCTION EmbeddedToolCatalogFiles
+               BASE ${PROJECT_SOURCE_DIR}/src/mcp/catalog FILES ${DP_TOOL_CATALOG_FILES})
+
 add_executable(dp_dispatcher_fuzz ${PROJECT_SOURCE_DIR}/tests/fuzz/dispatcher_fuzz.cpp)
 target_compile_options(dp_dispatcher_fuzz PRIVATE -fsanitize=fuzzer)
 target_link_options(dp_dispatcher_fuzz PRIVATE -fsanitize=fuzzer,address,undefined)

@@ -24,6 +24,7 @@ class PayloadBudget {
       std::size_t cut = max_cell_bytes_;
       while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
       text.resize(cut);
+      text.shrink_to_fit();  // a cut cell must not keep the driver value's bytes alive
       ++truncated_cells_;
     }
     const std::size_t bytes = row.dump(-1, ' ', false, Json::error_handler_t::replace).size() + 1;

@@ -16,4 +16,7 @@ std::span<const EmbeddedFile> EmbeddedSkillFiles();
 // src/store/migrations/{sqlite,postgres}/NNNN_name.sql.
 std::span<const EmbeddedFile> EmbeddedMigrationFiles();
 
+// src/mcp/catalog/<tool>.json: the MCP tool catalog (src/mcp/tool_definitions.cpp).
+std::span<const EmbeddedFile> EmbeddedToolCatalogFiles();
+
 }  // namespace dp

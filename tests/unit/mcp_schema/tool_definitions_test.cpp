@@ -1,25 +1,20 @@
-// The catalog's drift check: the 41 tool definitions must equal the spec's §6.2 JSON blocks
-// (description and inputSchema), list in §6.1 order, compile in the validator, and carry the
-// floors and mutating flags the spec declares.
+// The catalog as served: 41 tools in §6.1 order, each file agreeing with its operation row, every
+// schema compiling in the validator and refusing what it should. (Whether the files still say
+// what the spec says is the unit.tool_catalog_drift test: tools/tool-catalog/extract.py --check.)
 #include <gtest/gtest.h>
 
-#include <filesystem>
-#include <fstream>
 #include <map>
-#include <regex>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "datapipelines/mcp/json_schema_validator.hpp"
 #include "datapipelines/mcp/tool_catalog.hpp"
 #include "datapipelines/mcp/tool_definition.hpp"
+#include "datapipelines/util/embedded_file.hpp"
 
 namespace dp {
 namespace {
-
-const char* const kSpecPath = DP_SOURCE_DIR "/../shared/spec/mcp-server-spec-v1.41.txt";
 
 const std::vector<std::string> kSection61Order = {
     "pipelines_list",
@@ -65,79 +60,6 @@ const std::vector<std::string> kSection61Order = {
     "pipelines_run_checks",
 };
 
-std::string ReadSpec() {
-  std::ifstream in(kSpecPath);
-  if (!in) return {};
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
-
-// End (inclusive) of the JSON object opening at `open`, honouring strings; npos if unbalanced.
-std::size_t MatchBrace(const std::string& text, std::size_t open) {
-  int depth = 0;
-  bool in_string = false;
-  for (std::size_t i = open; i < text.size(); ++i) {
-    char c = text[i];
-    if (in_string) {
-      if (c == '\\') {
-        ++i;
-      } else if (c == '"') {
-        in_string = false;
-      }
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '{') {
-      ++depth;
-    } else if (c == '}' && --depth == 0) {
-      return i;
-    }
-  }
-  return std::string::npos;
-}
-
-struct SpecBlock {
-  Json json;
-  std::size_t end = 0;  // offset just past the block
-};
-
-// Every tool-definition fence: a line "{" followed by a line "\"name\": \"<tool>\",".
-std::map<std::string, std::vector<SpecBlock>> ExtractToolBlocks(const std::string& spec) {
-  std::map<std::string, std::vector<SpecBlock>> blocks;
-  static const std::regex kHead("\n\\{[ \t\r]*\n\"name\": \"([a-z_]+)\",");
-  for (auto it = std::sregex_iterator(spec.begin(), spec.end(), kHead);
-       it != std::sregex_iterator(); ++it) {
-    std::size_t open = static_cast<std::size_t>(it->position(0)) + 1;
-    std::size_t close = MatchBrace(spec, open);
-    if (close == std::string::npos) continue;
-    Json json = Json::parse(spec.substr(open, close - open + 1));
-    if (json.contains("inputSchema")) blocks[(*it)[1]].push_back({std::move(json), close + 1});
-  }
-  return blocks;
-}
-
-// The "Scope: <x>" floor stated between a tool's block and the next "6.2.N" heading.
-std::string ScopeLineAfter(const std::string& spec, std::size_t from) {
-  static const std::regex kNextSection("\n6\\.2\\.[0-9]+");
-  static const std::regex kScope("Scope: (read|execute|author)");
-  std::smatch next;
-  std::string rest = spec.substr(from);
-  std::string section = std::regex_search(rest, next, kNextSection) ? next.prefix().str() : rest;
-  std::smatch scope;
-  return std::regex_search(section, scope, kScope) ? scope[1].str() : std::string();
-}
-
-// "" when equal; otherwise where the two texts part, with a little context from each.
-std::string FirstDifference(std::string_view spec, std::string_view catalog) {
-  if (spec == catalog) return "";
-  std::size_t i = 0;
-  while (i < spec.size() && i < catalog.size() && spec[i] == catalog[i]) ++i;
-  std::size_t from = i < 20 ? 0 : i - 20;
-  return "differs at offset " + std::to_string(i) + ": spec \"" +
-         std::string(spec.substr(from, 60)) + "\" vs catalog \"" +
-         std::string(catalog.substr(from, 60)) + "\"";
-}
-
 std::map<std::string, const ToolDefinition*> ByName() {
   std::map<std::string, const ToolDefinition*> out;
   for (const ToolDefinition& tool : AllToolDefinitions()) out[std::string(tool.name())] = &tool;
@@ -158,15 +80,6 @@ TEST(ToolDefinitions, FortyOneUniqueToolsInSection61Order) {
   EXPECT_EQ(FindToolDefinition("datasources_create"), nullptr);  // §6.2.22 removed
 }
 
-TEST(ToolDefinitions, Section61ListMatchesTheSpec) {
-  std::string spec = ReadSpec();
-  if (spec.empty()) GTEST_SKIP() << "spec not found at " << kSpecPath;
-  // The flattened §6.1 list is the names run together, in order.
-  std::string joined;
-  for (const ToolDefinition& tool : AllToolDefinitions()) joined += tool.name();
-  EXPECT_NE(spec.find(joined), std::string::npos);
-}
-
 TEST(ToolDefinitions, EverySchemaParsesAndCompiles) {
   for (const ToolDefinition& tool : AllToolDefinitions()) {
     SCOPED_TRACE(std::string(tool.name()));
@@ -178,52 +91,25 @@ TEST(ToolDefinitions, EverySchemaParsesAndCompiles) {
   }
 }
 
-// Where the spec names H2 as the staging engine, the catalog names what this build runs — a
-// private in-memory SQLite database — because a description must never lie. These are the only
-// departures from the spec text, each one phrase, applied to the spec before comparing.
-const std::vector<std::pair<std::string, std::string>> kEngineWording = {
-    {"against an EMPTY scratch H2 in the staging mode (no staged tables, no data)",
-     "against an EMPTY scratch tempdb \u2014 a private in-memory SQLite database, the engine "
-     "executions stage into (no staged tables, no data)"},
-    {"means H2 stopped at the first staged table it could not find",
-     "means SQLite stopped at the first staged table it could not find"},
-    {"an error is a real H2 error (a syntax slip, a `VALUES` column named column1 where H2 says "
-     "C1)",
-     "an error is a real SQLite error (a syntax slip, a misspelled column or function)"},
-    {"to prepare a staging (H2) statement against an empty scratch engine",
-     "to prepare a staging statement against an empty scratch tempdb (SQLite)"},
-    {"means H2 stopped at a staged table that exists only inside a full execution",
-     "means SQLite stopped at a staged table that exists only inside a full execution"},
-};
-
-std::string WithEngineWording(std::string text) {
-  for (const auto& [spec_phrase, ours] : kEngineWording) {
-    for (size_t at = text.find(spec_phrase); at != std::string::npos;
-         at = text.find(spec_phrase, at + ours.size())) {
-      text.replace(at, spec_phrase.size(), ours);
-    }
+// The embedded files are the catalog's source (tools/tool-catalog/extract.py writes them from the
+// spec; the unit.tool_catalog_drift test holds them to it): each names its tool, and its scope
+// and mutating flag are the tool's operation row.
+TEST(ToolDefinitions, EachFileCarriesItsOperationsScopeAndMutatingFlag) {
+  auto by_name = ByName();
+  std::set<std::string> files;
+  for (const EmbeddedFile& file : EmbeddedToolCatalogFiles()) {
+    if (file.path == "order.json") continue;
+    SCOPED_TRACE(std::string(file.path));
+    Json tool = Json::parse(file.bytes);
+    std::string name = tool.at("name").get<std::string>();
+    EXPECT_EQ(name + ".json", file.path);
+    ASSERT_EQ(by_name.count(name), 1u) << "a file the catalog does not serve";
+    EXPECT_EQ(tool.at("scope"), ToString(by_name.at(name)->access().min_scope));
+    EXPECT_EQ(tool.at("mutating"), by_name.at(name)->mutating());
+    EXPECT_EQ(tool.at("description"), by_name.at(name)->description);
+    files.insert(name);
   }
-  return text;
-}
-
-TEST(ToolDefinitions, DescriptionsAndSchemasEqualTheSpecBlocks) {
-  std::string spec = ReadSpec();
-  if (spec.empty()) GTEST_SKIP() << "spec not found at " << kSpecPath;
-  auto blocks = ExtractToolBlocks(spec);
-  EXPECT_EQ(blocks.size(), 40u);  // pipelines_update has no block of its own (§6.2.5)
-  for (const ToolDefinition& tool : AllToolDefinitions()) {
-    std::string name(tool.name());
-    if (name == "pipelines_update") continue;  // derived; see the next test
-    SCOPED_TRACE(name);
-    ASSERT_EQ(blocks[name].size(), 1u) << "expected exactly one §6.2 block";
-    const Json& block = blocks[name].front().json;
-    EXPECT_EQ(block.at("name"), name);
-    EXPECT_EQ(FirstDifference(WithEngineWording(block.at("description").get<std::string>()),
-                              tool.description),
-              "");
-    Json spec_schema = Json::parse(WithEngineWording(block.at("inputSchema").dump()));
-    EXPECT_EQ(spec_schema, Json::parse(tool.input_schema_json));
-  }
+  EXPECT_EQ(files.size(), AllToolDefinitions().size());
 }
 
 // §6.2.5: "Same input as pipelines_create plus required id and required expected_hash".
@@ -244,28 +130,6 @@ TEST(ToolDefinitions, PipelinesUpdateIsCreatePlusIdAndExpectedHash) {
   std::string_view description = FindToolDefinition("pipelines_update")->description;
   EXPECT_EQ(description.rfind("Update an existing pipeline by writing its DRAFT", 0), 0u);
   EXPECT_NE(description.find("pipeline.version.conflict"), std::string_view::npos);
-}
-
-TEST(ToolDefinitions, ScopesMatchEachSectionsScopeLine) {
-  std::string spec = ReadSpec();
-  if (spec.empty()) GTEST_SKIP() << "spec not found at " << kSpecPath;
-  auto blocks = ExtractToolBlocks(spec);
-  // The endpoint sections carry no Scope line (the one after §6.2.26 is the removed
-  // datasources_create's leftover); the v1.19 change log rules: create/delete author, reads read.
-  const std::map<std::string, std::string> kNoScopeLine = {{"endpoints_create", "author"},
-                                                           {"endpoints_list", "read"},
-                                                           {"endpoints_get", "read"},
-                                                           {"endpoints_delete", "author"}};
-  auto by_name = ByName();
-  for (auto& [name, found] : blocks) {
-    SCOPED_TRACE(name);
-    std::string expected =
-        kNoScopeLine.count(name) ? kNoScopeLine.at(name) : ScopeLineAfter(spec, found.front().end);
-    ASSERT_FALSE(expected.empty()) << "no Scope line found";
-    EXPECT_EQ(ToString(by_name.at(name)->access().min_scope), expected);
-  }
-  EXPECT_EQ(by_name.at("pipelines_update")->access().min_scope,
-            Scope::kAuthor);  // §6.2.5 Scope line
 }
 
 TEST(ToolDefinitions, RolesFollowScopesExceptDatasourcesTest) {
