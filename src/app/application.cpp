@@ -230,9 +230,10 @@ struct Application::Impl {
                                                                      config.requests_per_minute});
     if (config.audit_queue_capacity > 0) {
       audit_queue = std::make_unique<AuditWriteQueue>(
-          *store, AuditWriteQueue::Options{static_cast<std::size_t>(config.audit_queue_capacity)});
+          store->Audit(),
+          AuditWriteQueue::Options{static_cast<std::size_t>(config.audit_queue_capacity)});
     }
-    audit = std::make_unique<AuditLog>(*store, audit_queue.get());
+    audit = std::make_unique<AuditLog>(store->Audit(), audit_queue.get());
     AuthOptions auth_options;
     auth_options.cache_ttl = std::chrono::seconds(config.api_key_cache_ttl_seconds);
     auth_options.argon2_per_key_per_minute = config.api_key_verifications_per_key_per_minute;
@@ -243,8 +244,9 @@ struct Application::Impl {
     auth_options.login_throttle.max_failures = config.login_lockout_max_failures;
     auth_options.login_throttle.lock_ms = int64_t{config.login_lockout_minutes} * 60 * 1000;
     auth_options.throttle_store = OpenThrottleStore(config.rate_limit_url);
-    auth = std::make_unique<AuthService>(*store, *audit, auth_options);
-    authenticator = std::make_unique<RequestAuthenticator>(*auth, *limiter, *store);
+    auth = std::make_unique<AuthService>(store->Users(), store->Workspaces(), store->Credentials(),
+                                         *audit, auth_options);
+    authenticator = std::make_unique<RequestAuthenticator>(*auth, *limiter, store->Workspaces());
     const SkillDocs& docs = BuiltInSkillDocs();
     rest = std::make_unique<RestApi>(*auth, *authenticator, docs,
                                      RestApiOptions{config.session_ttl_hours,
@@ -261,7 +263,7 @@ struct Application::Impl {
         static_cast<size_t>(config.template_render_max_memory_mb) * 1024 * 1024;
     template_options.render.max_number_digits = config.template_render_max_number_digits;
     // Pipelines pin templates: the pipeline service is the template service's pin source.
-    templates = std::make_unique<TemplateService>(*store, nullptr, template_options);
+    templates = std::make_unique<TemplateService>(store->Templates(), nullptr, template_options);
     BindTemplateTools(catalog, *templates);
     rest->Mount("/api/v1/templates", TemplateRoutes(*templates));
     // [datasources]
@@ -271,7 +273,8 @@ struct Application::Impl {
     // resources/list cursors are signed with a sub-key of the shared encryption key, so a
     // cursor one instance issued pages on every other instance of the deployment (§7.3).
     cursor_signing_key = secrets.DeriveKey("mcp.resources.cursor");
-    datasources = std::make_unique<DatasourceService>(*store, *audit, std::move(secrets),
+    datasources = std::make_unique<DatasourceService>(store->Datasources(), store->Workspaces(),
+                                                      *audit, std::move(secrets),
                                                       DatasourceOptions(config, &expensive));
     // [lake] the dp-lake registry: a LAKE datasource's tables are its rows (spec §6.2.29–31)
     lake_store = OpenLakeTableStore(*store);
@@ -298,9 +301,9 @@ struct Application::Impl {
     // [pipelines] pin templates and datasources, and evaluate the calculator catalog
     pipeline_store = OpenPipelineStore(*store);
     audit_reader = OpenAuditReader(*store, audit_queue.get());
-    pipelines =
-        std::make_unique<PipelineService>(*store, *pipeline_store, *templates, datasources.get(),
-                                          audit_reader.get(), PipelineOptions(config));
+    pipelines = std::make_unique<PipelineService>(store->Templates(), store->Datasources(),
+                                                  *pipeline_store, *templates, datasources.get(),
+                                                  audit_reader.get(), PipelineOptions(config));
     templates->SetPinSource(pipelines.get());
     datasources->SetUsageSource(
         [this](const std::string& name) { return pipelines->PipelinesUsingDatasource(name); });
@@ -328,8 +331,8 @@ struct Application::Impl {
     NodeRunServiceOptions node_run_options;
     node_run_options.org = config.org;
     node_run_options.node_timeout_seconds = config.executor_node_timeout_seconds;
-    node_runs = std::make_unique<NodeRunService>(*store, *audit_reader, *pipelines, *templates,
-                                                 *datasources, node_run_options);
+    node_runs = std::make_unique<NodeRunService>(store->Templates(), *audit_reader, *pipelines,
+                                                 *templates, *datasources, node_run_options);
     check_runs =
         std::make_unique<CheckRunService>(*execution_store, *audit, *pipelines, *datasources);
     pipelines->SetCheckRunner(check_runs.get());

@@ -52,9 +52,9 @@ DatasourceCommands::DatasourceCommands(CLI::App& app) {
 int DatasourceCommands::Run(const Config& config) {
   auto store = OpenMetadataStore(config.EffectiveMetadataUrl());
   store->Migrate();
-  AuditLog audit(*store);
+  AuditLog audit(store->Audit());
   DatasourceService service(
-      *store, audit,
+      store->Datasources(), store->Workspaces(), audit,
       SecretBox::FromConfigOrKeyFile(config.encryption_key, config.data_dir + "/encryption.key",
                                      !config.IsProductionMode()));
   // delete-for-good refuses a name a pipeline still uses, as the server does.

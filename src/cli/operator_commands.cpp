@@ -26,8 +26,9 @@ struct OperatorContext {
     std::filesystem::create_directories(config.data_dir);
     store = OpenMetadataStore(config.EffectiveMetadataUrl());
     store->Migrate();
-    audit = std::make_unique<AuditLog>(*store);
-    auth = std::make_unique<AuthService>(*store, *audit);
+    audit = std::make_unique<AuditLog>(store->Audit());
+    auth = std::make_unique<AuthService>(store->Users(), store->Workspaces(), store->Credentials(),
+                                         *audit);
   }
 };
 

@@ -83,9 +83,7 @@ class SqlLakeTableStore : public LakeTableStore {
 }  // namespace
 
 std::unique_ptr<LakeTableStore> OpenLakeTableStore(MetadataStore& metadata) {
-  auto* sql = dynamic_cast<SqlExecutor*>(&metadata);
-  if (!sql) throw std::logic_error("the metadata store has no SQL connection for lake tables");
-  return std::make_unique<SqlLakeTableStore>(*sql);
+  return std::make_unique<SqlLakeTableStore>(metadata);
 }
 
 }  // namespace dp

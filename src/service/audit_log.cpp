@@ -6,7 +6,7 @@
 
 namespace dp {
 
-AuditLog::AuditLog(MetadataStore& store, AuditWriteQueue* queue) : store_(store), queue_(queue) {}
+AuditLog::AuditLog(AuditSink& store, AuditWriteQueue* queue) : store_(store), queue_(queue) {}
 
 AuditLog::~AuditLog() {
   std::lock_guard lock(aggregates_mutex_);

@@ -11,6 +11,7 @@
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/results/memory_throttle_store.hpp"
+#include "datapipelines/store/duplicate_key_error.hpp"
 #include "datapipelines/util/clock.hpp"
 #include "datapipelines/util/crypto.hpp"
 
@@ -65,8 +66,11 @@ Json WithActor(Json details, const std::string& actor_user_id) {
 
 }  // namespace
 
-AuthService::AuthService(MetadataStore& store, AuditLog& audit, AuthOptions options)
-    : store_(store),
+AuthService::AuthService(UserStore& users, WorkspaceStore& workspaces, CredentialStore& credentials,
+                         AuditLog& audit, AuthOptions options)
+    : users_(users),
+      workspaces_(workspaces),
+      credentials_(credentials),
       audit_(audit),
       options_(std::move(options)),
       hasher_(options_.hasher),
@@ -100,7 +104,7 @@ Principal AuthService::AuthenticateApiKey(std::string_view token, std::string_vi
   Principal principal = KeyPrincipal(entry, source_ip);
   // Once per cache refresh, not per request: last_used is informational.
   try {
-    store_.TouchApiKey(entry.key.id, Now());
+    credentials_.TouchApiKey(entry.key.id, Now());
   } catch (const std::exception& e) {
     spdlog::warn("could not record last use of API key {}: {}", entry.key.id, e.what());
   }
@@ -121,7 +125,7 @@ AuthService::KeyEntry AuthService::LoadKeyEntry(const std::string& key_id,
                                                 const std::string& full_token,
                                                 const std::optional<KeyEntry>& stale,
                                                 std::string_view source_ip) {
-  auto record = store_.FindApiKey(key_id);
+  auto record = credentials_.FindApiKey(key_id);
   // One HMAC and one constant-time compare whatever the id: an unknown id, a revoked key and a
   // wrong secret cost the same and none of them reaches Argon2 (issue 9).
   const std::string presented = ApiKeyCheck(full_token);
@@ -151,17 +155,17 @@ AuthService::KeyEntry AuthService::LoadKeyEntry(const std::string& key_id,
     }
     if (!has_check) {
       try {
-        store_.SetApiKeyCheck(record->id, presented);
+        credentials_.SetApiKeyCheck(record->id, presented);
       } catch (const std::exception& e) {
         spdlog::warn("could not back-fill the pre-check of API key {}: {}", record->id, e.what());
       }
     }
   }
-  auto user = store_.FindUserById(record->user_id);
+  auto user = users_.FindUserById(record->user_id);
   if (!user) RejectKey(key_id, source_ip, "owner_unknown", false);
   KeyEntry entry{std::move(*record), WithoutSecret(std::move(*user)), "", std::nullopt};
   if (!entry.key.workspace_id.empty()) {
-    auto workspace = store_.FindWorkspaceById(entry.key.workspace_id);
+    auto workspace = workspaces_.FindWorkspaceById(entry.key.workspace_id);
     if (!workspace) RejectKey(key_id, source_ip, "workspace_unknown", false);
     entry.workspace_name = workspace->name;
     entry.role = CurrentRole(entry.key.workspace_id, entry.user.id);
@@ -223,13 +227,13 @@ Principal AuthService::AuthenticateSession(std::string_view cookie_token) {
 }
 
 AuthService::SessionEntry AuthService::LoadSessionEntry(const std::string& token_hash) {
-  auto session = store_.FindSession(token_hash);
+  auto session = credentials_.FindSession(token_hash);
   if (!session) throw DomainError(errc::kSessionInvalid, "the session is invalid");
-  auto user = store_.FindUserById(session->user_id);
+  auto user = users_.FindUserById(session->user_id);
   if (!user) throw DomainError(errc::kSessionInvalid, "the session is invalid");
   SessionEntry entry{std::move(*session), WithoutSecret(std::move(*user)), "", std::nullopt};
   if (!entry.session.workspace_id.empty()) {
-    if (auto workspace = store_.FindWorkspaceById(entry.session.workspace_id)) {
+    if (auto workspace = workspaces_.FindWorkspaceById(entry.session.workspace_id)) {
       entry.workspace_name = workspace->name;
       entry.role = CurrentRole(workspace->id, entry.user.id);
     } else {
@@ -280,7 +284,7 @@ LoginResult AuthService::Login(std::string_view email, std::string_view password
                       "This account is locked after repeated failed logins; retry later.",
                       Json{{"retry_after_seconds", (locked_ms + 999) / 1000}});
   }
-  auto user = store_.FindUserByEmail(normalized);
+  auto user = users_.FindUserByEmail(normalized);
   bool verified = false;
   if (user && !user->password_hash.empty()) {
     verified = hasher_.VerifySecret(user->password_hash, password);
@@ -305,7 +309,7 @@ LoginResult AuthService::Login(std::string_view email, std::string_view password
     Audit("auth.login.user_inactive", user->id, "", "", source_ip, {{"email", normalized}});
     throw DomainError(errc::kLoginUserInactive, "this account is deactivated");
   }
-  auto memberships = store_.ListMembershipsOfUser(user->id);
+  auto memberships = workspaces_.ListMembershipsOfUser(user->id);
   std::sort(memberships.begin(), memberships.end(), [](const auto& a, const auto& b) {
     return std::tie(a.joined_at_ms, a.workspace_id) < std::tie(b.joined_at_ms, b.workspace_id);
   });
@@ -316,7 +320,7 @@ LoginResult AuthService::Login(std::string_view email, std::string_view password
   Session session{Sha256Hex(result.token), user->id,
                   memberships.empty() ? "" : memberships.front().workspace_id, now,
                   result.expires_at_ms};
-  store_.InsertSession(session);
+  credentials_.InsertSession(session);
   const uint64_t generation = session_cache_.generation();
   SessionEntry entry = LoadSessionEntry(session.token_hash);
   session_cache_.Put(session.token_hash, entry, Now(), generation);
@@ -343,8 +347,8 @@ bool AuthService::CsrfTokenMatches(std::string_view session_token, std::string_v
 void AuthService::Logout(std::string_view cookie_token) {
   if (cookie_token.empty()) return;
   const std::string token_hash = Sha256Hex(cookie_token);
-  auto session = store_.FindSession(token_hash);
-  store_.DeleteSession(token_hash);
+  auto session = credentials_.FindSession(token_hash);
+  credentials_.DeleteSession(token_hash);
   session_cache_.Erase(token_hash);
   if (session)
     Audit("auth.logout", session->user_id, "", session->workspace_id, "", Json::object());
@@ -355,7 +359,7 @@ void AuthService::Logout(std::string_view cookie_token) {
 
 IssuedApiKey AuthService::CreateApiKey(const Principal& issuer,
                                        const CreateApiKeyRequest& request) {
-  auto user = store_.FindUserById(issuer.user_id);
+  auto user = users_.FindUserById(issuer.user_id);
   if (!user) throw DomainError(errc::kUserNotFound, "the issuing user no longer exists");
   if (!user->is_active) throw DomainError(errc::kLoginUserInactive, "this account is deactivated");
   const std::string& name =
@@ -483,7 +487,7 @@ IssuedApiKey AuthService::IssueKey(const User& issuer, const Workspace& workspac
                       std::nullopt,
                       ApiKeyCheck(generated.plaintext),
                       minted_by};
-  store_.InsertApiKey(record);
+  credentials_.InsertApiKey(record);
   Json details = {{"name", record.name},
                   {"scope", ToString(record.scope)},
                   {"kind", ToString(record.kind)},
@@ -495,7 +499,7 @@ IssuedApiKey AuthService::IssueKey(const User& issuer, const Workspace& workspac
 }
 
 std::vector<ApiKeyRecord> AuthService::ListApiKeys(const Principal& principal) {
-  std::vector<ApiKeyRecord> keys = store_.ListApiKeysOfUser(principal.user_id);
+  std::vector<ApiKeyRecord> keys = credentials_.ListApiKeysOfUser(principal.user_id);
   for (auto& key : keys) {
     key.key_hash.clear();
     key.key_check.clear();
@@ -504,7 +508,7 @@ std::vector<ApiKeyRecord> AuthService::ListApiKeys(const Principal& principal) {
 }
 
 void AuthService::RevokeApiKey(const Principal& principal, const std::string& key_id) {
-  auto key = store_.FindApiKey(key_id);
+  auto key = credentials_.FindApiKey(key_id);
   auto absent = [&] {
     return DomainError(errc::kApiKeyNotFound, "no such API key", {{"id", key_id}});
   };
@@ -543,7 +547,7 @@ std::vector<std::string> AuthService::RevokeAllKeysOf(const std::string& email,
                                                       const std::string& actor_user_id) {
   User user = RequireUser(email);
   std::vector<std::string> revoked;
-  for (const ApiKeyRecord& key : store_.ListApiKeysOfUser(user.id)) {
+  for (const ApiKeyRecord& key : credentials_.ListApiKeysOfUser(user.id)) {
     if (key.is_revoked) continue;
     RevokeAndAudit(key, actor_user_id);
     revoked.push_back(key.id);
@@ -557,7 +561,7 @@ std::vector<std::string> AuthService::RevokeAllKeysOf(const std::string& email,
 }
 
 void AuthService::RevokeAndAudit(const ApiKeyRecord& key, const std::string& actor_user_id) {
-  store_.RevokeApiKey(key.id);
+  credentials_.RevokeApiKey(key.id);
   // After the store write: a concurrent refresh that read the old row loses its Put.
   key_cache_.EraseIf([&](const KeyEntry& entry) { return entry.key.id == key.id; });
   Audit("auth.api_key.revoked", actor_user_id, key.id, key.workspace_id, "",
@@ -585,7 +589,7 @@ User AuthService::CreateUser(const std::string& email, const std::string& displa
     return DomainError(errc::kUserDuplicateEmail, "a user with this email already exists",
                        {{"email", normalized}});
   };
-  if (store_.FindUserByEmail(normalized)) throw duplicate();
+  if (users_.FindUserByEmail(normalized)) throw duplicate();
   User user{NewUuid(),
             normalized,
             display_name.empty() ? normalized : display_name,
@@ -594,7 +598,7 @@ User AuthService::CreateUser(const std::string& email, const std::string& displa
             super_admin,
             Now()};
   try {
-    store_.InsertUser(user);
+    users_.InsertUser(user);
   } catch (const DuplicateKeyError&) {
     throw duplicate();
   }
@@ -606,7 +610,7 @@ User AuthService::CreateUser(const std::string& email, const std::string& displa
 void AuthService::SetUserActive(const std::string& email, bool active,
                                 const std::string& actor_user_id) {
   User user = RequireUser(email);
-  store_.SetUserActive(user.id, active);
+  users_.SetUserActive(user.id, active);
   InvalidateUser(user.id);
   Audit(active ? "auth.user.activated" : "auth.user.deactivated", user.id, "", "", "",
         WithActor({{"email", user.email}}, actor_user_id));
@@ -619,7 +623,7 @@ std::string AuthService::SetPassword(const std::string& email, const std::string
     throw DomainError(errc::kUserPasswordWeak, "the password must be at least 12 characters",
                       {{"min_length", kMinPasswordChars}});
   }
-  store_.SetUserPasswordHash(user.id, hasher_.HashSecret(chosen));
+  users_.SetUserPasswordHash(user.id, hasher_.HashSecret(chosen));
   InvalidateUser(user.id);
   Audit("auth.user.password_reset", user.id, "", "", "", {{"email", user.email}});
   return password.empty() ? chosen : "";
@@ -632,7 +636,7 @@ void AuthService::ChangeOwnPassword(const Principal& principal, const std::strin
                       "Changing a password mints an interactive credential: sign in; an API key "
                       "cannot do it (auth.md 5A.7).");
   }
-  auto user = store_.FindUserById(principal.user_id);
+  auto user = users_.FindUserById(principal.user_id);
   if (!user || !hasher_.VerifySecret(user->password_hash, current_password)) {
     throw DomainError(errc::kLoginInvalid, "The current password is not correct.",
                       {{"field", "current_password"}});
@@ -641,11 +645,12 @@ void AuthService::ChangeOwnPassword(const Principal& principal, const std::strin
     throw DomainError(errc::kUserPasswordWeak, "the password must be at least 12 characters",
                       {{"min_length", kMinPasswordChars}});
   }
-  store_.SetUserPasswordHash(user->id, hasher_.HashSecret(new_password));
+  users_.SetUserPasswordHash(user->id, hasher_.HashSecret(new_password));
   // Every OTHER session ends (a stolen cookie dies with the old password); this one stays, and
   // API keys are untouched (auth.md: a key is revoked, never implicitly). InvalidateUser drops
   // the cached sessions, so this instance refuses the ended ones at once.
-  const int64_t ended = store_.DeleteOtherSessionsOfUser(user->id, principal.session_token_hash);
+  const int64_t ended =
+      credentials_.DeleteOtherSessionsOfUser(user->id, principal.session_token_hash);
   InvalidateUser(user->id);
   Audit("auth.user.password_changed", user->id, principal.key_id, "", "",
         Json{{"other_sessions_ended", ended}});
@@ -663,11 +668,11 @@ Workspace AuthService::CreateWorkspace(const std::string& name, const std::strin
     return DomainError(errc::kWorkspaceDuplicateName, "a workspace with this name already exists",
                        {{"name", name}});
   };
-  if (store_.FindWorkspaceByName(name)) throw duplicate();
+  if (workspaces_.FindWorkspaceByName(name)) throw duplicate();
   Workspace workspace{NewUuid(), name, display_name.empty() ? name : display_name, created_by,
                       Now()};
   try {
-    store_.InsertWorkspace(workspace);
+    workspaces_.InsertWorkspace(workspace);
   } catch (const DuplicateKeyError&) {
     throw duplicate();
   }
@@ -681,8 +686,8 @@ void AuthService::SetMembership(const std::string& workspace_name, const std::st
                                 Role role) {
   Workspace workspace = RequireWorkspace(workspace_name);
   User user = RequireUser(email);
-  auto existing = store_.FindMembership(workspace.id, user.id);
-  store_.UpsertMembership(
+  auto existing = workspaces_.FindMembership(workspace.id, user.id);
+  workspaces_.UpsertMembership(
       Membership{workspace.id, user.id, role, existing ? existing->joined_at_ms : Now()});
   // A demotion through this instance applies to its cached keys and sessions at once.
   InvalidateUser(user.id);
@@ -694,7 +699,7 @@ void AuthService::SetMembership(const std::string& workspace_name, const std::st
 bool AuthService::RemoveMembership(const std::string& workspace_name, const std::string& email) {
   Workspace workspace = RequireWorkspace(workspace_name);
   User user = RequireUser(email);
-  if (!store_.DeleteMembership(workspace.id, user.id)) return false;
+  if (!workspaces_.DeleteMembership(workspace.id, user.id)) return false;
   InvalidateUser(user.id);
   Audit("workspace.member.removed", user.id, "", workspace.id, "", {{"email", user.email}});
   return true;
@@ -713,24 +718,24 @@ IssuedApiKey AuthService::CreateApiKeyFor(const std::string& email,
 }
 
 void AuthService::RevokeApiKeyById(const std::string& key_id) {
-  auto key = store_.FindApiKey(key_id);
+  auto key = credentials_.FindApiKey(key_id);
   if (!key) throw DomainError(errc::kApiKeyNotFound, "no such API key", {{"id", key_id}});
   RevokeAndAudit(*key, "");
 }
 
 std::vector<User> AuthService::ListUsers() {
-  std::vector<User> users = store_.ListUsers();
+  std::vector<User> users = users_.ListUsers();
   for (auto& user : users) user.password_hash.clear();
   return users;
 }
 
-std::vector<Workspace> AuthService::ListWorkspaces() { return store_.ListWorkspaces(); }
+std::vector<Workspace> AuthService::ListWorkspaces() { return workspaces_.ListWorkspaces(); }
 
 std::vector<MemberInfo> AuthService::ListMembers(const std::string& workspace_name) {
   Workspace workspace = RequireWorkspace(workspace_name);
   std::vector<MemberInfo> members;
-  for (const Membership& m : store_.ListMembers(workspace.id)) {
-    auto user = store_.FindUserById(m.user_id);
+  for (const Membership& m : workspaces_.ListMembers(workspace.id)) {
+    auto user = users_.FindUserById(m.user_id);
     members.push_back(MemberInfo{m.user_id, user ? user->email : "", user ? user->display_name : "",
                                  m.role, m.joined_at_ms});
   }
@@ -738,7 +743,7 @@ std::vector<MemberInfo> AuthService::ListMembers(const std::string& workspace_na
 }
 
 std::vector<ApiKeyRecord> AuthService::ListAllKeys() {
-  std::vector<ApiKeyRecord> keys = store_.ListApiKeys();
+  std::vector<ApiKeyRecord> keys = credentials_.ListApiKeys();
   for (auto& key : keys) {
     key.key_hash.clear();
     key.key_check.clear();
@@ -752,7 +757,7 @@ BootstrapResult AuthService::Bootstrap(const BootstrapRequest& given) {
   if (request.key_name.empty()) request.key_name = "bootstrap";
   BootstrapResult result;
   const std::string email = NormalizeEmail(request.admin_email);
-  auto user = store_.FindUserByEmail(email);
+  auto user = users_.FindUserByEmail(email);
   if (!user) {
     std::string password = request.admin_password;
     if (password.empty()) password = result.generated_password = Base64Url(RandomBytes(18));
@@ -760,19 +765,19 @@ BootstrapResult AuthService::Bootstrap(const BootstrapRequest& given) {
     result.created_user = true;
   }
   result.user_id = user->id;
-  auto workspace = store_.FindWorkspaceByName(request.workspace_name);
+  auto workspace = workspaces_.FindWorkspaceByName(request.workspace_name);
   if (!workspace) {
     workspace = CreateWorkspace(request.workspace_name, request.workspace_name, email);
     result.created_workspace = true;
     result.created_membership = true;  // the creator is its ws_admin
   }
   result.workspace_id = workspace->id;
-  if (!store_.FindMembership(workspace->id, user->id)) {
+  if (!workspaces_.FindMembership(workspace->id, user->id)) {
     SetMembership(workspace->name, email, Role::kWsAdmin);
     result.created_membership = true;
   }
   const int64_t now = Now();
-  auto keys = store_.ListApiKeysOfUser(user->id);
+  auto keys = credentials_.ListApiKeysOfUser(user->id);
   const bool has_key = std::any_of(keys.begin(), keys.end(), [&](const ApiKeyRecord& key) {
     return key.workspace_id == workspace->id && !key.is_revoked && key.kind == KeyKind::kUser &&
            key.scope == Scope::kAuthor && !IsExpired(key.expires_at_ms, now);
@@ -798,7 +803,7 @@ BootstrapResult AuthService::Bootstrap(const BootstrapRequest& given) {
 std::optional<Role> AuthService::CurrentRole(const std::string& workspace_id,
                                              const std::string& user_id) {
   if (workspace_id.empty()) return std::nullopt;
-  auto membership = store_.FindMembership(workspace_id, user_id);
+  auto membership = workspaces_.FindMembership(workspace_id, user_id);
   if (!membership) return std::nullopt;
   return membership->role;
 }
@@ -810,13 +815,13 @@ void AuthService::InvalidateUser(const std::string& user_id) {
 
 User AuthService::RequireUser(const std::string& email) {
   const std::string normalized = NormalizeEmail(email);
-  auto user = store_.FindUserByEmail(normalized);
+  auto user = users_.FindUserByEmail(normalized);
   if (!user) throw DomainError(errc::kUserNotFound, "no such user", {{"email", normalized}});
   return *user;
 }
 
 Workspace AuthService::RequireWorkspace(const std::string& name) {
-  auto workspace = store_.FindWorkspaceByName(name);
+  auto workspace = workspaces_.FindWorkspaceByName(name);
   if (!workspace) {
     throw DomainError(errc::kWorkspaceNotFound, "no such workspace", {{"workspace", name}});
   }

@@ -9,7 +9,8 @@
 #include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/service/datasource_service.hpp"
 #include "datapipelines/service/learned_facts_enricher.hpp"
-#include "datapipelines/store/metadata_store.hpp"
+#include "datapipelines/store/datasource_store.hpp"
+#include "datapipelines/store/workspace_store.hpp"
 #include "datasource_rules.hpp"
 #include "payload_budget.hpp"
 

@@ -8,7 +8,9 @@
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/service/datasource_service.hpp"
-#include "datapipelines/store/metadata_store.hpp"
+#include "datapipelines/store/datasource_store.hpp"
+#include "datapipelines/store/duplicate_key_error.hpp"
+#include "datapipelines/store/workspace_store.hpp"
 #include "datapipelines/util/clock.hpp"
 #include "datasource_rules.hpp"
 
@@ -299,7 +301,7 @@ Json DatasourceService::Create(const Principal& principal, const Json& body) {
   if (principal.super_admin) {
     // An instance admin registers at the instance level unless a workspace is named.
     if (owner != body.end() && owner->is_string()) {
-      auto ws = store_.FindWorkspaceByName(owner->get<std::string>());
+      auto ws = workspaces_.FindWorkspaceByName(owner->get<std::string>());
       if (!ws) {
         throw DomainError(errc::kWorkspaceNotFound, "No such workspace.",
                           Json{{"workspace", owner->get<std::string>()}});
@@ -309,8 +311,8 @@ Json DatasourceService::Create(const Principal& principal, const Json& body) {
     }
     if (auto extra = body.find("grants"); extra != body.end() && extra->is_array()) {
       for (const auto& name : *extra) {
-        auto ws =
-            name.is_string() ? store_.FindWorkspaceByName(name.get<std::string>()) : std::nullopt;
+        auto ws = name.is_string() ? workspaces_.FindWorkspaceByName(name.get<std::string>())
+                                   : std::nullopt;
         if (!ws)
           throw DomainError(errc::kWorkspaceNotFound, "No such workspace.",
                             Json{{"workspace", name}});
@@ -441,7 +443,7 @@ Json DatasourceService::Grant(const Principal& principal, const std::string& nam
                               const std::string& workspace) {
   RequireSuperAdmin(principal);
   RequireManageable(principal, name);
-  auto ws = store_.FindWorkspaceByName(workspace);
+  auto ws = workspaces_.FindWorkspaceByName(workspace);
   if (!ws) {
     throw DomainError(errc::kWorkspaceNotFound, "No such workspace.",
                       Json{{"workspace", workspace}});
@@ -454,7 +456,7 @@ void DatasourceService::Revoke(const Principal& principal, const std::string& na
                                const std::string& workspace) {
   RequireSuperAdmin(principal);
   RequireManageable(principal, name);
-  auto ws = store_.FindWorkspaceByName(workspace);
+  auto ws = workspaces_.FindWorkspaceByName(workspace);
   if (!ws || !store_.DeleteDatasourceGrant(name, ws->id)) {
     throw DomainError(errc::kDatasourceNotFound,
                       "That workspace holds no grant on this datasource.",
@@ -466,7 +468,7 @@ Json DatasourceService::ListGrants(const Principal& principal, const std::string
   RequireManageable(principal, name);
   Json out = Json::array();
   for (const auto& grant : store_.ListDatasourceGrants(name)) {
-    auto ws = store_.FindWorkspaceById(grant.workspace_id);
+    auto ws = workspaces_.FindWorkspaceById(grant.workspace_id);
     out.push_back({{"workspace", ws ? ws->name : grant.workspace_id},
                    {"granted_at", FormatIso8601Ms(grant.granted_at_ms)}});
   }
@@ -478,7 +480,7 @@ Json DatasourceService::CreateAsOperator(const Json& body,
   DatasourceRecord record = BuildRecord(body, nullptr);
   std::vector<std::string> grants;
   for (const auto& name : grant_workspaces) {
-    auto ws = store_.FindWorkspaceByName(name);
+    auto ws = workspaces_.FindWorkspaceByName(name);
     if (!ws) {
       throw DomainError(errc::kWorkspaceNotFound, "No workspace named '" + name + "'.",
                         Json{{"workspace", name}});
@@ -490,7 +492,7 @@ Json DatasourceService::CreateAsOperator(const Json& body,
 
 Json DatasourceService::GrantAsOperator(const std::string& name, const std::string& workspace) {
   DatasourceRecord record = RequireLive(name);
-  auto ws = store_.FindWorkspaceByName(workspace);
+  auto ws = workspaces_.FindWorkspaceByName(workspace);
   if (!ws) {
     throw DomainError(errc::kWorkspaceNotFound, "No workspace named '" + workspace + "'.",
                       Json{{"workspace", workspace}});
@@ -501,7 +503,7 @@ Json DatasourceService::GrantAsOperator(const std::string& name, const std::stri
         Json{{"workspace", workspace}, {"already_granted", already}});
   Json out = Json::array();
   for (const auto& grant : store_.ListDatasourceGrants(name)) {
-    auto granted = store_.FindWorkspaceById(grant.workspace_id);
+    auto granted = workspaces_.FindWorkspaceById(grant.workspace_id);
     out.push_back(granted ? granted->name : grant.workspace_id);
   }
   return Json{{"datasource", name}, {"grants", out}};
@@ -509,7 +511,7 @@ Json DatasourceService::GrantAsOperator(const std::string& name, const std::stri
 
 void DatasourceService::RevokeAsOperator(const std::string& name, const std::string& workspace) {
   RequireLive(name);
-  auto ws = store_.FindWorkspaceByName(workspace);
+  auto ws = workspaces_.FindWorkspaceByName(workspace);
   if (!ws || !store_.DeleteDatasourceGrant(name, ws->id)) {
     throw DomainError(errc::kDatasourceNotFound,
                       "That workspace holds no grant on this datasource.",
@@ -533,7 +535,7 @@ Json DatasourceService::ListAllForOperator() {
     Json view = View(record, false);
     Json grants = Json::array();
     for (const auto& grant : store_.ListDatasourceGrants(record.name)) {
-      auto ws = store_.FindWorkspaceById(grant.workspace_id);
+      auto ws = workspaces_.FindWorkspaceById(grant.workspace_id);
       grants.push_back(ws ? ws->name : grant.workspace_id);
     }
     view["grants"] = grants;
@@ -593,7 +595,7 @@ std::vector<std::string> DatasourceService::BootstrapFromFile(
     for (const auto& ws : entry.value("grants", Json::array())) {
       if (!ws.is_string()) continue;
       grants.push_back(ws.get<std::string>());
-      if (!store_.FindWorkspaceByName(grants.back())) missing = grants.back();
+      if (!workspaces_.FindWorkspaceByName(grants.back())) missing = grants.back();
     }
     if (!missing.empty()) {
       // Created on a later start, once the workspace exists, so the grant is never lost.

@@ -12,7 +12,8 @@
 #include "datapipelines/domain/request_fields.hpp"
 #include "datapipelines/service/audit_log.hpp"
 #include "datapipelines/service/learned_facts_enricher.hpp"
-#include "datapipelines/store/metadata_store.hpp"
+#include "datapipelines/store/datasource_store.hpp"
+#include "datapipelines/store/workspace_store.hpp"
 #include "datapipelines/util/clock.hpp"
 #include "datasource_rules.hpp"
 
@@ -39,9 +40,14 @@ DomainError NotFound(const std::string& name) {
 
 }  // namespace
 
-DatasourceService::DatasourceService(MetadataStore& store, AuditLog& audit, SecretBox secrets,
+DatasourceService::DatasourceService(DatasourceStore& store, WorkspaceStore& workspaces,
+                                     AuditLog& audit, SecretBox secrets,
                                      DatasourceServiceOptions options)
-    : store_(store), audit_(audit), secrets_(std::move(secrets)), options_(options) {}
+    : store_(store),
+      workspaces_(workspaces),
+      audit_(audit),
+      secrets_(std::move(secrets)),
+      options_(options) {}
 
 DatasourceService::~DatasourceService() = default;
 
@@ -228,7 +234,7 @@ Json DatasourceService::View(const DatasourceRecord& record, bool granted) {
   view["granted"] = granted;
   view["last_test"] = LastTestView(record.last_test);
   if (!record.workspace_id.empty()) {
-    if (auto ws = store_.FindWorkspaceById(record.workspace_id)) view["workspace"] = ws->name;
+    if (auto ws = workspaces_.FindWorkspaceById(record.workspace_id)) view["workspace"] = ws->name;
   }
   if (!record.include_schemas.empty()) {
     view["introspection_include_schemas"] = record.include_schemas;

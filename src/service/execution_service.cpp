@@ -303,7 +303,8 @@ std::chrono::seconds ExecutionService::EffectiveTtl(std::optional<int> requested
 void ExecutionService::RequireRenderedTemplates(const Principal& principal, const Json& body,
                                                 const std::string& version_status) {
   // Render before you run (spec §6.2.3): the shared rule, over every node of the body.
-  dp::RequireRenderedTemplates(metadata_, audit_reader_, principal, body, version_status);
+  dp::RequireRenderedTemplates(metadata_.Templates(), audit_reader_, principal, body,
+                               version_status);
 }
 
 Json ExecutionService::Execute(const Principal& principal, const ExecuteRequest& request) {

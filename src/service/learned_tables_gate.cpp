@@ -4,7 +4,7 @@
 #include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/service/datasource_service.hpp"
 #include "datapipelines/store/audit_reader.hpp"
-#include "datapipelines/store/metadata_store.hpp"
+#include "datapipelines/store/template_store.hpp"
 #include "datapipelines/util/ascii.hpp"
 
 namespace dp {
@@ -45,9 +45,9 @@ std::set<std::string> TemplateTableTokens(const std::string& body) {
   return tokens;
 }
 
-LearnedTablesGate::LearnedTablesGate(MetadataStore& metadata, DatasourceService& datasources,
+LearnedTablesGate::LearnedTablesGate(TemplateStore& template_store, DatasourceService& datasources,
                                      AuditReader& audit)
-    : metadata_(metadata), datasources_(datasources), audit_(audit) {}
+    : template_store_(template_store), datasources_(datasources), audit_(audit) {}
 
 const std::set<std::string>& LearnedTablesGate::CatalogTables(const Principal& principal,
                                                               const std::string& datasource) {
@@ -79,8 +79,9 @@ void LearnedTablesGate::Check(const Principal& principal, const PipelineBody& bo
   for (const auto& node : body.nodes) {
     const std::string source = node.source.value_or("");
     if (!node.template_ref || source.empty() || source == "tempdb") continue;
-    auto version = metadata_.FindTemplateVersion(principal.workspace_id, node.template_ref->id,
-                                                 static_cast<int>(node.template_ref->version));
+    auto version =
+        template_store_.FindTemplateVersion(principal.workspace_id, node.template_ref->id,
+                                            static_cast<int>(node.template_ref->version));
     if (!version) continue;
     const auto& tables = CatalogTables(principal, source);
     for (const std::string& token : TemplateTableTokens(version->body)) {

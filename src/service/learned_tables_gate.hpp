@@ -16,14 +16,15 @@ namespace dp {
 
 class AuditReader;
 class DatasourceService;
-class MetadataStore;
+class TemplateStore;
 
 // The [a-z0-9_]{4,} tokens of a template body (case-folded), every ${…} span stripped first.
 std::set<std::string> TemplateTableTokens(const std::string& body);
 
 class LearnedTablesGate {
  public:
-  LearnedTablesGate(MetadataStore& metadata, DatasourceService& datasources, AuditReader& audit);
+  LearnedTablesGate(TemplateStore& template_store, DatasourceService& datasources,
+                    AuditReader& audit);
 
   void Check(const Principal& principal, const PipelineBody& body, ValidationProblems& problems);
 
@@ -32,7 +33,7 @@ class LearnedTablesGate {
   const std::set<std::string>& CatalogTables(const Principal& principal,
                                              const std::string& datasource);
 
-  MetadataStore& metadata_;
+  TemplateStore& template_store_;
   DatasourceService& datasources_;
   AuditReader& audit_;
   std::map<std::string, std::set<std::string>> catalog_;

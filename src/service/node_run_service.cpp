@@ -108,10 +108,10 @@ int64_t MillisSince(Clock::time_point start) {
 
 }  // namespace
 
-NodeRunService::NodeRunService(MetadataStore& metadata, AuditReader& audit_reader,
+NodeRunService::NodeRunService(TemplateStore& template_store, AuditReader& audit_reader,
                                PipelineService& pipelines, TemplateService& templates,
                                DatasourceService& datasources, NodeRunServiceOptions options)
-    : metadata_(metadata),
+    : template_store_(template_store),
       audit_reader_(audit_reader),
       pipelines_(pipelines),
       templates_(templates),
@@ -162,7 +162,7 @@ Json NodeRunService::Run(const Principal& principal, const NodeRunRequest& reque
 
   // ---- render before you run (MCP only), on this node's pin
   if (request.agent_surface) {
-    RequireRenderedTemplates(metadata_, audit_reader_, principal, runnable.version.body,
+    RequireRenderedTemplates(template_store_, audit_reader_, principal, runnable.version.body,
                              runnable.version.status, node->id);
   }
 

@@ -60,11 +60,13 @@ std::string ParentKeyType(const PipelineBody& parent, const std::string& key) {
 
 }  // namespace
 
-PipelineSaveValidator::PipelineSaveValidator(MetadataStore& metadata, PipelineStore& pipelines,
-                                             TemplateService& templates,
+PipelineSaveValidator::PipelineSaveValidator(TemplateStore& template_store,
+                                             DatasourceStore& datasource_store,
+                                             PipelineStore& pipelines, TemplateService& templates,
                                              const PipelineServiceOptions& options,
                                              const Principal& principal)
-    : metadata_(metadata),
+    : template_store_(template_store),
+      datasource_store_(datasource_store),
       pipelines_(pipelines),
       templates_(templates),
       options_(options),
@@ -88,10 +90,10 @@ void PipelineSaveValidator::Validate(const PipelineBody& body, ValidationProblem
 const DatasourceRecord* PipelineSaveValidator::Visible(const std::string& name) {
   auto it = datasources_.find(name);
   if (it == datasources_.end()) {
-    std::optional<DatasourceRecord> record = metadata_.FindDatasource(name);
+    std::optional<DatasourceRecord> record = datasource_store_.FindDatasource(name);
     // Not granted and nonexistent are one answer (D-R7).
-    if (record &&
-        (record->is_deleted || !metadata_.IsDatasourceGranted(name, principal_.workspace_id))) {
+    if (record && (record->is_deleted ||
+                   !datasource_store_.IsDatasourceGranted(name, principal_.workspace_id))) {
       record.reset();
     }
     it = datasources_.emplace(name, std::move(record)).first;
@@ -133,14 +135,14 @@ void PipelineSaveValidator::CheckNodeTemplate(const PipelineBody& body, size_t i
   const TemplateRef& ref = *node.template_ref;
   const std::string path = NodePath(index) + ".template";
   Json where{{"node", node.id}, {"template_id", ref.id}, {"version", ref.version}};
-  auto entity = metadata_.FindTemplate(principal_.workspace_id, ref.id);
+  auto entity = template_store_.FindTemplate(principal_.workspace_id, ref.id);
   if (!entity || entity->is_deleted) {
     problems.Add(errc::kPipelineTemplateNotFound, path + ".id",
                  "No template '" + ref.id + "' in this workspace.", where);
     return;
   }
-  auto version =
-      metadata_.FindTemplateVersion(principal_.workspace_id, ref.id, static_cast<int>(ref.version));
+  auto version = template_store_.FindTemplateVersion(principal_.workspace_id, ref.id,
+                                                     static_cast<int>(ref.version));
   if (!version || version->status == "DISCARDED") {
     problems.Add(errc::kPipelineTemplateVersionNotFound, path + ".version",
                  "Template '" + ref.id + "' has no version " + std::to_string(ref.version) + ".",

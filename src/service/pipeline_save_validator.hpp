@@ -13,16 +13,17 @@
 #include "datapipelines/pipeline/pipeline_body.hpp"
 #include "datapipelines/pipeline/validation_problems.hpp"
 #include "datapipelines/service/pipeline_service.hpp"
-#include "datapipelines/store/metadata_store.hpp"
+#include "datapipelines/store/datasource_store.hpp"
 #include "datapipelines/store/pipeline_store.hpp"
+#include "datapipelines/store/template_store.hpp"
 
 namespace dp {
 
 class PipelineSaveValidator {
  public:
-  PipelineSaveValidator(MetadataStore& metadata, PipelineStore& pipelines,
-                        TemplateService& templates, const PipelineServiceOptions& options,
-                        const Principal& principal);
+  PipelineSaveValidator(TemplateStore& template_store, DatasourceStore& datasource_store,
+                        PipelineStore& pipelines, TemplateService& templates,
+                        const PipelineServiceOptions& options, const Principal& principal);
 
   void Validate(const PipelineBody& body, ValidationProblems& problems);
 
@@ -38,7 +39,8 @@ class PipelineSaveValidator {
   void CheckCompositionDepth(const PipelineBody& body, ValidationProblems& problems);
   void CheckCheckDatasources(const PipelineBody& body, ValidationProblems& problems);
 
-  MetadataStore& metadata_;
+  TemplateStore& template_store_;
+  DatasourceStore& datasource_store_;
   PipelineStore& pipelines_;
   TemplateService& templates_;
   const PipelineServiceOptions& options_;

@@ -12,8 +12,10 @@
 #include "datapipelines/service/folder_level.hpp"
 #include "datapipelines/service/template_id.hpp"
 #include "datapipelines/service/template_service.hpp"
-#include "datapipelines/store/metadata_store.hpp"
+#include "datapipelines/store/datasource_store.hpp"
+#include "datapipelines/store/duplicate_key_error.hpp"
 #include "datapipelines/store/pipeline_store.hpp"
+#include "datapipelines/store/template_store.hpp"
 #include "datapipelines/util/clock.hpp"
 #include "datapipelines/util/crypto.hpp"
 #include "learned_tables_gate.hpp"
@@ -50,10 +52,12 @@ std::vector<TemplatePin> PinsOf(const PipelineWithVersions& p, const PipelineVer
 
 }  // namespace
 
-PipelineService::PipelineService(MetadataStore& metadata, PipelineStore& store,
-                                 TemplateService& templates, DatasourceService* datasources,
-                                 AuditReader* audit, PipelineServiceOptions options)
-    : metadata_(metadata),
+PipelineService::PipelineService(TemplateStore& template_store, DatasourceStore& datasource_store,
+                                 PipelineStore& store, TemplateService& templates,
+                                 DatasourceService* datasources, AuditReader* audit,
+                                 PipelineServiceOptions options)
+    : template_store_(template_store),
+      datasource_store_(datasource_store),
       store_(store),
       templates_(templates),
       datasources_(datasources),
@@ -89,10 +93,12 @@ Json PipelineService::Project(const Principal& principal, const PipelineWithVers
     if (!tmpl.is_object()) continue;
     const std::string template_id = tmpl.value("id", "");
     const int pinned = tmpl.value("version", 0);
-    auto pinned_row = metadata_.FindTemplateVersion(principal.workspace_id, template_id, pinned);
+    auto pinned_row =
+        template_store_.FindTemplateVersion(principal.workspace_id, template_id, pinned);
     if (!pinned_row || pinned_row->status != kReleased) continue;  // a draft pin is ahead
     int latest = pinned;
-    for (const auto& v : metadata_.ListTemplateVersions(principal.workspace_id, template_id)) {
+    for (const auto& v :
+         template_store_.ListTemplateVersions(principal.workspace_id, template_id)) {
       if (v.status == kReleased && v.version > latest) latest = v.version;
     }
     if (latest > pinned) {
@@ -165,7 +171,7 @@ void PipelineService::RequireKnownRoot(const Principal& principal, const std::st
   for (const auto& p : store_.ListPipelines(principal.workspace_id)) {
     if (WorkingPipelineVersion(p)) roots.insert(TemplateRoot(p.entity.name));
   }
-  for (const auto& t : metadata_.ListWorkingTemplateVersions(principal.workspace_id)) {
+  for (const auto& t : template_store_.ListWorkingTemplateVersions(principal.workspace_id)) {
     roots.insert(TemplateRoot(t.template_id));
   }
   if (roots.count(root)) return;
@@ -202,11 +208,12 @@ Json PipelineService::ValidatedBody(const Principal& principal, const Json& requ
                            {"established", own_name},
                            {"path", "name"}});
   }
-  PipelineSaveValidator environment(metadata_, store_, templates_, options_, principal);
+  PipelineSaveValidator environment(template_store_, datasource_store_, store_, templates_,
+                                    options_, principal);
   environment.Validate(body, problems);
   if (flags.surface == PipelineSurface::kAgent) {
     if (datasources_ && audit_) {
-      LearnedTablesGate(metadata_, *datasources_, *audit_).Check(principal, body, problems);
+      LearnedTablesGate(template_store_, *datasources_, *audit_).Check(principal, body, problems);
     }
     CheckDoor(body, flags.door_acknowledged, problems);
   }
@@ -318,8 +325,8 @@ Json PipelineService::Release(const Principal& principal, const std::string& id,
   for (const Json& node : draft->body.value("nodes", Json::array())) {
     const Json tmpl = node.value("template", Json());
     if (!tmpl.is_object()) continue;
-    auto row = metadata_.FindTemplateVersion(principal.workspace_id, tmpl.value("id", ""),
-                                             tmpl.value("version", 0));
+    auto row = template_store_.FindTemplateVersion(principal.workspace_id, tmpl.value("id", ""),
+                                                   tmpl.value("version", 0));
     if (!row || row->status != kReleased) {
       unreleased.push_back({{"node", node.value("id", "")},
                             {"template_id", tmpl.value("id", "")},

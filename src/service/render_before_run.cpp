@@ -7,12 +7,12 @@
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/store/audit_reader.hpp"
-#include "datapipelines/store/metadata_store.hpp"
+#include "datapipelines/store/template_store.hpp"
 #include "datapipelines/util/clock.hpp"
 
 namespace dp {
 
-void RequireRenderedTemplates(MetadataStore& metadata, AuditReader& audit_reader,
+void RequireRenderedTemplates(TemplateStore& template_store, AuditReader& audit_reader,
                               const Principal& principal, const Json& body,
                               const std::string& version_status,
                               const std::optional<std::string>& only_node) {
@@ -28,8 +28,8 @@ void RequireRenderedTemplates(MetadataStore& metadata, AuditReader& audit_reader
     if (only_node && node.value("id", "") != *only_node) continue;
     const Json tmpl = node.value("template", Json());
     if (!tmpl.is_object()) continue;
-    auto v = metadata.FindTemplateVersion(principal.workspace_id, tmpl.value("id", ""),
-                                          tmpl.value("version", 0));
+    auto v = template_store.FindTemplateVersion(principal.workspace_id, tmpl.value("id", ""),
+                                                tmpl.value("version", 0));
     if (!v || v->status != "DRAFT") continue;
     auto rendered = last_render.find(v->template_id);
     if (rendered != last_render.end() && rendered->second >= v->updated_at_ms) continue;

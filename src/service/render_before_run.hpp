@@ -12,10 +12,10 @@
 namespace dp {
 
 class AuditReader;
-class MetadataStore;
+class TemplateStore;
 
 // `body` is the stored pipeline body; `only_node` restricts the scan to that node's pin.
-void RequireRenderedTemplates(MetadataStore& metadata, AuditReader& audit_reader,
+void RequireRenderedTemplates(TemplateStore& template_store, AuditReader& audit_reader,
                               const Principal& principal, const Json& body,
                               const std::string& version_status,
                               const std::optional<std::string>& only_node = std::nullopt);

@@ -3,7 +3,7 @@
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/service/auth_service.hpp"
-#include "datapipelines/store/metadata_store.hpp"
+#include "datapipelines/store/workspace_store.hpp"
 
 namespace dp {
 namespace {
@@ -23,8 +23,8 @@ std::optional<std::string_view> BearerKey(const HttpHeaders& headers) {
 }  // namespace
 
 RequestAuthenticator::RequestAuthenticator(AuthService& auth, RateLimiter& limiter,
-                                           MetadataStore& store)
-    : auth_(auth), limiter_(limiter), store_(store) {}
+                                           WorkspaceStore& workspaces)
+    : auth_(auth), limiter_(limiter), workspaces_(workspaces) {}
 
 AuthenticatedRequest RequestAuthenticator::Authenticate(const HttpHeaders& headers,
                                                         const std::string& remote_ip,
@@ -118,12 +118,12 @@ Principal RequestAuthenticator::AuthenticateKey(const HttpHeaders& headers,
 
 Principal RequestAuthenticator::SelectSessionWorkspace(Principal principal,
                                                        std::string_view workspace_name) {
-  auto workspace = store_.FindWorkspaceByName(std::string(workspace_name));
+  auto workspace = workspaces_.FindWorkspaceByName(std::string(workspace_name));
   if (!workspace) {
     throw DomainError(errc::kWorkspaceNotFound, "Workspace not found.",
                       Json{{"workspace", std::string(workspace_name)}});
   }
-  auto membership = store_.FindMembership(workspace->id, principal.user_id);
+  auto membership = workspaces_.FindMembership(workspace->id, principal.user_id);
   if (!membership && !principal.super_admin) {
     throw DomainError(errc::kWorkspaceMembershipRequired, "You are not a member of this workspace.",
                       Json{{"workspace", workspace->name}});

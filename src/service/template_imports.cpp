@@ -6,7 +6,7 @@
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/service/parsed_template_cache.hpp"
-#include "datapipelines/store/metadata_store.hpp"
+#include "datapipelines/store/template_store.hpp"
 #include "datapipelines/template/template_parser.hpp"
 
 namespace dp {
@@ -86,7 +86,7 @@ void CheckImportsShape(const Json& imports) {
   }
 }
 
-TemplateImportResolver::TemplateImportResolver(MetadataStore& store, std::string workspace_id,
+TemplateImportResolver::TemplateImportResolver(TemplateStore& store, std::string workspace_id,
                                                size_t max_body_chars, bool for_save,
                                                ParsedTemplateCache* cache)
     : store_(store),

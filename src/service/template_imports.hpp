@@ -12,7 +12,7 @@
 
 namespace dp {
 
-class MetadataStore;
+class TemplateStore;
 class ParsedTemplateCache;
 struct TemplateVersionRecord;
 
@@ -31,7 +31,7 @@ class TemplateImportResolver {
  public:
   // `for_save`: a save may only import live (DRAFT/RELEASED) versions of live templates; a
   // render resolves whatever version was pinned. `cache` (optional) keeps library parses.
-  TemplateImportResolver(MetadataStore& store, std::string workspace_id, size_t max_body_chars,
+  TemplateImportResolver(TemplateStore& store, std::string workspace_id, size_t max_body_chars,
                          bool for_save, ParsedTemplateCache* cache = nullptr);
 
   // alias → parsed library (with its own imports bound) for the template `self_key`
@@ -42,7 +42,7 @@ class TemplateImportResolver {
   LibraryMap ResolveAt(const Json& imports, int depth);
   std::shared_ptr<const ParsedTemplate> Library(const Json& entry, int depth);
 
-  MetadataStore& store_;
+  TemplateStore& store_;
   std::string workspace_id_;
   size_t max_body_chars_;
   bool for_save_;

@@ -12,7 +12,8 @@
 #include "datapipelines/service/parsed_template_cache.hpp"
 #include "datapipelines/service/template_id.hpp"
 #include "datapipelines/service/template_pin_source.hpp"
-#include "datapipelines/store/metadata_store.hpp"
+#include "datapipelines/store/duplicate_key_error.hpp"
+#include "datapipelines/store/template_store.hpp"
 #include "datapipelines/util/clock.hpp"
 #include "template_imports.hpp"
 #include "template_projection.hpp"
@@ -102,7 +103,7 @@ struct TemplateService::Loaded {
   Json Projection(const TemplateVersionRecord& v) const { return TemplateProjection(v, versions); }
 };
 
-TemplateService::TemplateService(MetadataStore& store, TemplatePinSource* pins,
+TemplateService::TemplateService(TemplateStore& store, TemplatePinSource* pins,
                                  TemplateServiceOptions options)
     : store_(store),
       pins_(pins),

@@ -6,7 +6,7 @@
 
 namespace dp {
 
-AuditWriteQueue::AuditWriteQueue(MetadataStore& store, Options options)
+AuditWriteQueue::AuditWriteQueue(AuditSink& store, Options options)
     : store_(store), options_(options), writer_([this] { Run(); }) {}
 
 AuditWriteQueue::~AuditWriteQueue() { Stop(); }

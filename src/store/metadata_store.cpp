@@ -22,6 +22,16 @@ std::string SqlitePath(std::string_view url) {
 
 }  // namespace
 
+MetadataStore::MetadataStore()
+    : users_(OpenUserStore(*this)),
+      workspaces_(OpenWorkspaceStore(*this)),
+      credentials_(OpenCredentialStore(*this)),
+      audit_(OpenAuditSink(*this)),
+      templates_(OpenTemplateStore(*this)),
+      datasources_(OpenDatasourceStore(*this)) {}
+
+MetadataStore::~MetadataStore() = default;
+
 std::unique_ptr<MetadataStore> OpenMetadataStore(const std::string& url) {
   if (StartsWith(url, "postgresql://") || StartsWith(url, "postgres://")) {
     return std::make_unique<PostgresMetadataStore>(url);

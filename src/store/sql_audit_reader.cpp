@@ -71,9 +71,7 @@ class SqlAuditReader : public AuditReader {
 }  // namespace
 
 std::unique_ptr<AuditReader> OpenAuditReader(MetadataStore& metadata, AuditWriteQueue* pending) {
-  auto* sql = dynamic_cast<SqlExecutor*>(&metadata);
-  if (!sql) throw std::logic_error("the metadata store has no SQL connection for audit reads");
-  return std::make_unique<SqlAuditReader>(*sql, pending);
+  return std::make_unique<SqlAuditReader>(metadata, pending);
 }
 
 }  // namespace dp

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "datapipelines/store/sql_executor.hpp"
 
@@ -27,5 +28,24 @@ inline SqlValue NullIfZero(int64_t value) {
 }
 
 inline SqlValue Bool(bool value) { return int64_t{value ? 1 : 0}; }
+
+inline std::string Select(const char* columns, const std::string& rest) {
+  return std::string("SELECT ") + columns + " " + rest;
+}
+
+// The first row mapped, or nullopt when there is none.
+template <typename T>
+std::optional<T> First(const std::vector<SqlRow>& rows, T (*map)(const SqlRow&)) {
+  if (rows.empty()) return std::nullopt;
+  return map(rows.front());
+}
+
+template <typename T>
+std::vector<T> All(const std::vector<SqlRow>& rows, T (*map)(const SqlRow&)) {
+  std::vector<T> out;
+  out.reserve(rows.size());
+  for (const auto& row : rows) out.push_back(map(row));
+  return out;
+}
 
 }  // namespace dp::sql_cells

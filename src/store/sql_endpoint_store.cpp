@@ -142,9 +142,7 @@ class SqlEndpointStore : public EndpointStore {
 }  // namespace
 
 std::unique_ptr<EndpointStore> OpenEndpointStore(MetadataStore& metadata) {
-  auto* sql = dynamic_cast<SqlExecutor*>(&metadata);
-  if (!sql) throw std::logic_error("the metadata store has no SQL connection for endpoints");
-  return std::make_unique<SqlEndpointStore>(*sql);
+  return std::make_unique<SqlEndpointStore>(metadata);
 }
 
 }  // namespace dp

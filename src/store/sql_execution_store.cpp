@@ -15,10 +15,10 @@
 
 namespace dp {
 
-using sql_cells::Text;
 using sql_cells::Int;
 using sql_cells::NullIfEmpty;
 using sql_cells::NullIfZero;
+using sql_cells::Text;
 namespace {
 
 constexpr const char* kExecutionColumns =
@@ -240,9 +240,9 @@ class SqlExecutionStore : public ExecutionStore {
                        const std::string& reason, int64_t at_ms) override {
     // One statement, guarded by status = 'RUNNING', so a row its instance finishes meanwhile
     // keeps its real outcome and two instances sweeping at once abort each row once.
-    Json error = {{"code", "pipeline.execution.instance_lost"},
-                  {"message",
-                   "The server instance running this execution stopped before it finished."}};
+    Json error = {
+        {"code", "pipeline.execution.instance_lost"},
+        {"message", "The server instance running this execution stopped before it finished."}};
     return sql_.Execute(
         "UPDATE pipeline_executions SET status = 'ABORTED', abort_reason = $3, error_json = $4, "
         "finished_at_ms = $5 WHERE status = 'RUNNING' AND instance_id <> $1 AND NOT EXISTS "
@@ -271,11 +271,10 @@ class SqlExecutionStore : public ExecutionStore {
   }
 
   void AppendEvent(const ExecutionEvent& e) override {
-    sql_.Execute(
-        std::string("INSERT INTO execution_events (") + kEventColumns +
-            ") VALUES ($1, $2, $3, $4, $5)",
-        {e.execution_id, e.seq, e.type, e.data.is_null() ? std::string("{}") : e.data.dump(),
-         e.at_ms});
+    sql_.Execute(std::string("INSERT INTO execution_events (") + kEventColumns +
+                     ") VALUES ($1, $2, $3, $4, $5)",
+                 {e.execution_id, e.seq, e.type,
+                  e.data.is_null() ? std::string("{}") : e.data.dump(), e.at_ms});
   }
 
   std::vector<ExecutionEvent> ListEvents(const std::string& execution_id) override {
@@ -288,14 +287,14 @@ class SqlExecutionStore : public ExecutionStore {
   }
 
   void AppendCheckRun(const CheckRunRecord& c) override {
-    sql_.Execute(std::string("INSERT INTO pipeline_check_runs (") + kCheckRunColumns +
-                     ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, "
-                     "$15)",
-                 {c.id, c.pipeline_id, int64_t{c.version}, c.check_id, c.name,
-                  NullIfNull(c.expected), NullIfNull(c.observed), c.verdict,
-                  NullIfEmpty(c.message), NullIfEmpty(c.run_by), c.via, c.ran_at_ms,
-                  c.parameters.is_null() ? std::string("{}") : c.parameters.dump(),
-                  NullIfEmpty(c.correlation_id), NullIfZero(c.duration_ms)});
+    sql_.Execute(
+        std::string("INSERT INTO pipeline_check_runs (") + kCheckRunColumns +
+            ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, "
+            "$15)",
+        {c.id, c.pipeline_id, int64_t{c.version}, c.check_id, c.name, NullIfNull(c.expected),
+         NullIfNull(c.observed), c.verdict, NullIfEmpty(c.message), NullIfEmpty(c.run_by), c.via,
+         c.ran_at_ms, c.parameters.is_null() ? std::string("{}") : c.parameters.dump(),
+         NullIfEmpty(c.correlation_id), NullIfZero(c.duration_ms)});
   }
 
   std::vector<CheckRunRecord> LatestCheckRuns(const std::string& pipeline_id,
@@ -327,9 +326,7 @@ class SqlExecutionStore : public ExecutionStore {
 }  // namespace
 
 std::unique_ptr<ExecutionStore> OpenExecutionStore(MetadataStore& metadata) {
-  auto* sql = dynamic_cast<SqlExecutor*>(&metadata);
-  if (!sql) throw std::logic_error("the metadata store has no SQL connection for executions");
-  return std::make_unique<SqlExecutionStore>(*sql);
+  return std::make_unique<SqlExecutionStore>(metadata);
 }
 
 }  // namespace dp

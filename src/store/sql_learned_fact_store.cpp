@@ -138,9 +138,7 @@ class SqlLearnedFactStore : public LearnedFactStore {
 }  // namespace
 
 std::unique_ptr<LearnedFactStore> OpenLearnedFactStore(MetadataStore& metadata) {
-  auto* sql = dynamic_cast<SqlExecutor*>(&metadata);
-  if (!sql) throw std::logic_error("the metadata store has no SQL connection for learned facts");
-  return std::make_unique<SqlLearnedFactStore>(*sql);
+  return std::make_unique<SqlLearnedFactStore>(metadata);
 }
 
 }  // namespace dp

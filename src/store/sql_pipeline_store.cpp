@@ -11,10 +11,10 @@
 
 namespace dp {
 
-using sql_cells::Text;
 using sql_cells::Int;
 using sql_cells::NullIfEmpty;
 using sql_cells::NullIfZero;
+using sql_cells::Text;
 namespace {
 
 constexpr const char* kEntityColumns = "id, workspace_id, name, owner, created_at_ms";
@@ -45,9 +45,17 @@ PipelineVersionRecord ToVersion(const SqlRow& r) {
 
 // The 11 column values of kVersionColumns, in order ($1..$11).
 std::vector<SqlValue> VersionValues(const PipelineVersionRecord& v) {
-  return {v.pipeline_id,  int64_t{v.version}, v.status,        v.body.dump(),
-          v.body_hash,    v.created_by,       v.created_at_ms, v.updated_by,
-          v.updated_at_ms, NullIfEmpty(v.released_by), NullIfZero(v.released_at_ms)};
+  return {v.pipeline_id,
+          int64_t{v.version},
+          v.status,
+          v.body.dump(),
+          v.body_hash,
+          v.created_by,
+          v.created_at_ms,
+          v.updated_by,
+          v.updated_at_ms,
+          NullIfEmpty(v.released_by),
+          NullIfZero(v.released_at_ms)};
 }
 
 class SqlPipelineStore : public PipelineStore {
@@ -55,9 +63,9 @@ class SqlPipelineStore : public PipelineStore {
   explicit SqlPipelineStore(SqlExecutor& sql) : sql_(sql) {}
 
   void InsertPipeline(const PipelineRecord& p, const PipelineVersionRecord& first) override {
-    sql_.Execute(std::string("INSERT INTO pipelines (") + kEntityColumns +
-                     ") VALUES ($1, $2, $3, $4, $5)",
-                 {p.id, p.workspace_id, p.name, p.owner, p.created_at_ms});
+    sql_.Execute(
+        std::string("INSERT INTO pipelines (") + kEntityColumns + ") VALUES ($1, $2, $3, $4, $5)",
+        {p.id, p.workspace_id, p.name, p.owner, p.created_at_ms});
     try {
       sql_.Execute(std::string("INSERT INTO pipeline_versions (") + kVersionColumns +
                        ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
@@ -173,9 +181,8 @@ class SqlPipelineStore : public PipelineStore {
  private:
   std::optional<PipelineRecord> FindOne(const std::string& where,
                                         const std::vector<SqlValue>& params) {
-    auto rows =
-        sql_.Query(std::string("SELECT ") + kEntityColumns + " FROM pipelines WHERE " + where,
-                   params);
+    auto rows = sql_.Query(
+        std::string("SELECT ") + kEntityColumns + " FROM pipelines WHERE " + where, params);
     if (rows.empty()) return std::nullopt;
     return ToEntity(rows.front());
   }
@@ -186,9 +193,7 @@ class SqlPipelineStore : public PipelineStore {
 }  // namespace
 
 std::unique_ptr<PipelineStore> OpenPipelineStore(MetadataStore& metadata) {
-  auto* sql = dynamic_cast<SqlExecutor*>(&metadata);
-  if (!sql) throw std::logic_error("the metadata store has no SQL connection for pipelines");
-  return std::make_unique<SqlPipelineStore>(*sql);
+  return std::make_unique<SqlPipelineStore>(metadata);
 }
 
 }  // namespace dp

@@ -119,14 +119,16 @@ class Stack {
   Stack() {
     store_ = OpenMetadataStore(":memory:");
     store_->Migrate();
-    audit_ = std::make_unique<AuditLog>(*store_);
+    audit_ = std::make_unique<AuditLog>(store_->Audit());
     AuthOptions options;
     options.hasher = Argon2Params{.time_cost = 1, .memory_kib = 1024, .parallelism = 1};
     options.argon2_per_key_per_minute = 1 << 20;
     options.argon2_per_address_per_minute = 1 << 20;
-    auth_ = std::make_unique<AuthService>(*store_, *audit_, options);
+    auth_ = std::make_unique<AuthService>(store_->Users(), store_->Workspaces(),
+                                          store_->Credentials(), *audit_, options);
     limiter_ = OpenRateLimiter("memory", RateLimitPolicy{1 << 24, 1 << 30});
-    authenticator_ = std::make_unique<RequestAuthenticator>(*auth_, *limiter_, *store_);
+    authenticator_ =
+        std::make_unique<RequestAuthenticator>(*auth_, *limiter_, store_->Workspaces());
     for (const ToolDefinition& definition : AllToolDefinitions()) {
       std::string name(definition.name());
       catalog_.Bind(name, [name](const ToolCall& call) { return FakeHandler(name, call); });
@@ -154,7 +156,7 @@ class Stack {
 
   // Audit rows written since the last call: no planted secret, every string capped.
   void CheckNewAuditRows(const std::vector<std::string>& planted) {
-    auto rows = store_->ListAudit("", 16);
+    auto rows = store_->Audit().ListAudit("", 16);
     for (const AuditEvent& row : rows) {
       if (row.id <= last_audit_id_) break;
       Json view = AuditLog::View(row);
@@ -184,7 +186,7 @@ class Stack {
   }
 
   int64_t Newest() {
-    auto rows = store_->ListAudit("", 1);
+    auto rows = store_->Audit().ListAudit("", 1);
     return rows.empty() ? 0 : rows.front().id;
   }
 

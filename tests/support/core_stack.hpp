@@ -26,8 +26,9 @@ inline void OpenCoreStack(std::unique_ptr<MetadataStore>& store, std::unique_ptr
                           const std::string& metadata_url = ":memory:") {
   store = OpenMetadataStore(metadata_url);
   store->Migrate();
-  audit = std::make_unique<AuditLog>(*store);
-  auth = std::make_unique<AuthService>(*store, *audit, std::move(options));
+  audit = std::make_unique<AuditLog>(store->Audit());
+  auth = std::make_unique<AuthService>(store->Users(), store->Workspaces(), store->Credentials(),
+                                       *audit, std::move(options));
 }
 
 }  // namespace dp::test

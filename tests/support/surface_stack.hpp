@@ -53,7 +53,8 @@ class SurfaceStack : public ::testing::Test {
   void OpenSurfaces(const std::string& metadata_url = ":memory:") {
     OpenCoreStack(store_, audit_, auth_, CheapAuthOptions(), metadata_url);
     limiter_ = OpenRateLimiter("memory", RateLimitPolicy{100000, 1000000});
-    authenticator_ = std::make_unique<RequestAuthenticator>(*auth_, *limiter_, *store_);
+    authenticator_ =
+        std::make_unique<RequestAuthenticator>(*auth_, *limiter_, store_->Workspaces());
     rest_ =
         std::make_unique<RestApi>(*auth_, *authenticator_, BuiltInSkillDocs(), RestApiOptions{});
   }
@@ -65,7 +66,8 @@ class SurfaceStack : public ::testing::Test {
   void AddUser(const std::string& name, const std::string& workspace, Role role, Scope scope) {
     std::string email = name + "@example.com";
     auth_->CreateUser(email, name, "correct horse battery", false);
-    if (!store_->FindWorkspaceByName(workspace)) auth_->CreateWorkspace(workspace, "", email);
+    if (!store_->Workspaces().FindWorkspaceByName(workspace))
+      auth_->CreateWorkspace(workspace, "", email);
     auth_->SetMembership(workspace, email, role);
     IssuedApiKey key = auth_->CreateApiKeyFor(email, workspace, "k", scope, KeyKind::kUser, {});
     keys_[name] = key.plaintext;

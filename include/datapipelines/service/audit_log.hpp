@@ -12,15 +12,15 @@
 #include <unordered_map>
 #include <vector>
 
+#include "datapipelines/store/audit_sink.hpp"
 #include "datapipelines/store/audit_write_queue.hpp"
-#include "datapipelines/store/metadata_store.hpp"
 
 namespace dp {
 
 class AuditLog {
  public:
   // queue: nullptr writes synchronously; otherwise it must outlive this log.
-  explicit AuditLog(MetadataStore& store, AuditWriteQueue* queue = nullptr);
+  explicit AuditLog(AuditSink& store, AuditWriteQueue* queue = nullptr);
   ~AuditLog();  // writes the pending aggregates
 
   // Fills timestamp_ms when it is 0. Never throws. Every string is capped at
@@ -77,7 +77,7 @@ class AuditLog {
   };
   void FlushLocked(Aggregate& aggregate) noexcept;
 
-  MetadataStore& store_;
+  AuditSink& store_;
   AuditWriteQueue* queue_;
   std::mutex aggregates_mutex_;
   std::unordered_map<std::string, Aggregate> aggregates_;

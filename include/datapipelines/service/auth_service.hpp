@@ -19,7 +19,9 @@
 #include "datapipelines/auth/ttl_cache.hpp"
 #include "datapipelines/results/throttle_store.hpp"
 #include "datapipelines/service/audit_log.hpp"
-#include "datapipelines/store/metadata_store.hpp"
+#include "datapipelines/store/credential_store.hpp"
+#include "datapipelines/store/user_store.hpp"
+#include "datapipelines/store/workspace_store.hpp"
 
 namespace dp {
 
@@ -86,7 +88,8 @@ struct BootstrapResult {
 
 class AuthService {
  public:
-  AuthService(MetadataStore& store, AuditLog& audit, AuthOptions options = {});
+  AuthService(UserStore& users, WorkspaceStore& workspaces, CredentialStore& credentials,
+              AuditLog& audit, AuthOptions options = {});
 
   // --- request authentication -------------------------------------------------------------
   // auth.md §7.3. The key kind is returned, not judged: the transport refuses kinds.
@@ -203,7 +206,9 @@ class AuthService {
   void Audit(std::string event, const std::string& user_id, const std::string& key_id,
              const std::string& workspace_id, std::string_view source_ip, Json details);
 
-  MetadataStore& store_;
+  UserStore& users_;
+  WorkspaceStore& workspaces_;
+  CredentialStore& credentials_;
   AuditLog& audit_;
   AuthOptions options_;
   SecretHasher hasher_;

@@ -26,7 +26,8 @@ namespace dp {
 class AuditLog;
 class Connector;
 class LearnedFactsEnricher;
-class MetadataStore;
+class DatasourceStore;
+class WorkspaceStore;
 struct DatasourceRecord;
 
 // Where a table lives: the namespace array wins over the legacy dotted `schema` string.
@@ -91,8 +92,8 @@ class DatasourceService {
   // The pools built so far (a datasource nobody used has none); never blocks on a query.
   std::vector<PoolUsage> PoolUsages();
 
-  DatasourceService(MetadataStore& store, AuditLog& audit, SecretBox secrets,
-                    DatasourceServiceOptions options = {});
+  DatasourceService(DatasourceStore& store, WorkspaceStore& workspaces, AuditLog& audit,
+                    SecretBox secrets, DatasourceServiceOptions options = {});
   ~DatasourceService();
   DatasourceService(const DatasourceService&) = delete;
   DatasourceService& operator=(const DatasourceService&) = delete;
@@ -233,7 +234,8 @@ class DatasourceService {
              Json details = Json::object());
   Json ScratchProbe(const ProbeRequest& request);
 
-  MetadataStore& store_;
+  DatasourceStore& store_;
+  WorkspaceStore& workspaces_;
   AuditLog& audit_;
   SecretBox secrets_;
   DatasourceServiceOptions options_;

@@ -15,7 +15,7 @@ namespace dp {
 
 class AuditReader;
 class DatasourceService;
-class MetadataStore;
+class TemplateStore;
 class PipelineService;
 class TemplateService;
 
@@ -36,9 +36,9 @@ struct NodeRunRequest {
 
 class NodeRunService {
  public:
-  NodeRunService(MetadataStore& metadata, AuditReader& audit_reader, PipelineService& pipelines,
-                 TemplateService& templates, DatasourceService& datasources,
-                 NodeRunServiceOptions options = {});
+  NodeRunService(TemplateStore& template_store, AuditReader& audit_reader,
+                 PipelineService& pipelines, TemplateService& templates,
+                 DatasourceService& datasources, NodeRunServiceOptions options = {});
 
   // {node_id, node_type, datasource, version, status, sql, sampled_parameters?, elapsed_ms}
   // plus {columns, rows, row_count, truncated} (DQL) or {affected_rows} (DML/DDL).
@@ -54,7 +54,7 @@ class NodeRunService {
   Json Run(const Principal& principal, const NodeRunRequest& request);
 
  private:
-  MetadataStore& metadata_;
+  TemplateStore& template_store_;
   AuditReader& audit_reader_;
   PipelineService& pipelines_;
   TemplateService& templates_;

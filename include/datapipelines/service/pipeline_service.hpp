@@ -26,7 +26,8 @@ namespace dp {
 class AuditReader;
 class CheckRunService;
 class DatasourceService;
-class MetadataStore;
+class DatasourceStore;
+class TemplateStore;
 class PipelineStore;
 class TemplateService;
 struct PipelineWithVersions;
@@ -78,9 +79,9 @@ class PipelineService : public TemplatePinSource {
  public:
   // `datasources` and `audit` serve the agent surface's table_not_learned gate; without them
   // (unit tests of other rules) the gate is off.
-  PipelineService(MetadataStore& metadata, PipelineStore& store, TemplateService& templates,
-                  DatasourceService* datasources, AuditReader* audit,
-                  PipelineServiceOptions options = {});
+  PipelineService(TemplateStore& template_store, DatasourceStore& datasource_store,
+                  PipelineStore& store, TemplateService& templates, DatasourceService* datasources,
+                  AuditReader* audit, PipelineServiceOptions options = {});
   ~PipelineService() override;
 
   PipelineListing List(const Principal& principal, const PipelineListQuery& query);
@@ -159,7 +160,8 @@ class PipelineService : public TemplatePinSource {
   [[noreturn]] void ThrowConflict(const Principal& principal, const std::string& id,
                                   const std::string& message, Json details);
 
-  MetadataStore& metadata_;
+  TemplateStore& template_store_;
+  DatasourceStore& datasource_store_;
   PipelineStore& store_;
   TemplateService& templates_;
   DatasourceService* datasources_;

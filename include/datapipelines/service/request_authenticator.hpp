@@ -11,7 +11,7 @@
 namespace dp {
 
 class AuthService;
-class MetadataStore;
+class WorkspaceStore;
 
 enum class CredentialPolicy {
   kApiKeyOnly,       // /mcp: DP-API-Key or Authorization: Bearer dpk_…, user keys only
@@ -27,7 +27,7 @@ struct AuthenticatedRequest {
 
 class RequestAuthenticator {
  public:
-  RequestAuthenticator(AuthService& auth, RateLimiter& limiter, MetadataStore& store);
+  RequestAuthenticator(AuthService& auth, RateLimiter& limiter, WorkspaceStore& workspaces);
 
   // Throws DomainError: auth.api_key.* (401), endpoint.key_kind_refused (403),
   // workspace.header_forbidden (400), rate_limit.exceeded / rate_limit.unavailable (429, with
@@ -57,7 +57,7 @@ class RequestAuthenticator {
 
   AuthService& auth_;
   RateLimiter& limiter_;
-  MetadataStore& store_;
+  WorkspaceStore& workspaces_;
 };
 
 }  // namespace dp

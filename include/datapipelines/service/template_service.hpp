@@ -21,7 +21,7 @@
 
 namespace dp {
 
-class MetadataStore;
+class TemplateStore;
 class ParsedTemplateCache;
 class TemplatePinSource;
 struct TemplateVersionRecord;
@@ -87,7 +87,7 @@ struct TemplateListing {
 class TemplateService {
  public:
   // `pins` may be null: no pipeline exists yet, so nothing pins anything.
-  explicit TemplateService(MetadataStore& store, TemplatePinSource* pins = nullptr,
+  explicit TemplateService(TemplateStore& store, TemplatePinSource* pins = nullptr,
                            TemplateServiceOptions options = {});
   ~TemplateService();
   // The pipeline service pins templates and is built after this one (it renders through it).
@@ -132,7 +132,7 @@ class TemplateService {
   [[noreturn]] void ThrowConflict(const Principal& principal, const std::string& id,
                                   const std::string& message, Json details);
 
-  MetadataStore& store_;
+  TemplateStore& store_;
   TemplatePinSource* pins_;
   TemplateServiceOptions options_;
   std::unique_ptr<ParsedTemplateCache> parsed_;

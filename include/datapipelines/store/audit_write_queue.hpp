@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "datapipelines/store/metadata_store.hpp"
+#include "datapipelines/store/audit_sink.hpp"
 
 namespace dp {
 
@@ -22,7 +22,7 @@ class AuditWriteQueue {
     std::size_t capacity = 10000;  // rows waiting at most; one more is dropped
     std::size_t max_batch = 256;   // rows per INSERT
   };
-  AuditWriteQueue(MetadataStore& store, Options options);
+  AuditWriteQueue(AuditSink& store, Options options);
   ~AuditWriteQueue();  // Stop()
   AuditWriteQueue(const AuditWriteQueue&) = delete;
   AuditWriteQueue& operator=(const AuditWriteQueue&) = delete;
@@ -45,7 +45,7 @@ class AuditWriteQueue {
   void WriteOne(const AuditEvent& row) noexcept;
   void CountDrop() noexcept;
 
-  MetadataStore& store_;
+  AuditSink& store_;
   const Options options_;
   std::mutex mutex_;
   std::condition_variable wake_;     // the writer: rows arrived, or stop

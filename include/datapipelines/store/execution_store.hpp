@@ -78,12 +78,12 @@ struct CheckRunRecord {
   int version = 0;
   std::string check_id;
   std::string name;
-  Json expected;                     // the declared expectation, as it was when run
-  Json observed;                     // null on an error verdict, else {"value": …} | {"rows": n}
-  std::string verdict;               // "pass" | "fail" | "error"
-  std::string message;               // the reason for a fail / error; "" otherwise
-  std::string run_by;                // the actor; "" when none
-  std::string via;                   // "mcp" | "rest" | "ui" | "release"
+  Json expected;        // the declared expectation, as it was when run
+  Json observed;        // null on an error verdict, else {"value": …} | {"rows": n}
+  std::string verdict;  // "pass" | "fail" | "error"
+  std::string message;  // the reason for a fail / error; "" otherwise
+  std::string run_by;   // the actor; "" when none
+  std::string via;      // "mcp" | "rest" | "ui" | "release"
   int64_t ran_at_ms = 0;
   Json parameters = Json::object();  // the BOUND parameters; {} when binding failed
   std::string correlation_id;

@@ -11,11 +11,11 @@
 #include <unordered_map>
 #include <vector>
 
-#include "datapipelines/store/sql_metadata_store.hpp"
+#include "datapipelines/store/metadata_store.hpp"
 
 namespace dp {
 
-class PostgresMetadataStore final : public SqlMetadataStore {
+class PostgresMetadataStore final : public MetadataStore {
  public:
   static constexpr std::size_t kDefaultPoolSize = 4;
 

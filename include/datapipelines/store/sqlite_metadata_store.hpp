@@ -6,14 +6,14 @@
 #include <string>
 #include <unordered_map>
 
-#include "datapipelines/store/sql_metadata_store.hpp"
+#include "datapipelines/store/metadata_store.hpp"
 
 struct sqlite3;
 struct sqlite3_stmt;
 
 namespace dp {
 
-class SqliteMetadataStore final : public SqlMetadataStore {
+class SqliteMetadataStore final : public MetadataStore {
  public:
   // `path` is a file path or ":memory:". Throws std::runtime_error when it cannot be opened.
   explicit SqliteMetadataStore(const std::string& path);

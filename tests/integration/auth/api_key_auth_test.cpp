@@ -35,13 +35,13 @@ TEST_F(ApiKeyAuth, IssuedKeyAuthenticatesAsItsIssuerInItsWorkspace) {
 TEST_F(ApiKeyAuth, StoresOnlyAnArgon2HashAndRecordsLastUse) {
   MakeMember("alice@example.com", Role::kAuthor);
   IssuedApiKey key = KeyFor("alice@example.com", Scope::kRead);
-  auto stored = store_->FindApiKey(key.record.id);
+  auto stored = store_->Credentials().FindApiKey(key.record.id);
   ASSERT_TRUE(stored.has_value());
   EXPECT_TRUE(stored->key_hash.starts_with("$argon2id$"));
   EXPECT_EQ(stored->key_hash.find(key.plaintext.substr(17)), std::string::npos);
   EXPECT_FALSE(stored->last_used_at_ms.has_value());
   service_->AuthenticateApiKey(key.plaintext, "");
-  EXPECT_EQ(store_->FindApiKey(key.record.id)->last_used_at_ms, kStartMs);
+  EXPECT_EQ(store_->Credentials().FindApiKey(key.record.id)->last_used_at_ms, kStartMs);
 }
 
 TEST_F(ApiKeyAuth, ACachedKeyNeverReachesArgon2) {
@@ -63,8 +63,8 @@ TEST_F(ApiKeyAuth, RevocationThroughTheServiceIsImmediate) {
   service_->RevokeApiKey(p, key.record.id);
   EXPECT_EQ(CodeOf([&] { service_->AuthenticateApiKey(key.plaintext, ""); }),
             "auth.api_key.invalid");
-  EXPECT_TRUE(store_->FindApiKey(key.record.id)->is_revoked);
-  auto revoked = store_->ListAudit("auth.api_key.revoked", 10);
+  EXPECT_TRUE(store_->Credentials().FindApiKey(key.record.id)->is_revoked);
+  auto revoked = store_->Audit().ListAudit("auth.api_key.revoked", 10);
   ASSERT_EQ(revoked.size(), 1u);
   EXPECT_EQ(revoked[0].key_id, key.record.id);
   EXPECT_EQ(revoked[0].user_id, alice.id);
@@ -74,7 +74,7 @@ TEST_F(ApiKeyAuth, RevocationDirectlyInTheStoreTakesEffectAtTtl) {
   MakeMember("alice@example.com", Role::kAuthor);
   IssuedApiKey key = KeyFor("alice@example.com", Scope::kRead);
   service_->AuthenticateApiKey(key.plaintext, "");
-  ASSERT_TRUE(store_->RevokeApiKey(key.record.id));  // another instance revoked it
+  ASSERT_TRUE(store_->Credentials().RevokeApiKey(key.record.id));  // another instance revoked it
   Advance(kTtlMs - 1);
   EXPECT_EQ(CodeOf([&] { service_->AuthenticateApiKey(key.plaintext, ""); }), "<none>");
   Advance(1);
@@ -88,7 +88,8 @@ TEST_F(ApiKeyAuth, DemotedIssuerLosesTheKeyAfterTtl) {
   Principal p = service_->AuthenticateApiKey(key.plaintext, "");
   EnforceAccess(p, Operation::kTemplatesCreate);
   // Demoted by another instance: the role is re-read with the cache entry.
-  store_->UpsertMembership(Membership{key.record.workspace_id, p.user_id, Role::kViewer, 0});
+  store_->Workspaces().UpsertMembership(
+      Membership{key.record.workspace_id, p.user_id, Role::kViewer, 0});
   Advance(kTtlMs - 1);
   p = service_->AuthenticateApiKey(key.plaintext, "");
   EXPECT_EQ(p.role, Role::kAuthor);
@@ -135,7 +136,7 @@ TEST_F(ApiKeyAuth, OwnerDeactivatedElsewhereIsNoticedAtTtl) {
   User alice = MakeMember("alice@example.com", Role::kAuthor);
   IssuedApiKey key = KeyFor("alice@example.com", Scope::kRead);
   service_->AuthenticateApiKey(key.plaintext, "");
-  store_->SetUserActive(alice.id, false);
+  store_->Users().SetUserActive(alice.id, false);
   EXPECT_EQ(CodeOf([&] { service_->AuthenticateApiKey(key.plaintext, ""); }), "<none>");
   Advance(kTtlMs);
   const uint64_t verifies = service_->hasher().verify_count();
@@ -171,7 +172,7 @@ TEST_F(ApiKeyAuth, BadTokensAreInvalidAndAuditedWithoutTheSecret) {
     EXPECT_EQ(CodeOf([&] { service_->AuthenticateApiKey(token, ip); }), "auth.api_key.invalid")
         << token;
   }
-  auto rejected = store_->ListAudit("auth.api_key.rejected", 10);
+  auto rejected = store_->Audit().ListAudit("auth.api_key.rejected", 10);
   ASSERT_EQ(rejected.size(), 4u);
   std::set<std::string> reasons;
   for (const AuditEvent& e : rejected) {

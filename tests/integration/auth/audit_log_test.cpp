@@ -6,6 +6,7 @@
 
 #include <filesystem>
 
+#include "datapipelines/store/metadata_store.hpp"
 #include "datapipelines/util/crypto.hpp"
 
 namespace dp {
@@ -14,12 +15,12 @@ namespace {
 TEST(AuditLog, RecordsAndFillsTheTimestamp) {
   auto store = OpenMetadataStore(":memory:");
   store->Migrate();
-  AuditLog audit(*store);
+  AuditLog audit(store->Audit());
   AuditEvent event;
   event.event = "auth.test";
   event.details = {{"k", "v"}};
   audit.Record(event);
-  auto rows = store->ListAudit("auth.test", 5);
+  auto rows = store->Audit().ListAudit("auth.test", 5);
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_GT(rows[0].timestamp_ms, 1'700'000'000'000);
   EXPECT_EQ(rows[0].details, (Json{{"k", "v"}}));
@@ -35,7 +36,7 @@ TEST(AuditLog, AStoreFailureIsSwallowed) {
     ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
     ASSERT_EQ(sqlite3_exec(db, "DROP TABLE audit_log", nullptr, nullptr, nullptr), SQLITE_OK);
     sqlite3_close(db);
-    AuditLog audit(*store);
+    AuditLog audit(store->Audit());
     AuditEvent event;
     event.event = "auth.test";
     EXPECT_NO_THROW(audit.Record(event));

@@ -46,7 +46,8 @@ class AuthServiceTest : public ::testing::Test {
   User MakeMember(const std::string& email, Role role, const std::string& workspace = "default",
                   bool super_admin = false) {
     User user = service_->CreateUser(email, "", kPassword, super_admin);
-    if (!store_->FindWorkspaceByName(workspace)) service_->CreateWorkspace(workspace, "", email);
+    if (!store_->Workspaces().FindWorkspaceByName(workspace))
+      service_->CreateWorkspace(workspace, "", email);
     service_->SetMembership(workspace, email, role);
     return user;
   }

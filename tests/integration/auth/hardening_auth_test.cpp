@@ -42,7 +42,7 @@ TEST_F(AuthHardening, LoginIsRateLimitedPerAddress) {
   EXPECT_EQ(CodeOf([&] { service_->Login("alice@example.com", kPassword, "10.0.0.2"); }), "<none>");
   Advance(60'000);
   EXPECT_EQ(CodeOf([&] { service_->Login("alice@example.com", kPassword, "10.0.0.1"); }), "<none>");
-  EXPECT_EQ(store_->ListAudit("auth.login.rate_limited", 10).size(), 1u)
+  EXPECT_EQ(store_->Audit().ListAudit("auth.login.rate_limited", 10).size(), 1u)
       << "one row per window, not one per refused attempt";
 }
 
@@ -61,7 +61,7 @@ TEST_F(AuthHardening, AccountLocksAfterConsecutiveFailuresWithoutArgon2) {
   EXPECT_EQ(CodeOf([&] { service_->Login("alice@example.com", kPassword, "10.9.1.1"); }),
             "auth.login.locked")
       << "even the right password waits for the lock";
-  EXPECT_EQ(store_->ListAudit("auth.login.locked", 10).size(), 1u);
+  EXPECT_EQ(store_->Audit().ListAudit("auth.login.locked", 10).size(), 1u);
   // Unknown emails lock the same way (no enumeration through the lock).
   for (int i = 0; i < 5; ++i) {
     EXPECT_EQ(CodeOf([&] { service_->Login("nobody@example.com", "x", "10.9.2.1"); }),
@@ -107,8 +107,8 @@ TEST_F(AuthHardening, UnknownRevokedAndWrongSecretCostTheSameAndNoArgon2) {
   const std::string unknown = GenerateApiKey().plaintext;
 
   auto started = std::chrono::steady_clock::now();
-  ASSERT_TRUE(service_->hasher().VerifySecret(store_->FindApiKey(live.record.id)->key_hash,
-                                              live.plaintext));
+  ASSERT_TRUE(service_->hasher().VerifySecret(
+      store_->Credentials().FindApiKey(live.record.id)->key_hash, live.plaintext));
   const double argon_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   for (const std::string& token : {wrong, unknown, revoked.plaintext}) {
@@ -137,7 +137,7 @@ TEST_F(AuthHardening, LegacyKeysAreBoundedAndBackFilled) {
   GeneratedApiKey generated = GenerateApiKey();
   ApiKeyRecord legacy{generated.id,
                       alice.id,
-                      store_->FindWorkspaceByName("default")->id,
+                      store_->Workspaces().FindWorkspaceByName("default")->id,
                       "legacy",
                       KeyKind::kUser,
                       Scope::kRead,
@@ -148,7 +148,7 @@ TEST_F(AuthHardening, LegacyKeysAreBoundedAndBackFilled) {
                       std::nullopt,
                       /*key_check=*/"",
                       /*minted_by=*/""};
-  store_->InsertApiKey(legacy);
+  store_->Credentials().InsertApiKey(legacy);
   const std::string wrong = generated.plaintext.substr(0, 17) + std::string(48, 'B');
   for (int i = 0; i < 3; ++i) {
     EXPECT_EQ(CodeOf([&] { service_->AuthenticateApiKey(wrong, "10.0.0." + std::to_string(i)); }),
@@ -159,7 +159,7 @@ TEST_F(AuthHardening, LegacyKeysAreBoundedAndBackFilled) {
   Advance(60'000);
   EXPECT_EQ(CodeOf([&] { service_->AuthenticateApiKey(generated.plaintext, "10.0.0.1"); }),
             "<none>");
-  EXPECT_EQ(store_->FindApiKey(generated.id)->key_check,
+  EXPECT_EQ(store_->Credentials().FindApiKey(generated.id)->key_check,
             AuthService::ApiKeyCheck(generated.plaintext));
 }
 
@@ -168,10 +168,10 @@ TEST_F(AuthHardening, RepeatedRefusalsAreAggregated) {
   for (int i = 0; i < 20; ++i) {
     CodeOf([&] { service_->AuthenticateApiKey(GenerateApiKey().plaintext, "10.7.7.7"); });
   }
-  EXPECT_EQ(store_->ListAudit("auth.api_key.rejected", 100).size(), 1u);
+  EXPECT_EQ(store_->Audit().ListAudit("auth.api_key.rejected", 100).size(), 1u);
   Advance(61'000);
   CodeOf([&] { service_->AuthenticateApiKey("garbage", "10.7.7.7"); });
-  auto rows = store_->ListAudit("auth.api_key.rejected", 100);
+  auto rows = store_->Audit().ListAudit("auth.api_key.rejected", 100);
   ASSERT_EQ(rows.size(), 3u) << "first row, the aggregate of the other 19, the next window's row";
   int aggregated = 0;
   for (const AuditEvent& row : rows) {

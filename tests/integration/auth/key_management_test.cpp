@@ -142,12 +142,12 @@ TEST_F(KeyManagement, RevokingSomeoneElsesKeyLooksLikeNotFound) {
             "auth.api_key.not_found");
   EXPECT_EQ(CodeOf([&] { service_->RevokeApiKey(alice, "dpk_AAAAAAAAAAAA"); }),
             "auth.api_key.not_found");
-  EXPECT_FALSE(store_->FindApiKey(bobs.record.id)->is_revoked);
+  EXPECT_FALSE(store_->Credentials().FindApiKey(bobs.record.id)->is_revoked);
 
   service_->CreateUser("root@example.com", "", kPassword, true);
   Principal root = SessionOf(*service_, "root@example.com");
   service_->RevokeApiKey(root, bobs.record.id);
-  EXPECT_TRUE(store_->FindApiKey(bobs.record.id)->is_revoked);
+  EXPECT_TRUE(store_->Credentials().FindApiKey(bobs.record.id)->is_revoked);
 }
 
 TEST_F(KeyManagement, OperatorRevocation) {
@@ -164,7 +164,7 @@ TEST_F(KeyManagement, OperatorRevocation) {
 TEST_F(KeyManagement, CreationIsAuditedWithoutTheSecret) {
   User alice = MakeMember("alice@example.com", Role::kAuthor);
   IssuedApiKey key = KeyFor("alice@example.com", Scope::kExecute);
-  auto created = store_->ListAudit("auth.api_key.created", 5);
+  auto created = store_->Audit().ListAudit("auth.api_key.created", 5);
   ASSERT_EQ(created.size(), 1u);
   EXPECT_EQ(created[0].user_id, alice.id);
   EXPECT_EQ(created[0].key_id, key.record.id);

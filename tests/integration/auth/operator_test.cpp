@@ -23,11 +23,11 @@ TEST_F(Operator, UserValidation) {
   User user = service_->CreateUser(" Carol@Example.com ", "Carol", kPassword, false);
   EXPECT_EQ(user.email, "carol@example.com");
   EXPECT_TRUE(user.password_hash.empty());
-  EXPECT_TRUE(store_->FindUserById(user.id)->password_hash.starts_with("$argon2id$"));
+  EXPECT_TRUE(store_->Users().FindUserById(user.id)->password_hash.starts_with("$argon2id$"));
   EXPECT_EQ(CodeOf([&] { service_->CreateUser("CAROL@example.com", "", kPassword, false); }),
             "user.validation.duplicate_email");
   for (const User& listed : service_->ListUsers()) EXPECT_TRUE(listed.password_hash.empty());
-  EXPECT_EQ(store_->ListAudit("auth.user.created", 5).size(), 1u);
+  EXPECT_EQ(store_->Audit().ListAudit("auth.user.created", 5).size(), 1u);
 }
 
 TEST_F(Operator, WorkspaceValidation) {
@@ -123,7 +123,7 @@ TEST_F(Operator, BootstrapWithAGivenPasswordReturnsNoPassword) {
 TEST_F(Operator, WorkspaceCreatorBecomesWsAdmin) {
   User owner = service_->CreateUser("owner@example.com", "Owner", kPassword, false);
   Workspace ws = service_->CreateWorkspace("owned", "Owned", "owner@example.com");
-  auto membership = store_->FindMembership(ws.id, owner.id);
+  auto membership = store_->Workspaces().FindMembership(ws.id, owner.id);
   ASSERT_TRUE(membership);
   EXPECT_EQ(membership->role, Role::kWsAdmin);
 }
@@ -152,7 +152,7 @@ TEST_F(Operator, SetPasswordAndChangeOwnPassword) {
             "auth.login.invalid_credentials");
   service_->ChangeOwnPassword(login.principal, generated, "a-third-long-password");
   service_->Login("pat@example.com", "a-third-long-password", "10.0.0.9");
-  EXPECT_EQ(store_->ListAudit("auth.user.password_reset", 5).size(), 2u);
+  EXPECT_EQ(store_->Audit().ListAudit("auth.user.password_reset", 5).size(), 2u);
 }
 
 }  // namespace

@@ -49,7 +49,8 @@ class KeyRulesStack : public SurfaceStack {
   void Member(const std::string& name, const std::string& workspace, Role role) {
     std::string email = name + "@example.com";
     auth_->CreateUser(email, name, kPassword, false);
-    if (!store_->FindWorkspaceByName(workspace)) auth_->CreateWorkspace(workspace, "", "");
+    if (!store_->Workspaces().FindWorkspaceByName(workspace))
+      auth_->CreateWorkspace(workspace, "", "");
     auth_->SetMembership(workspace, email, role);
   }
 
@@ -107,13 +108,13 @@ class KeyRulesStack : public SurfaceStack {
   // The rest.write rows carrying this correlation id.
   std::vector<AuditEvent> WritesOf(const std::string& correlation) {
     std::vector<AuditEvent> rows;
-    for (auto& row : store_->ListAudit("rest.write", 1000)) {
+    for (auto& row : store_->Audit().ListAudit("rest.write", 1000)) {
       if (row.correlation_id == correlation) rows.push_back(std::move(row));
     }
     return rows;
   }
 
-  std::string P_alice() { return store_->FindUserByEmail("alice@example.com")->id; }
+  std::string P_alice() { return store_->Users().FindUserByEmail("alice@example.com")->id; }
 
   // The code authenticating with `token` answers, "<none>" when it authenticates.
   std::string CodeOfAuth(const std::string& token) {
@@ -199,7 +200,7 @@ TEST_F(KeyLineage, RevokeAllTakesEveryKeyOfTheUser) {
     EXPECT_EQ(CodeOfAuth(token), "auth.api_key.invalid");
   }
   EXPECT_EQ(CodeOfAuth(tokens_["victor_read"]), "<none>");  // nobody else's
-  auto rows = store_->ListAudit("auth.api_key.revoked_all", 5);
+  auto rows = store_->Audit().ListAudit("auth.api_key.revoked_all", 5);
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rows[0].details["count"], 6);
   // A second run finds nothing live.
@@ -271,7 +272,7 @@ TEST_F(KeyLineage, EveryMutatingCallWritesExactlyOneRow) {
     EXPECT_EQ(row.details["path"].get<std::string>().find('?'), std::string::npos);
   }
   EXPECT_EQ(WritesOf(last_correlation_)[0].details["operation"], "POST auth/logout");
-  for (const AuditEvent& row : store_->ListAudit("", 1000)) {
+  for (const AuditEvent& row : store_->Audit().ListAudit("", 1000)) {
     EXPECT_EQ(row.details.dump().find("s3cret-never-logged"), std::string::npos) << row.event;
   }
   // Reads leave none.

@@ -20,7 +20,7 @@ TEST_F(SessionAuth, LoginOpensASessionInTheFirstWorkspace) {
   EXPECT_TRUE(login.principal.via_session);
   EXPECT_TRUE(login.principal.key_id.empty());
   // Only the digest is stored.
-  auto session = store_->FindSession(Sha256Hex(login.token));
+  auto session = store_->Credentials().FindSession(Sha256Hex(login.token));
   ASSERT_TRUE(session.has_value());
   EXPECT_EQ(session->user_id, bob.id);
 
@@ -29,7 +29,7 @@ TEST_F(SessionAuth, LoginOpensASessionInTheFirstWorkspace) {
   EXPECT_EQ(p.workspace_id, login.principal.workspace_id);
   EXPECT_TRUE(p.via_session);
 
-  auto success = store_->ListAudit("auth.login.success", 5);
+  auto success = store_->Audit().ListAudit("auth.login.success", 5);
   ASSERT_EQ(success.size(), 1u);
   EXPECT_EQ(success[0].source_ip, "10.0.0.9");
   EXPECT_EQ(success[0].details.dump().find(kPassword), std::string::npos);
@@ -55,7 +55,7 @@ TEST_F(SessionAuth, WrongPasswordAndUnknownEmailLookAlike) {
   EXPECT_EQ(wrong_message, unknown_message);
   // The unknown account still paid for one Argon2 verification.
   EXPECT_EQ(service_->hasher().verify_count(), verifies + 1);
-  auto failures = store_->ListAudit("auth.login.failure", 5);
+  auto failures = store_->Audit().ListAudit("auth.login.failure", 5);
   ASSERT_EQ(failures.size(), 2u);
   for (const auto& e : failures) {
     EXPECT_EQ(e.details.dump().find("not the password"), std::string::npos);
@@ -67,7 +67,7 @@ TEST_F(SessionAuth, InactiveUserCannotLogIn) {
   service_->SetUserActive("bob@example.com", false);
   EXPECT_EQ(CodeOf([&] { service_->Login("bob@example.com", kPassword, ""); }),
             "auth.login.user_inactive");
-  EXPECT_EQ(store_->ListAudit("auth.login.user_inactive", 5).size(), 1u);
+  EXPECT_EQ(store_->Audit().ListAudit("auth.login.user_inactive", 5).size(), 1u);
 }
 
 TEST_F(SessionAuth, SessionExpires) {
@@ -86,7 +86,7 @@ TEST_F(SessionAuth, LogoutAndDeactivationEndTheSessionAtOnce) {
   service_->AuthenticateSession(first.token);
   service_->Logout(first.token);
   EXPECT_EQ(CodeOf([&] { service_->AuthenticateSession(first.token); }), "auth.session.invalid");
-  EXPECT_FALSE(store_->FindSession(Sha256Hex(first.token)).has_value());
+  EXPECT_FALSE(store_->Credentials().FindSession(Sha256Hex(first.token)).has_value());
   service_->AuthenticateSession(second.token);
   service_->SetUserActive("bob@example.com", false);
   EXPECT_EQ(CodeOf([&] { service_->AuthenticateSession(second.token); }), "auth.session.invalid");
@@ -112,11 +112,11 @@ TEST_F(SessionAuth, PasswordChangeEndsTheOtherSessionsOnly) {
   EXPECT_EQ(service_->AuthenticateSession(current.token).user_id, me.user_id);
   for (const auto* ended : {&laptop, &phone}) {
     EXPECT_EQ(CodeOf([&] { service_->AuthenticateSession(ended->token); }), "auth.session.invalid");
-    EXPECT_FALSE(store_->FindSession(Sha256Hex(ended->token)).has_value());
+    EXPECT_FALSE(store_->Credentials().FindSession(Sha256Hex(ended->token)).has_value());
   }
   EXPECT_EQ(service_->AuthenticateSession(carol.token).email, "carol@example.com");
   EXPECT_EQ(service_->AuthenticateApiKey(key.plaintext, "").user_id, me.user_id);
-  auto audit = store_->ListAudit("auth.user.password_changed", 5);
+  auto audit = store_->Audit().ListAudit("auth.user.password_changed", 5);
   ASSERT_EQ(audit.size(), 1u);
   EXPECT_EQ(audit[0].details["other_sessions_ended"], 2);
   EXPECT_EQ(audit[0].details.dump().find("passphrase"), std::string::npos);
@@ -129,7 +129,8 @@ TEST_F(SessionAuth, PasswordChangeEndsTheOtherSessionsOnly) {
 TEST_F(SessionAuth, SessionCacheRereadsMembershipAtTtl) {
   User bob = MakeMember("bob@example.com", Role::kViewer);
   LoginResult login = service_->Login("bob@example.com", kPassword, "");
-  store_->UpsertMembership(Membership{login.principal.workspace_id, bob.id, Role::kAuthor, 0});
+  store_->Workspaces().UpsertMembership(
+      Membership{login.principal.workspace_id, bob.id, Role::kAuthor, 0});
   EXPECT_EQ(service_->AuthenticateSession(login.token).role, Role::kViewer);
   Advance(kTtlMs);
   Principal p = service_->AuthenticateSession(login.token);

@@ -112,7 +112,7 @@ TEST_F(WorkspaceAdmin, AnInstanceAdminCreatesAUserWhoseOneTimePasswordSignsIn) {
   }
   EXPECT_TRUE(member);
   // Who created it is on the audit event; the password is not.
-  auto events = store_->ListAudit("auth.user.created", 10);
+  auto events = store_->Audit().ListAudit("auth.user.created", 10);
   ASSERT_FALSE(events.empty());
   EXPECT_EQ(events.front().details.value("by_user_id", ""), root.id);
   EXPECT_EQ(events.front().details.dump().find(created.one_time_password), std::string::npos);

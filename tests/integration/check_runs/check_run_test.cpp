@@ -4,9 +4,9 @@
 // pipeline_check_runs row, the latest run per check reads back, and the release gate refuses a
 // failing check, releases past it with an override reason on the record, and releases a
 // passing draft.
+#include <sqlite3.h>
 #include <chrono>
 #include <thread>
-#include <sqlite3.h>
 
 #include "integration/pipelines/pipeline_seed.hpp"
 
@@ -61,7 +61,7 @@ class CheckRuns : public SeededPipelineStack {
   }
 
   std::optional<AuditEvent> ReleaseAudit(const std::string& pipeline_id) {
-    for (const auto& event : store_->ListAudit("pipeline.version.released", 100)) {
+    for (const auto& event : store_->Audit().ListAudit("pipeline.version.released", 100)) {
       if (event.details.value("pipeline_id", "") == pipeline_id) return event;
     }
     return std::nullopt;
@@ -115,8 +115,7 @@ TEST_F(CheckRuns, EachVerdictKindIsRunPersistedAndReadBack) {
   for (const char* check : {"two_columns", "many_rows", "broken", "writes"}) {
     const Json& run = RunOf(runs, check);
     EXPECT_EQ(run["verdict"], "error") << check << ": " << run.dump();
-    EXPECT_TRUE(run["message"].is_string() && !run["message"].get<std::string>().empty())
-        << check;
+    EXPECT_TRUE(run["message"].is_string() && !run["message"].get<std::string>().empty()) << check;
   }
   EXPECT_TRUE(RunOf(runs, "broken")["observed"].is_null());
   EXPECT_EQ(CountShop("orders"), 4);  // the read-only probe never ran the DELETE
@@ -137,9 +136,9 @@ TEST_F(CheckRuns, EachVerdictKindIsRunPersistedAndReadBack) {
 TEST_F(CheckRuns, DeclaredParametersBindWithDefaultsOrTheOverride) {
   const std::string id = Create(
       "shop/cr/params",
-      Json::array({Check("big_orders", "SELECT COUNT(*) FROM orders WHERE total >= :min_total",
-                         Value(2)),
-                   Check("needs_day", "SELECT COUNT(*) FROM orders WHERE day = :day", Value(1))}),
+      Json::array(
+          {Check("big_orders", "SELECT COUNT(*) FROM orders WHERE total >= :min_total", Value(2)),
+           Check("needs_day", "SELECT COUNT(*) FROM orders WHERE day = :day", Value(1))}),
       {{"day", {{"type", "STRING"}, {"required", true}}}});
   // Defaults: min_total 0 → 4 orders (fail); day has no default and none supplied (error).
   Json first = ToolOk("alice", "pipelines_run_checks", {{"id", id}});
@@ -172,8 +171,8 @@ TEST_F(CheckRuns, NoChecksMeansEmptyRunsAndLatestIsNullBeforeAnyRun) {
   Json out = ToolOk("alice", "pipelines_run_checks", {{"id", none}});
   EXPECT_EQ(out["runs"], Json::array());
 
-  const std::string id =
-      Create("shop/cr/unrun", Json::array({Check("count", "SELECT COUNT(*) FROM orders", Value(4))}));
+  const std::string id = Create(
+      "shop/cr/unrun", Json::array({Check("count", "SELECT COUNT(*) FROM orders", Value(4))}));
   RestOutcome latest = Rest("victor", "GET", "/api/v1/pipelines/" + id + "/versions/1/checks");
   ASSERT_EQ(latest.status, 200) << latest.body.dump();  // read scope suffices
   ASSERT_EQ(latest.body["data"]["checks"].size(), 1u);
@@ -181,8 +180,8 @@ TEST_F(CheckRuns, NoChecksMeansEmptyRunsAndLatestIsNullBeforeAnyRun) {
 }
 
 TEST_F(CheckRuns, VersionsAreExactAndTheRunNeedsExecute) {
-  const std::string id =
-      Create("shop/cr/exact", Json::array({Check("count", "SELECT COUNT(*) FROM orders", Value(4))}));
+  const std::string id = Create(
+      "shop/cr/exact", Json::array({Check("count", "SELECT COUNT(*) FROM orders", Value(4))}));
   EXPECT_EQ(Tool("alice", "pipelines_run_checks", {{"id", id}, {"version", 0}}).Code(),
             "jsonrpc:-32602");
   EXPECT_EQ(Tool("alice", "pipelines_run_checks", {{"id", id}, {"version", 7}}).Code(),
@@ -193,10 +192,10 @@ TEST_F(CheckRuns, VersionsAreExactAndTheRunNeedsExecute) {
 }
 
 TEST_F(CheckRuns, ReleaseGateRefusesThenReleasesOnceTheChecksPass) {
-  const std::string id =
-      Create("shop/cr/gate", Json::array({Check("count", "SELECT COUNT(*) FROM orders", Value(5)),
-                                          Check("eu", "SELECT id FROM customers WHERE region = 'EU'",
-                                                {{"kind", "rows"}, {"rows", 2}})}));
+  const std::string id = Create(
+      "shop/cr/gate", Json::array({Check("count", "SELECT COUNT(*) FROM orders", Value(5)),
+                                   Check("eu", "SELECT id FROM customers WHERE region = 'EU'",
+                                         {{"kind", "rows"}, {"rows", 2}})}));
   RestOutcome refused = Rest("alice", "POST", "/api/v1/pipelines/" + id + "/release");
   EXPECT_EQ(refused.status, 409) << refused.body.dump();
   EXPECT_EQ(refused.Code(), "pipeline.check.failed");
@@ -231,8 +230,8 @@ TEST_F(CheckRuns, ReleaseGateOverrideNeedsTenCharactersAndIsAudited) {
   EXPECT_EQ(short_reason.status, 409);
   EXPECT_EQ(short_reason.Code(), "pipeline.check.failed");
   EXPECT_EQ(short_reason.Details()["checks"].size(), 2u);  // fail and error alike
-  RestOutcome blank =
-      Rest("alice", "POST", release + "?override_checks_reason=%20%20%20%20%20%20%20%20%20%20%20%20");
+  RestOutcome blank = Rest(
+      "alice", "POST", release + "?override_checks_reason=%20%20%20%20%20%20%20%20%20%20%20%20");
   EXPECT_EQ(blank.Code(), "pipeline.check.failed");
 
   RestOutcome overridden =

@@ -52,10 +52,11 @@ class ServiceHarness {
             ("dp_dsit_meta_" + Pid() + "_" + RandomBase32(6) + ".db");
     store_ = OpenMetadataStore("sqlite:" + path_.string());
     store_->Migrate();
-    store_->InsertWorkspace(Workspace{"ws-a", "alpha", "Alpha", "", 1});
-    store_->InsertWorkspace(Workspace{"ws-b", "beta", "Beta", "", 2});
-    audit_ = std::make_unique<AuditLog>(*store_);
-    service_ = std::make_unique<DatasourceService>(*store_, *audit_, SecretBox(RandomBytes(32)));
+    store_->Workspaces().InsertWorkspace(Workspace{"ws-a", "alpha", "Alpha", "", 1});
+    store_->Workspaces().InsertWorkspace(Workspace{"ws-b", "beta", "Beta", "", 2});
+    audit_ = std::make_unique<AuditLog>(store_->Audit());
+    service_ = std::make_unique<DatasourceService>(store_->Datasources(), store_->Workspaces(),
+                                                   *audit_, SecretBox(RandomBytes(32)));
   }
   ~ServiceHarness() {
     service_.reset();

@@ -120,7 +120,7 @@ TEST_F(DatasourceRegistryTest, EveryFieldIsValidated) {
   Json sqlite = SqliteBody("lite", path_);
   sqlite["properties"] = {{"jdbc", {{"limit_attached", "10"}}}};
   EXPECT_EQ(Code(sqlite), "datasource.validation.properties_invalid");
-  EXPECT_TRUE(h_.store().ListDatasources().empty());
+  EXPECT_TRUE(h_.store().Datasources().ListDatasources().empty());
 }
 
 TEST_F(DatasourceRegistryTest, FailuresAreCollectedNotFirstOnly) {
@@ -156,7 +156,7 @@ TEST_F(DatasourceRegistryTest, OnlyHumansManageDatasources) {
   ws_admin.role = Role::kWsAdmin;
   Json view = h_.service().Create(ws_admin, PgBody("by-ws-admin"));
   EXPECT_EQ(view["workspace"], "alpha");
-  EXPECT_TRUE(h_.store().IsDatasourceGranted("by-ws-admin", "ws-a"));
+  EXPECT_TRUE(h_.store().Datasources().IsDatasourceGranted("by-ws-admin", "ws-a"));
   // ...but never an embedded SQLite file: that reads the server's own filesystem.
   EXPECT_EQ(Code(SqliteBody("ws-lite", path_), ws_admin), "auth.role_required");
   // Grants are an instance admin's verb; a ws_admin elsewhere cannot even see the row.
@@ -196,7 +196,7 @@ TEST_F(DatasourceRegistryTest, OperatorsTestAnyDatasource) {
   body.erase("workspace");
   h_.service().Create(AdminSession("ws-a"), body);
   EXPECT_EQ(h_.service().Test(AdminSession("ws-a"), "fresh")["connected"], true);
-  auto last_test = h_.store().FindDatasource("fresh")->last_test;
+  auto last_test = h_.store().Datasources().FindDatasource("fresh")->last_test;
   ASSERT_TRUE(last_test.has_value());
   EXPECT_TRUE(last_test->ok);
   // A ws_admin of a workspace it is not granted to still cannot see it.
@@ -217,7 +217,7 @@ TEST_F(DatasourceRegistryTest, OperatorsTestAnyDatasource) {
   EXPECT_EQ(Refusal([&] { h_.service().GrantAsOperator("fresh", "nope"); }).code().code,
             "workspace.not_found");
   h_.service().RevokeAsOperator("fresh", "alpha");
-  EXPECT_FALSE(h_.store().IsDatasourceGranted("fresh", "ws-a"));
+  EXPECT_FALSE(h_.store().Datasources().IsDatasourceGranted("fresh", "ws-a"));
   EXPECT_EQ(Refusal([&] { h_.service().RevokeAsOperator("fresh", "alpha"); }).code().code,
             "datasource.not_found");
   std::filesystem::remove(path_);
@@ -261,7 +261,7 @@ TEST_F(DatasourceRegistryTest, DeletedNameOffersRestoreOrPurge) {
   // Nothing uses it: purge frees the name for a new registration.
   users.clear();
   h_.service().Purge(AdminSession("ws-a"), "gone");
-  EXPECT_FALSE(h_.store().FindDatasource("gone").has_value());
+  EXPECT_FALSE(h_.store().Datasources().FindDatasource("gone").has_value());
   EXPECT_EQ(h_.service().Create(AdminSession("ws-a"), PgBody("gone"))["name"], "gone");
   h_.service().Delete(AdminSession("ws-a"), "gone");
   h_.service().PurgeAsOperator("gone");
@@ -405,11 +405,11 @@ TEST_F(DatasourceRegistryTest, BootstrapFileCreatesWhenAbsentAndNeverUpdates) {
   EXPECT_EQ(demo["query_timeout_seconds"], 30);
   EXPECT_FALSE(demo.contains("workspace"));
   // Once gamma exists the waiting entry is created; demo is never touched again.
-  h_.store().InsertWorkspace(Workspace{"ws-c", "gamma", "Gamma", "", 3});
-  std::string before = h_.store().FindDatasource("demo")->password_encrypted;
+  h_.store().Workspaces().InsertWorkspace(Workspace{"ws-c", "gamma", "Gamma", "", 3});
+  std::string before = h_.store().Datasources().FindDatasource("demo")->password_encrypted;
   EXPECT_EQ(h_.service().BootstrapFromFile(file), std::vector<std::string>{"later"});
-  EXPECT_EQ(h_.store().FindDatasource("demo")->password_encrypted, before);
-  auto later = h_.store().FindDatasource("later");
+  EXPECT_EQ(h_.store().Datasources().FindDatasource("demo")->password_encrypted, before);
+  auto later = h_.store().Datasources().FindDatasource("later");
   ASSERT_TRUE(later);
   EXPECT_EQ(later->properties["hikari"]["maximumPoolSize"], 3);
   EXPECT_EQ(later->password_encrypted.find("boot-secret-pw"), std::string::npos);

@@ -129,7 +129,7 @@ class DatasourceToolsTest : public ::testing::TestWithParam<std::string> {
       for (const auto& text : seen_) {
         EXPECT_EQ(text.find(t_.password), std::string::npos) << "password leaked in: " << text;
       }
-      for (const auto& row : h_.store().ListAudit("", 1000)) {
+      for (const auto& row : h_.store().Audit().ListAudit("", 1000)) {
         EXPECT_EQ(row.details.dump().find(t_.password), std::string::npos);
       }
     }
@@ -203,7 +203,7 @@ TEST_P(DatasourceToolsTest, ListAndGetShowMetadataNeverTheCredential) {
   EXPECT_EQ(Keep(h_.service().Get(key_, name_)), entry);
   EXPECT_TRUE(Keep(h_.service().List(key_, std::string("ORACLE"))).empty());
   // Stored sealed, under the name as associated data.
-  auto row = h_.store().FindDatasource(name_);
+  auto row = h_.store().Datasources().FindDatasource(name_);
   EXPECT_EQ(row->password_encrypted.rfind("v1:", 0), 0u);
   EXPECT_EQ(row->password_encrypted.find(t_.password), std::string::npos);
 }
@@ -242,7 +242,7 @@ TEST_P(DatasourceToolsTest, TestConnectsAndWritesHealthDown) {
   EXPECT_FALSE(result["server_version"].get<std::string>().empty());
   EXPECT_TRUE(result.contains("latency_ms"));
   // Recorded (datasources.md §8.1B) and projected on every read as last_test.
-  ASSERT_TRUE(h_.store().FindDatasource(name_)->last_test.has_value());
+  ASSERT_TRUE(h_.store().Datasources().FindDatasource(name_)->last_test.has_value());
   Json last = Keep(h_.service().Get(key_, name_))["last_test"];
   EXPECT_EQ(last["ok"], true) << last.dump();
   EXPECT_EQ(last["tested_at"], result["tested_at"]);

@@ -66,8 +66,8 @@ class EndpointStoreTest : public ::testing::TestWithParam<Backend> {
     }
     metadata_ = OpenMetadataStore(url_);
     metadata_->Migrate();
-    metadata_->InsertUser(User{"u1", "one@example.com", "One", "", true, false, 1});
-    metadata_->InsertWorkspace(Workspace{"w1", "analytics", "W1", "u1", 2});
+    metadata_->Users().InsertUser(User{"u1", "one@example.com", "One", "", true, false, 1});
+    metadata_->Workspaces().InsertWorkspace(Workspace{"w1", "analytics", "W1", "u1", 2});
     PipelineVersionRecord v;
     v.pipeline_id = "p-1";
     v.version = 1;
@@ -86,7 +86,7 @@ class EndpointStoreTest : public ::testing::TestWithParam<Backend> {
       key.kind = KeyKind::kEndpoint;
       key.key_hash = "x";
       key.created_at_ms = 5;
-      metadata_->InsertApiKey(key);
+      metadata_->Credentials().InsertApiKey(key);
     }
     store_ = OpenEndpointStore(*metadata_);
   }
@@ -186,7 +186,7 @@ TEST_P(EndpointStoreTest, TheServeRowProvesWhichKeyStartedAnExecution) {
   served.user_id = "u1";
   served.key_id = "dpk_key1";
   served.details = {{"endpoint_id", "e-1"}, {"execution_id", "x-1"}, {"outcome", "success"}};
-  metadata_->AppendAudit(served);
+  metadata_->Audit().AppendAudit(served);
   EXPECT_TRUE(reader->ServedBy("dpk_key1", "x-1"));
   EXPECT_FALSE(reader->ServedBy("dpk_key2", "x-1"));  // the owner's other key
   EXPECT_FALSE(reader->ServedBy("dpk_key1", "x-2"));

@@ -96,10 +96,10 @@ class ExecutionStoreTest : public ::testing::TestWithParam<Backend> {
     }
     metadata_ = OpenMetadataStore(url_);
     metadata_->Migrate();
-    metadata_->InsertUser(User{"u1", "one@example.com", "One", "", true, false, 1});
-    metadata_->InsertUser(User{"u2", "two@example.com", "Two", "", true, false, 1});
-    metadata_->InsertWorkspace(Workspace{"w1", "analytics", "W1", "u1", 2});
-    metadata_->InsertWorkspace(Workspace{"w2", "finance", "W2", "u1", 3});
+    metadata_->Users().InsertUser(User{"u1", "one@example.com", "One", "", true, false, 1});
+    metadata_->Users().InsertUser(User{"u2", "two@example.com", "Two", "", true, false, 1});
+    metadata_->Workspaces().InsertWorkspace(Workspace{"w1", "analytics", "W1", "u1", 2});
+    metadata_->Workspaces().InsertWorkspace(Workspace{"w2", "finance", "W2", "u1", 3});
     // p-1: v1 RELEASED plus an open draft v2; p-2: a sole draft; p-3 in the other workspace.
     // The executions' foreign keys need every (pipeline, version) they name to exist.
     pipelines_ = OpenPipelineStore(*metadata_);
@@ -453,8 +453,7 @@ TEST_P(ExecutionStoreTest, CheckRunsReadTheLatestPerCheck) {
   EXPECT_EQ(runs[1].parameters, Json::object());
   EXPECT_EQ(store().LatestCheckRuns("p-1", 2).size(), 1u);
   EXPECT_TRUE(store().LatestCheckRuns("p-1", 3).empty());
-  EXPECT_THROW(store().AppendCheckRun(CheckRun("c-1", "again", 1, "pass", 400)),
-               DuplicateKeyError);
+  EXPECT_THROW(store().AppendCheckRun(CheckRun("c-1", "again", 1, "pass", 400)), DuplicateKeyError);
 }
 
 TEST_P(ExecutionStoreTest, APurgedDraftTakesItsExecutionsEventsAndChecks) {

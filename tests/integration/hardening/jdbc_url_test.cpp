@@ -44,7 +44,8 @@ TEST_P(JdbcUrlCases, CredentialsNeverStored) {
     DomainError error = Refusal([&] { h_.service().Create(AdminSession("ws-a"), body); });
     EXPECT_EQ(error.code().code, std::string("datasource.validation.jdbc_url_malformed")) << url;
     EXPECT_EQ(std::string(error.what()).find("=p"), std::string::npos) << error.what();
-    EXPECT_FALSE(h_.store().FindDatasource("url-case").has_value()) << "bad input changes nothing";
+    EXPECT_FALSE(h_.store().Datasources().FindDatasource("url-case").has_value())
+        << "bad input changes nothing";
   } else {
     Json view = h_.service().Create(AdminSession("ws-a"), body);
     EXPECT_EQ(view["jdbc_url"].get<std::string>(), url);

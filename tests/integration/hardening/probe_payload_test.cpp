@@ -24,14 +24,14 @@ class ProbePayload : public ::testing::Test {
     fs::remove(data_);
     store_ = OpenMetadataStore("sqlite:" + meta_.string());
     store_->Migrate();
-    store_->InsertWorkspace(Workspace{"ws-a", "alpha", "Alpha", "", 1});
-    audit_ = std::make_unique<AuditLog>(*store_);
+    store_->Workspaces().InsertWorkspace(Workspace{"ws-a", "alpha", "Alpha", "", 1});
+    audit_ = std::make_unique<AuditLog>(store_->Audit());
     DatasourceServiceOptions options;
     options.max_cell_bytes = 1000;
     options.max_payload_bytes = 20000;
     options.expensive = &expensive_;
-    service_ =
-        std::make_unique<DatasourceService>(*store_, *audit_, SecretBox(RandomBytes(32)), options);
+    service_ = std::make_unique<DatasourceService>(store_->Datasources(), store_->Workspaces(),
+                                                   *audit_, SecretBox(RandomBytes(32)), options);
     auto admin = MakeConnector(ConnectorConfig::FromUrl("sqlite:" + data_.string()));
     auto conn = admin->Open();
     conn->Execute("CREATE TABLE blobs (id INTEGER PRIMARY KEY, body TEXT)");

@@ -50,7 +50,7 @@ class LakeRegistry : public ::testing::Test {
     ParquetWriter::Write("SELECT range AS zone_id, 'zone ' || range AS zone FROM range(7)",
                          root_ + "/zones.parquet", std::nullopt);
     lake_store_ = OpenLakeTableStore(h_.store());
-    audit_ = std::make_unique<AuditLog>(h_.store());
+    audit_ = std::make_unique<AuditLog>(h_.store().Audit());
     lake_ = std::make_unique<LakeTableService>(*lake_store_, h_.service(), *audit_);
     h_.service().SetLakeTableSource(
         [this](const std::string& name) { return lake_->TablesOf(name); });

@@ -34,9 +34,9 @@ class ResourceStack : public ::testing::Test {
  protected:
   void SetUp() override {
     test::OpenCoreStack(store_, audit_, auth_);
-    templates_ = std::make_unique<TemplateService>(*store_);
-    datasources_ =
-        std::make_unique<DatasourceService>(*store_, *audit_, SecretBox(RandomBytes(32)));
+    templates_ = std::make_unique<TemplateService>(store_->Templates());
+    datasources_ = std::make_unique<DatasourceService>(store_->Datasources(), store_->Workspaces(),
+                                                       *audit_, SecretBox(RandomBytes(32)));
     BindTemplateTools(catalog_, *templates_);
     mcp_ = std::make_unique<McpServer>(catalog_, *audit_, BuiltInSkillDocs(), "test");
     // Registered datasources-first on purpose: the listing order is §7.3's, not ours.
@@ -55,7 +55,8 @@ class ResourceStack : public ::testing::Test {
   void AddUser(const std::string& name, const std::string& workspace, Role role, Scope scope) {
     std::string email = name + "@example.com";
     auth_->CreateUser(email, name, "correct horse battery", false);
-    if (!store_->FindWorkspaceByName(workspace)) auth_->CreateWorkspace(workspace, "", email);
+    if (!store_->Workspaces().FindWorkspaceByName(workspace))
+      auth_->CreateWorkspace(workspace, "", email);
     auth_->SetMembership(workspace, email, role);
     IssuedApiKey key = auth_->CreateApiKeyFor(email, workspace, "k", scope, KeyKind::kUser, {});
     principals_[name] = auth_->AuthenticateApiKey(key.plaintext, "127.0.0.1");
@@ -125,7 +126,7 @@ class ResourceStack : public ::testing::Test {
   }
 
   std::vector<AuditEvent> ResourceAudit(int limit = 100) {
-    return store_->ListAudit("mcp.resource.read", limit);
+    return store_->Audit().ListAudit("mcp.resource.read", limit);
   }
 
   std::unique_ptr<MetadataStore> store_;

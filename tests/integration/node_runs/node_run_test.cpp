@@ -23,8 +23,8 @@ class NodeRuns : public SeededPipelineStack {
     SeedTemplate("shop/nr/touch.sql", "UPDATE orders SET total = total + 1 WHERE id = 1", true);
     SeedTemplate("shop/nr/broken.sql", "SELECT no_such_column FROM orders", true);
     SeedTemplate("shop/nr/divide.sql", "SELECT id FROM orders WHERE id > ${100 / divisor}", true);
-    SeedTemplate("shop/nr/maybe.sql",
-                 "SELECT id FROM orders<#if flag> WHERE id = :nope</#if>", true);
+    SeedTemplate("shop/nr/maybe.sql", "SELECT id FROM orders<#if flag> WHERE id = :nope</#if>",
+                 true);
     SeedTemplate("shop/nr/all.sql", "SELECT id, total FROM orders ORDER BY id", true);
     for (const char* id : {"shop/orders.sql", "shop/calc_bind.sql", "shop/stage.sql"}) {
       ToolOk("alice", "templates_render", {{"id", id}, {"context", Json::object()}});
@@ -76,19 +76,20 @@ class NodeRuns : public SeededPipelineStack {
 
   // A change to the live registry entry the way an operator's edit lands (bypassing the service).
   void FlipReadonly(const std::string& name) {
-    auto record = store_->FindDatasource(name);
+    auto record = store_->Datasources().FindDatasource(name);
     ASSERT_TRUE(record);
     record->readonly = true;
     record->updated_at_ms += 1;
-    ASSERT_TRUE(store_->UpdateDatasource(*record));
+    ASSERT_TRUE(store_->Datasources().UpdateDatasource(*record));
   }
 };
 
 TEST_F(NodeRuns, DqlNodeReturnsDecodedRowsAndRecordsNothing) {
-  const std::string id = Create("shop/nr/dql", Json::array({Node("fetch", "DQL", "shop",
-                                                                 "shop/orders.sql")}));
-  Json out = ToolOk("alice", "pipelines_execute_node",
-                    {{"pipeline_id", id}, {"node_id", "fetch"}, {"parameters", {{"min_total", 50}}}});
+  const std::string id =
+      Create("shop/nr/dql", Json::array({Node("fetch", "DQL", "shop", "shop/orders.sql")}));
+  Json out =
+      ToolOk("alice", "pipelines_execute_node",
+             {{"pipeline_id", id}, {"node_id", "fetch"}, {"parameters", {{"min_total", 50}}}});
   EXPECT_EQ(out["node_id"], "fetch");
   EXPECT_EQ(out["node_type"], "DQL");
   EXPECT_EQ(out["datasource"], "shop");
@@ -112,7 +113,8 @@ TEST_F(NodeRuns, DqlNodeReturnsDecodedRowsAndRecordsNothing) {
 TEST_F(NodeRuns, DqlRowsAreCappedAtFifty) {
   std::string values;
   for (int i = 100; i < 160; ++i) {
-    values += (values.empty() ? "" : ",") + std::string("(") + std::to_string(i) + ", 1, 1.0, '2026-01-01')";
+    values += (values.empty() ? "" : ",") + std::string("(") + std::to_string(i) +
+              ", 1, 1.0, '2026-01-01')";
   }
   ExecShop("INSERT INTO orders VALUES " + values);
   const std::string id =
@@ -147,8 +149,9 @@ TEST_F(NodeRuns, UnsuppliedCalculatorKeysAreSampledAndNamed) {
   const std::string id = Create("shop/nr/calc_bind", nodes);
   Json out = ToolOk("alice", "pipelines_execute_node", {{"pipeline_id", id}, {"node_id", "fetch"}});
   EXPECT_EQ(out["sampled_parameters"], Json::array({"run_quarter"})) << out.dump();
-  Json given = ToolOk("alice", "pipelines_execute_node",
-                      {{"pipeline_id", id}, {"node_id", "fetch"}, {"parameters", {{"run_quarter", 2}}}});
+  Json given =
+      ToolOk("alice", "pipelines_execute_node",
+             {{"pipeline_id", id}, {"node_id", "fetch"}, {"parameters", {{"run_quarter", 2}}}});
   EXPECT_FALSE(given.contains("sampled_parameters"));
   EXPECT_EQ(given["rows"], Json::parse(R"([{"id": 2}])"));
 }
@@ -165,8 +168,8 @@ TEST_F(NodeRuns, DmlNodeExecutesForRealAndReportsAffectedRows) {
 }
 
 TEST_F(NodeRuns, UnknownNodeIsNotFoundWithTheVersionSearched) {
-  const std::string id = Create("shop/nr/unknown", Json::array({Node("fetch", "DQL", "shop",
-                                                                     "shop/orders.sql")}));
+  const std::string id =
+      Create("shop/nr/unknown", Json::array({Node("fetch", "DQL", "shop", "shop/orders.sql")}));
   ToolOutcome out = RunNode(id, "fecth");
   EXPECT_EQ(out.Code(), "pipeline.node.not_found");
   EXPECT_EQ(out.Details()["node_id"], "fecth");
@@ -176,9 +179,9 @@ TEST_F(NodeRuns, UnknownNodeIsNotFoundWithTheVersionSearched) {
 TEST_F(NodeRuns, TempdbSourceIsRefused) {
   Json stage = Node("stage", "DQL", "shop", "shop/orders.sql");
   stage["output"] = {{"target", "tempdb"}, {"table", "stg_orders"}};
-  const std::string id = Create(
-      "shop/nr/tempdb", Json::array({stage, Node("report", "DQL", "tempdb", "shop/stage.sql",
-                                                 {"stage"})}));
+  const std::string id =
+      Create("shop/nr/tempdb",
+             Json::array({stage, Node("report", "DQL", "tempdb", "shop/stage.sql", {"stage"})}));
   ToolOutcome out = RunNode(id, "report");
   EXPECT_EQ(out.Code(), "pipeline.node.standalone_execution_refused");
   EXPECT_EQ(out.Details()["reason"], "tempdb_source");
@@ -209,8 +212,8 @@ TEST_F(NodeRuns, CalculatorNodeIsRefused) {
 }
 
 TEST_F(NodeRuns, DraftTemplateChangedSinceTheLastRenderIsRefused) {
-  const std::string id = Create("shop/nr/unrendered", Json::array({Node("fetch", "DQL", "shop",
-                                                                        "shop/customers.sql")}));
+  const std::string id = Create("shop/nr/unrendered",
+                                Json::array({Node("fetch", "DQL", "shop", "shop/customers.sql")}));
   ToolOutcome out = RunNode(id, "fetch");
   EXPECT_EQ(out.Code(), "pipeline.execution.template_unrendered");
   ToolOk("alice", "templates_render", {{"id", "shop/customers.sql"}, {"context", Json::object()}});
@@ -220,27 +223,27 @@ TEST_F(NodeRuns, DraftTemplateChangedSinceTheLastRenderIsRefused) {
 TEST_F(NodeRuns, MissingPinnedTemplateIsTemplateNotFound) {
   SeedTemplate("shop/nr/doomed.sql", "SELECT id FROM orders");
   ToolOk("alice", "templates_render", {{"id", "shop/nr/doomed.sql"}, {"context", Json::object()}});
-  const std::string id = Create("shop/nr/doomed", Json::array({Node("fetch", "DQL", "shop",
-                                                                    "shop/nr/doomed.sql")}));
+  const std::string id =
+      Create("shop/nr/doomed", Json::array({Node("fetch", "DQL", "shop", "shop/nr/doomed.sql")}));
   const std::string ws = P("alice").workspace_id;
-  auto version = store_->FindTemplateVersion(ws, "shop/nr/doomed.sql", 1);
+  auto version = store_->Templates().FindTemplateVersion(ws, "shop/nr/doomed.sql", 1);
   ASSERT_TRUE(version);
   // Gone behind the service's back (the service refuses a purge of a pinned template).
-  ASSERT_TRUE(store_->PurgeTemplateDraft(ws, "shop/nr/doomed.sql", version->body_hash));
+  ASSERT_TRUE(store_->Templates().PurgeTemplateDraft(ws, "shop/nr/doomed.sql", version->body_hash));
   EXPECT_EQ(RunNode(id, "fetch").Code(), "pipeline.node.template_not_found");
 }
 
 TEST_F(NodeRuns, RenderFailureIsTemplateRenderFailed) {
-  const std::string id = Create(
-      "shop/nr/divide", Json::array({Node("fetch", "DQL", "shop", "shop/nr/divide.sql")}),
-      {{"divisor", {{"type", "INTEGER"}, {"required", false}, {"default", 1}}}});
+  const std::string id =
+      Create("shop/nr/divide", Json::array({Node("fetch", "DQL", "shop", "shop/nr/divide.sql")}),
+             {{"divisor", {{"type", "INTEGER"}, {"required", false}, {"default", 1}}}});
   EXPECT_EQ(RunNode(id, "fetch").Code(), "<none>");
   EXPECT_EQ(RunNode(id, "fetch", {{"divisor", 0}}).Code(), "pipeline.node.template_render_failed");
 }
 
 TEST_F(NodeRuns, ParametersFailingCoercionAreAllNamed) {
-  const std::string id = Create("shop/nr/coercion", Json::array({Node("fetch", "DQL", "shop",
-                                                                      "shop/orders.sql")}));
+  const std::string id =
+      Create("shop/nr/coercion", Json::array({Node("fetch", "DQL", "shop", "shop/orders.sql")}));
   ToolOutcome out = RunNode(id, "fetch", {{"min_total", "lots"}, {"bogus", 1}});
   EXPECT_EQ(out.Code(), "pipeline.execution.invalid_parameter_type");
   const Json failures = out.Details()["failures"];
@@ -251,9 +254,9 @@ TEST_F(NodeRuns, ParametersFailingCoercionAreAllNamed) {
 }
 
 TEST_F(NodeRuns, RenderedBindTheContextLacksIsSqlParameterMissing) {
-  const std::string id = Create(
-      "shop/nr/maybe", Json::array({Node("fetch", "DQL", "shop", "shop/nr/maybe.sql")}),
-      {{"flag", {{"type", "BOOLEAN"}, {"required", false}, {"default", false}}}});
+  const std::string id =
+      Create("shop/nr/maybe", Json::array({Node("fetch", "DQL", "shop", "shop/nr/maybe.sql")}),
+             {{"flag", {{"type", "BOOLEAN"}, {"required", false}, {"default", false}}}});
   EXPECT_EQ(RunNode(id, "fetch").Code(), "<none>");
   ToolOutcome out = RunNode(id, "fetch", {{"flag", true}});
   EXPECT_EQ(out.Code(), "pipeline.node.sql_parameter_missing");
@@ -270,9 +273,9 @@ TEST_F(NodeRuns, DmlOnAReadonlyDatasourceIsRefused) {
 }
 
 TEST_F(NodeRuns, InvisibleDatasourceIsDatasourceNotFound) {
-  const std::string id = Create("shop/nr/invisible", Json::array({Node("fetch", "DQL", "shop",
-                                                                       "shop/orders.sql")}));
-  ASSERT_TRUE(store_->DeleteDatasourceGrant("shop", P("alice").workspace_id));
+  const std::string id =
+      Create("shop/nr/invisible", Json::array({Node("fetch", "DQL", "shop", "shop/orders.sql")}));
+  ASSERT_TRUE(store_->Datasources().DeleteDatasourceGrant("shop", P("alice").workspace_id));
   ToolOutcome out = RunNode(id, "fetch");
   EXPECT_EQ(out.Code(), "datasource.not_found");
   EXPECT_EQ(out.Details()["datasource"], "shop");
@@ -285,16 +288,16 @@ TEST_F(NodeRuns, RefusedStatementIsQueryExecutionFailed) {
 }
 
 TEST_F(NodeRuns, ReadScopedKeyIsRefused) {
-  const std::string id = Create("shop/nr/scope", Json::array({Node("fetch", "DQL", "shop",
-                                                                   "shop/orders.sql")}));
+  const std::string id =
+      Create("shop/nr/scope", Json::array({Node("fetch", "DQL", "shop", "shop/orders.sql")}));
   ToolOutcome out = RunNode(id, "fetch", Json(), "victor");
   EXPECT_TRUE(out.is_error);
   EXPECT_NE(out.Code(), "<none>");
 }
 
 TEST_F(NodeRuns, ExplicitVersionRunsThatBodyAndSaysSo) {
-  const std::string id = Create("shop/nr/versioned", Json::array({Node("fetch", "DQL", "shop",
-                                                                       "shop/nr/all.sql")}));
+  const std::string id =
+      Create("shop/nr/versioned", Json::array({Node("fetch", "DQL", "shop", "shop/nr/all.sql")}));
   ASSERT_EQ(Rest("alice", "POST", "/api/v1/pipelines/" + id + "/release").status, 200);
   Json out = ToolOk("alice", "pipelines_execute_node",
                     {{"pipeline_id", id}, {"node_id", "fetch"}, {"version", 1}});

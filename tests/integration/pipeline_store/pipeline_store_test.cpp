@@ -63,9 +63,9 @@ class PipelineStoreTest : public ::testing::TestWithParam<Backend> {
     }
     metadata_ = OpenMetadataStore(url_);
     metadata_->Migrate();
-    metadata_->InsertUser(User{"u1", "one@example.com", "One", "", true, false, 1});
-    metadata_->InsertWorkspace(Workspace{"w1", "analytics", "W1", "u1", 2});
-    metadata_->InsertWorkspace(Workspace{"w2", "finance", "W2", "u1", 3});
+    metadata_->Users().InsertUser(User{"u1", "one@example.com", "One", "", true, false, 1});
+    metadata_->Workspaces().InsertWorkspace(Workspace{"w1", "analytics", "W1", "u1", 2});
+    metadata_->Workspaces().InsertWorkspace(Workspace{"w2", "finance", "W2", "u1", 3});
     store_ = OpenPipelineStore(*metadata_);
   }
 
@@ -166,10 +166,9 @@ TEST_P(PipelineStoreTest, AuditReaderReturnsOneKeysSuccessfulCalls) {
     event.event = "mcp.tool.called";
     event.user_id = "u1";
     event.key_id = key;
-    event.details = {{"tool", tool},
-                     {"target", {{"datasource", "pg"}, {"table", table}}},
-                     {"outcome", outcome}};
-    metadata_->AppendAudit(event);
+    event.details = {
+        {"tool", tool}, {"target", {{"datasource", "pg"}, {"table", table}}}, {"outcome", outcome}};
+    metadata_->Audit().AppendAudit(event);
   };
   record("dpk_a", "datasources_get_columns", "success", "orders");
   record("dpk_a", "datasources_get_columns", "error", "refunds");

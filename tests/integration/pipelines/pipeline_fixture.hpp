@@ -78,15 +78,16 @@ class PipelineStack : public SurfaceStack {
             schema_;
     }
     OpenSurfaces(url);
-    templates_ = std::make_unique<TemplateService>(*store_);
-    datasources_ =
-        std::make_unique<DatasourceService>(*store_, *audit_, SecretBox::FromBase64(TestKey()));
+    templates_ = std::make_unique<TemplateService>(store_->Templates());
+    datasources_ = std::make_unique<DatasourceService>(store_->Datasources(), store_->Workspaces(),
+                                                       *audit_, SecretBox::FromBase64(TestKey()));
     pipeline_store_ = OpenPipelineStore(*store_);
     audit_reader_ = OpenAuditReader(*store_);
     PipelineServiceOptions options;
     options.max_composition_depth = 3;  // top → mid → child is the deepest seed
     pipelines_ = std::make_unique<PipelineService>(
-        *store_, *pipeline_store_, *templates_, datasources_.get(), audit_reader_.get(), options);
+        store_->Templates(), store_->Datasources(), *pipeline_store_, *templates_,
+        datasources_.get(), audit_reader_.get(), options);
     templates_->SetPinSource(pipelines_.get());
     datasources_->SetUsageSource(
         [this](const std::string& name) { return pipelines_->PipelinesUsingDatasource(name); });
@@ -101,8 +102,8 @@ class PipelineStack : public SurfaceStack {
     executions_ = std::make_unique<ExecutionService>(*store_, *execution_store_, *results_, *audit_,
                                                      *audit_reader_, *pipelines_, *templates_,
                                                      *datasources_, execution_options);
-    node_runs_ = std::make_unique<NodeRunService>(*store_, *audit_reader_, *pipelines_, *templates_,
-                                                  *datasources_);
+    node_runs_ = std::make_unique<NodeRunService>(store_->Templates(), *audit_reader_, *pipelines_,
+                                                  *templates_, *datasources_);
     check_runs_ =
         std::make_unique<CheckRunService>(*execution_store_, *audit_, *pipelines_, *datasources_);
     pipelines_->SetCheckRunner(check_runs_.get());

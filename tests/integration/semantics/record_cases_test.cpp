@@ -102,13 +102,13 @@ TEST_P(RecordCases, FollowsTheValidationOrder) {
   }
   if (spec.contains("extra")) args.merge_patch(spec["extra"]);
   std::size_t before = CountAll();
-  std::size_t audited = store_->ListAudit("semantics.recorded", 1000).size();
+  std::size_t audited = store_->Audit().ListAudit("semantics.recorded", 1000).size();
 
   ToolOutcome out = Tool(spec.value("as", "alice"), "semantics_record", args);
 
   ASSERT_EQ(out.Code(), spec["code"].get<std::string>()) << out.payload.dump();
   std::size_t after = CountAll();
-  std::size_t audited_after = store_->ListAudit("semantics.recorded", 1000).size();
+  std::size_t audited_after = store_->Audit().ListAudit("semantics.recorded", 1000).size();
   if (out.Code() != "<none>") {
     EXPECT_EQ(after, before) << "a refused record wrote a fact";
     EXPECT_EQ(audited_after, audited);

@@ -51,7 +51,8 @@ class SemanticsStack : public SurfaceStack {
     }
     OpenSurfaces(url);
     datasources_ = std::make_unique<DatasourceService>(
-        *store_, *audit_, SecretBox::FromBase64(Base64Encode(std::string(32, 'k'))));
+        store_->Datasources(), store_->Workspaces(), *audit_,
+        SecretBox::FromBase64(Base64Encode(std::string(32, 'k'))));
     pipeline_store_ = OpenPipelineStore(*store_);
     fact_store_ = OpenLearnedFactStore(*store_);
     semantics_ =
@@ -123,7 +124,7 @@ class SemanticsStack : public SurfaceStack {
 
   // A pipeline entity in `workspace` (the source_pipeline link's target).
   std::string SeedPipeline(const std::string& workspace, const std::string& name) {
-    auto ws = store_->FindWorkspaceByName(workspace);
+    auto ws = store_->Workspaces().FindWorkspaceByName(workspace);
     PipelineRecord pipeline{ws->id, NewUuid(), name, "someone", NowMs()};
     PipelineVersionRecord version;
     version.pipeline_id = pipeline.id;

@@ -207,7 +207,7 @@ TEST_P(SemanticsFlows, ProvenanceStopsAtTheReadersVisibility) {
   EXPECT_EQ(refused.Details()["required"], "ws_admin");
   Json retired = ToolOk("wendy", "semantics_retire", {{"id", fact["id"]}, {"reason", "wrong"}});
   EXPECT_EQ(retired["trust"], "retired");
-  auto rows = store_->ListAudit("semantics.retired", 10);
+  auto rows = store_->Audit().ListAudit("semantics.retired", 10);
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rows[0].details["recorded_in_this_workspace"], false);
   EXPECT_EQ(rows[0].details["reason"], "wrong");
@@ -254,7 +254,7 @@ TEST_P(SemanticsFlows, RestTwinsCarryTheIdenticalBlocks) {
 
 TEST_P(SemanticsFlows, AuditRowsNameTheFactNeverItsTextOrSql) {
   Json fact = RecordUnit("alice", "temp_c is already in the unit named by unit");
-  auto rows = store_->ListAudit("semantics.recorded", 10);
+  auto rows = store_->Audit().ListAudit("semantics.recorded", 10);
   ASSERT_EQ(rows.size(), 1u);
   const Json& details = rows[0].details;
   EXPECT_EQ(details["fact_id"], fact["id"]);
@@ -269,7 +269,7 @@ TEST_P(SemanticsFlows, AuditRowsNameTheFactNeverItsTextOrSql) {
   EXPECT_EQ(details.dump().find("SELECT"), std::string::npos);
   EXPECT_EQ(details.dump().find("named by"), std::string::npos);
   // Beside the dispatcher's write row, with the same correlation id.
-  auto writes = store_->ListAudit("mcp.tool.write", 10);
+  auto writes = store_->Audit().ListAudit("mcp.tool.write", 10);
   ASSERT_FALSE(writes.empty());
   EXPECT_EQ(writes[0].correlation_id, rows[0].correlation_id);
 }

@@ -94,7 +94,7 @@ TEST_P(McpRefusals, Refused) {
         << out.payload.dump(2);
   }
   // Every refusal is still one audited call (spec §14).
-  auto rows = store_->ListAudit("mcp.tool.called", 5);
+  auto rows = store_->Audit().ListAudit("mcp.tool.called", 5);
   ASSERT_FALSE(rows.empty());
   EXPECT_EQ(rows.front().details["tool"], spec["tool"]);
 }
@@ -112,7 +112,7 @@ TEST_P(RestRefusals, Refused) {
   // A mutating call, refused or not, is exactly one rest.write row (the REST choke point).
   const std::string correlation = "rest-" + std::to_string(calls_);
   int writes = 0;
-  for (const auto& row : store_->ListAudit("rest.write", 1000)) {
+  for (const auto& row : store_->Audit().ListAudit("rest.write", 1000)) {
     if (row.correlation_id == correlation) {
       ++writes;
       EXPECT_EQ(row.details["status"], out.status);

@@ -51,7 +51,7 @@ class TemplateStack : public SurfaceStack {
  protected:
   void SetUp() override {
     OpenSurfaces();
-    templates_ = std::make_unique<TemplateService>(*store_, &pins_);
+    templates_ = std::make_unique<TemplateService>(store_->Templates(), &pins_);
     BindTemplateTools(catalog_, *templates_);
     StartMcp();
     rest_->Mount("/api/v1/templates", TemplateRoutes(*templates_));

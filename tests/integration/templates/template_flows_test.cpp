@@ -326,7 +326,7 @@ TEST_F(TemplateFlows, RenderAuditRowCarriesTheTemplateIdNeverTheContext) {
                           {"version", 1},
                           {"context", {{"secret_value", "hunter2-customer-data"}}}});
   EXPECT_EQ(rendered["rendered"], "SELECT 'hunter2-customer-data'");
-  auto rows = store_->ListAudit("mcp.tool.", 10);
+  auto rows = store_->Audit().ListAudit("mcp.tool.", 10);
   ASSERT_FALSE(rows.empty());
   const AuditEvent& row = rows.front();
   EXPECT_EQ(row.event, "mcp.tool.called");  // render is not a write

@@ -45,7 +45,7 @@ TEST_P(AuditRowCases, RowStaysSmall) {
   const Json& spec = GetParam().spec;
   const std::string correlation = "00000000-0000-4000-8000-000000000011";
   mcp_->HandleRequest(BuildRequest(spec), McpRequestContext{P("ann"), correlation, "127.0.0.1"});
-  auto rows = store_->ListAudit(spec["event"].get<std::string>(), 1);
+  auto rows = store_->Audit().ListAudit(spec["event"].get<std::string>(), 1);
   ASSERT_EQ(rows.size(), 1u);
   ASSERT_EQ(rows[0].correlation_id, correlation);
   const Json view = AuditLog::View(rows[0]);

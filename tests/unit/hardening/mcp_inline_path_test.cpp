@@ -29,7 +29,7 @@ class McpInlinePathTest : public test::HardeningStack {
     ADD_FAILURE() << "no RateLimit-Remaining header";
     return -1;
   }
-  std::size_t AuditRows() { return store_->ListAudit("", 1000).size(); }
+  std::size_t AuditRows() { return store_->Audit().ListAudit("", 1000).size(); }
 
   const std::string ping_ = R"({"jsonrpc":"2.0","id":1,"method":"ping"})";
 };
@@ -68,9 +68,9 @@ TEST_P(McpInlinePathTest, AnswersCheapMethodsLikeThePool) {
 TEST_P(McpInlinePathTest, LeavesRealWorkAndOddRequestsToThePool) {
   ASSERT_EQ(endpoint_->Handle(Post(ping_)).status, 200);
   const std::size_t audited = AuditRows();
-  HttpRequest call = Post(
-      R"({"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"docs_get",)"
-      R"("arguments":{"name":"skill"}}})");
+  HttpRequest call =
+      Post(R"({"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"docs_get",)"
+           R"("arguments":{"name":"skill"}}})");
   HttpRequest resources = Post(R"({"jsonrpc":"2.0","id":6,"method":"resources/list"})");
   HttpRequest large = Post(R"({"jsonrpc":"2.0","id":7,"method":"ping","params":{"pad":")" +
                            std::string(McpHttpEndpoint::kInlineBodyLimit, 'x') + "\"}}");

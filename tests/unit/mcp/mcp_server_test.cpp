@@ -79,7 +79,7 @@ TEST_P(McpServerCases, Matches) {
                                                                  << payload.dump(2);
   }
   if (spec["request"]["method"] == "tools/call") {
-    auto rows = store_->ListAudit("mcp.tool.", 10);
+    auto rows = store_->Audit().ListAudit("mcp.tool.", 10);
     ASSERT_EQ(rows.size(), 1u) << "exactly one mcp.tool.called, no write for read-only tools";
     EXPECT_EQ(rows[0].event, "mcp.tool.called");
     EXPECT_EQ(rows[0].correlation_id, correlation_id);

@@ -58,7 +58,9 @@ class ResourceRouting : public ::testing::Test {
     Json request{{"jsonrpc", "2.0"}, {"id", 1}, {"method", method}, {"params", params}};
     return server_->HandleRequest(request, {principal_, correlation_, "127.0.0.1"});
   }
-  Json LastAuditDetails() { return store_->ListAudit("mcp.resource.read", 1).at(0).details; }
+  Json LastAuditDetails() {
+    return store_->Audit().ListAudit("mcp.resource.read", 1).at(0).details;
+  }
 
   std::unique_ptr<MetadataStore> store_;
   std::unique_ptr<AuditLog> audit_;

@@ -1,0 +1,40 @@
+#pragma once
+// The user port (metadata-db §4.1): accounts, their password hash and active flag. Every call
+// blocks: services run them on the blocking pool, never on an I/O thread.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dp {
+
+class SqlExecutor;
+
+struct User {
+  std::string id;
+  std::string email;
+  std::string display_name;
+  std::string password_hash;  // Argon2id encoded hash; empty = no local password
+  bool is_active = true;
+  bool is_super_admin = false;
+  int64_t created_at_ms = 0;
+};
+
+class UserStore {
+ public:
+  virtual ~UserStore() = default;
+  // Throws DuplicateKeyError when the id or the (lower-cased) email exists.
+  virtual void InsertUser(const User& user) = 0;
+  virtual std::optional<User> FindUserById(const std::string& id) = 0;
+  virtual std::optional<User> FindUserByEmail(const std::string& email) = 0;
+  virtual std::vector<User> ListUsers() = 0;
+  virtual void SetUserActive(const std::string& id, bool active) = 0;
+  virtual void SetUserPasswordHash(const std::string& id, const std::string& hash) = 0;
+  virtual int64_t CountUsers() = 0;
+};
+
+// The SQL adapter, written once in the portable subset for both backends.
+std::unique_ptr<UserStore> OpenUserStore(SqlExecutor& sql);
+
+}  // namespace dp

@@ -1,0 +1,87 @@
+// Users (migration 0001), written once in the portable SQL subset for both adapters.
+#include "datapipelines/store/user_store.hpp"
+
+#include <memory>
+#include <string>
+
+#include "datapipelines/util/ascii.hpp"
+
+#include "datapipelines/store/sql_executor.hpp"
+#include "sql_cells.hpp"
+
+namespace dp {
+namespace {
+
+using sql_cells::All;
+using sql_cells::Bool;
+using sql_cells::First;
+using sql_cells::Int;
+using sql_cells::Select;
+using sql_cells::Text;
+
+constexpr const char* kUserColumns =
+    "id, email, display_name, password_hash, is_active, is_super_admin, created_at_ms";
+
+User ToUser(const SqlRow& r) {
+  return User{Text(r, 0),     Text(r, 1),     Text(r, 2), Text(r, 3),
+              Int(r, 4) != 0, Int(r, 5) != 0, Int(r, 6)};
+}
+
+class SqlUserStore final : public UserStore {
+ public:
+  explicit SqlUserStore(SqlExecutor& sql) : sql_(sql) {}
+
+  void InsertUser(const User& user) override;
+  std::optional<User> FindUserById(const std::string& id) override;
+  std::optional<User> FindUserByEmail(const std::string& email) override;
+  std::vector<User> ListUsers() override;
+  void SetUserActive(const std::string& id, bool active) override;
+  void SetUserPasswordHash(const std::string& id, const std::string& hash) override;
+  int64_t CountUsers() override;
+
+ private:
+  SqlExecutor& sql_;
+};
+
+// ---- users
+
+void SqlUserStore::InsertUser(const User& u) {
+  sql_.Execute(
+      std::string("INSERT INTO users (") + kUserColumns + ") VALUES ($1, $2, $3, $4, $5, $6, $7)",
+      {u.id, AsciiLower(u.email), u.display_name, u.password_hash, Bool(u.is_active),
+       Bool(u.is_super_admin), u.created_at_ms});
+}
+
+std::optional<User> SqlUserStore::FindUserById(const std::string& id) {
+  return First(sql_.Query(Select(kUserColumns, "FROM users WHERE id = $1"), {id}), &ToUser);
+}
+
+std::optional<User> SqlUserStore::FindUserByEmail(const std::string& email) {
+  return First(sql_.Query(Select(kUserColumns, "FROM users WHERE email = $1"), {AsciiLower(email)}),
+               &ToUser);
+}
+
+std::vector<User> SqlUserStore::ListUsers() {
+  return All(sql_.Query(Select(kUserColumns, "FROM users ORDER BY created_at_ms, email"), {}),
+             &ToUser);
+}
+
+void SqlUserStore::SetUserActive(const std::string& id, bool active) {
+  sql_.Execute("UPDATE users SET is_active = $2 WHERE id = $1", {id, Bool(active)});
+}
+
+void SqlUserStore::SetUserPasswordHash(const std::string& id, const std::string& hash) {
+  sql_.Execute("UPDATE users SET password_hash = $2 WHERE id = $1", {id, hash});
+}
+
+int64_t SqlUserStore::CountUsers() {
+  return Int(sql_.Query("SELECT COUNT(*) FROM users", {}).at(0), 0);
+}
+
+}  // namespace
+
+std::unique_ptr<UserStore> OpenUserStore(SqlExecutor& sql) {
+  return std::make_unique<SqlUserStore>(sql);
+}
+
+}  // namespace dp

@@ -1,0 +1,120 @@
+// Workspaces and memberships (migration 0001), written once in the portable SQL subset.
+#include "datapipelines/store/workspace_store.hpp"
+
+#include <memory>
+#include <string>
+
+#include "datapipelines/store/sql_executor.hpp"
+#include "sql_cells.hpp"
+
+namespace dp {
+namespace {
+
+using sql_cells::All;
+using sql_cells::First;
+using sql_cells::Int;
+using sql_cells::NullIfEmpty;
+using sql_cells::Select;
+using sql_cells::Text;
+
+constexpr const char* kWorkspaceColumns = "id, name, display_name, created_by, created_at_ms";
+constexpr const char* kMemberColumns = "workspace_id, user_id, role, joined_at_ms";
+
+Workspace ToWorkspace(const SqlRow& r) {
+  return Workspace{Text(r, 0), Text(r, 1), Text(r, 2), Text(r, 3), Int(r, 4)};
+}
+
+Membership ToMembership(const SqlRow& r) {
+  return Membership{Text(r, 0), Text(r, 1), ParseRole(Text(r, 2)).value_or(Role::kViewer),
+                    Int(r, 3)};
+}
+
+class SqlWorkspaceStore final : public WorkspaceStore {
+ public:
+  explicit SqlWorkspaceStore(SqlExecutor& sql) : sql_(sql) {}
+
+  void InsertWorkspace(const Workspace& ws) override;
+  std::optional<Workspace> FindWorkspaceById(const std::string& id) override;
+  std::optional<Workspace> FindWorkspaceByName(const std::string& name) override;
+  std::vector<Workspace> ListWorkspaces() override;
+  void UpsertMembership(const Membership& m) override;
+  std::optional<Membership> FindMembership(const std::string& workspace_id,
+                                           const std::string& user_id) override;
+  std::vector<Membership> ListMembers(const std::string& workspace_id) override;
+  std::vector<Membership> ListMembershipsOfUser(const std::string& user_id) override;
+  bool DeleteMembership(const std::string& workspace_id, const std::string& user_id) override;
+
+ private:
+  SqlExecutor& sql_;
+};
+
+// ---- workspaces
+
+void SqlWorkspaceStore::InsertWorkspace(const Workspace& ws) {
+  sql_.Execute(
+      std::string("INSERT INTO workspaces (") + kWorkspaceColumns + ") VALUES ($1, $2, $3, $4, $5)",
+      {ws.id, ws.name, ws.display_name, NullIfEmpty(ws.created_by), ws.created_at_ms});
+}
+
+std::optional<Workspace> SqlWorkspaceStore::FindWorkspaceById(const std::string& id) {
+  return First(sql_.Query(Select(kWorkspaceColumns, "FROM workspaces WHERE id = $1"), {id}),
+               &ToWorkspace);
+}
+
+std::optional<Workspace> SqlWorkspaceStore::FindWorkspaceByName(const std::string& name) {
+  return First(sql_.Query(Select(kWorkspaceColumns, "FROM workspaces WHERE name = $1"), {name}),
+               &ToWorkspace);
+}
+
+std::vector<Workspace> SqlWorkspaceStore::ListWorkspaces() {
+  return All(sql_.Query(Select(kWorkspaceColumns, "FROM workspaces ORDER BY name"), {}),
+             &ToWorkspace);
+}
+
+// ---- memberships
+
+void SqlWorkspaceStore::UpsertMembership(const Membership& m) {
+  // The original joined_at_ms survives a role change.
+  sql_.Execute(std::string("INSERT INTO workspace_members (") + kMemberColumns +
+                   ") VALUES ($1, $2, $3, $4) ON CONFLICT (workspace_id, user_id) "
+                   "DO UPDATE SET role = excluded.role",
+               {m.workspace_id, m.user_id, std::string(ToString(m.role)), m.joined_at_ms});
+}
+
+std::optional<Membership> SqlWorkspaceStore::FindMembership(const std::string& workspace_id,
+                                                            const std::string& user_id) {
+  return First(sql_.Query(Select(kMemberColumns,
+                                 "FROM workspace_members WHERE workspace_id = $1 AND user_id = $2"),
+                          {workspace_id, user_id}),
+               &ToMembership);
+}
+
+std::vector<Membership> SqlWorkspaceStore::ListMembers(const std::string& workspace_id) {
+  return All(sql_.Query(Select(kMemberColumns,
+                               "FROM workspace_members WHERE workspace_id = $1 "
+                               "ORDER BY joined_at_ms, user_id"),
+                        {workspace_id}),
+             &ToMembership);
+}
+
+std::vector<Membership> SqlWorkspaceStore::ListMembershipsOfUser(const std::string& user_id) {
+  return All(sql_.Query(Select(kMemberColumns,
+                               "FROM workspace_members WHERE user_id = $1 "
+                               "ORDER BY joined_at_ms, workspace_id"),
+                        {user_id}),
+             &ToMembership);
+}
+
+bool SqlWorkspaceStore::DeleteMembership(const std::string& workspace_id,
+                                         const std::string& user_id) {
+  return sql_.Execute("DELETE FROM workspace_members WHERE workspace_id = $1 AND user_id = $2",
+                      {workspace_id, user_id}) > 0;
+}
+
+}  // namespace
+
+std::unique_ptr<WorkspaceStore> OpenWorkspaceStore(SqlExecutor& sql) {
+  return std::make_unique<SqlWorkspaceStore>(sql);
+}
+
+}  // namespace dp
