@@ -393,7 +393,8 @@ struct Application::Impl {
       std::optional<CredentialPolicy> policy = AdmissionPolicy(head);
       if (!policy) return std::nullopt;
       try {
-        authenticator->Identify(head.headers, head.remote_ip, *policy);
+        authenticator->Identify(RequestCredentials::FromHeaders(head.headers), head.remote_ip,
+                                *policy);
         return std::nullopt;
       } catch (const DomainError& refusal) {
         return ErrorEnvelope(refusal, head.correlation_id);
@@ -404,7 +405,9 @@ struct Application::Impl {
     };
     server_options.admit_headers_inline = [this](const HttpRequest& head) {
       std::optional<CredentialPolicy> policy = AdmissionPolicy(head);
-      return policy && authenticator->IdentifyCached(head.headers, *policy).has_value();
+      return policy &&
+             authenticator->IdentifyCached(RequestCredentials::FromHeaders(head.headers), *policy)
+                 .has_value();
     };
     readiness = MakeReadinessProbe();
     server = std::make_unique<HttpServer>(

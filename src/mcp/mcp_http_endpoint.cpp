@@ -52,8 +52,8 @@ HttpResponse McpHttpEndpoint::Handle(const HttpRequest& request) {
   }
   AuthenticatedRequest authenticated;
   try {
-    authenticated = authenticator_.Authenticate(request.headers, request.remote_ip,
-                                                CredentialPolicy::kApiKeyOnly);
+    authenticated = authenticator_.Authenticate(RequestCredentials::FromHeaders(request.headers),
+                                                request.remote_ip, CredentialPolicy::kApiKeyOnly);
   } catch (const DomainError& refusal) {
     return ErrorEnvelope(refusal, correlation_id);
   }
@@ -73,8 +73,8 @@ std::optional<HttpResponse> McpHttpEndpoint::TryHandleInline(const HttpRequest& 
   if (!message.answer && !server_.AnswersWithoutBlocking(message.json)) return std::nullopt;
   std::optional<AuthenticatedRequest> authenticated;
   try {
-    authenticated =
-        authenticator_.AuthenticateCached(request.headers, CredentialPolicy::kApiKeyOnly);
+    authenticated = authenticator_.AuthenticateCached(
+        RequestCredentials::FromHeaders(request.headers), CredentialPolicy::kApiKeyOnly);
   } catch (const DomainError& refusal) {  // over the rate limit: an answer of its own
     return ErrorEnvelope(refusal, request.correlation_id);
   }

@@ -62,6 +62,12 @@ std::optional<std::string> QueryParam(std::string_view query, std::string_view n
 }
 
 std::optional<std::string> CookieValue(const HttpHeaders& headers, std::string_view name) {
+  auto view = CookieView(headers, name);
+  if (!view) return std::nullopt;
+  return std::string(*view);
+}
+
+std::optional<std::string_view> CookieView(const HttpHeaders& headers, std::string_view name) {
   for (const auto& [key, value] : headers.All()) {
     if (!AsciiEqualsIgnoreCase(key, "cookie")) continue;
     std::string_view rest(value);
@@ -71,7 +77,7 @@ std::optional<std::string> CookieValue(const HttpHeaders& headers, std::string_v
       while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
       auto eq = item.find('=');
       if (eq != std::string_view::npos && item.substr(0, eq) == name) {
-        return std::string(item.substr(eq + 1));
+        return item.substr(eq + 1);
       }
       if (semi == std::string_view::npos) break;
       rest.remove_prefix(semi + 1);

@@ -25,8 +25,9 @@ PublishedEndpointHandler::PublishedEndpointHandler(RequestAuthenticator& authent
 
 HttpResponse PublishedEndpointHandler::Handle(const HttpRequest& request) {
   try {
-    AuthenticatedRequest authenticated = authenticator_.Authenticate(
-        request.headers, request.remote_ip, CredentialPolicy::kPublishedEndpoint);
+    AuthenticatedRequest authenticated =
+        authenticator_.Authenticate(RequestCredentials::FromHeaders(request.headers),
+                                    request.remote_ip, CredentialPolicy::kPublishedEndpoint);
     EndpointServeRequest serve;
     serve.method = request.method;
     serve.path = request.path.size() > kPrefix.size() ? request.path.substr(kPrefix.size()) : "/";

@@ -95,8 +95,9 @@ HttpResponse RestApi::HandleApi(const HttpRequest& request) {
                   code, request.correlation_id, request.remote_ip);
   };
   try {
-    AuthenticatedRequest authenticated = authenticator_.Authenticate(
-        request.headers, request.remote_ip, CredentialPolicy::kApiKeyOrSession);
+    AuthenticatedRequest authenticated =
+        authenticator_.Authenticate(RequestCredentials::FromHeaders(request.headers),
+                                    request.remote_ip, CredentialPolicy::kApiKeyOrSession);
     caller = authenticated.principal;
     HttpResponse response = Route(request, *caller);
     AddRateLimitHeaders(response, authenticated.rate);

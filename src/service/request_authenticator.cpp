@@ -6,38 +6,23 @@
 #include "datapipelines/store/workspace_store.hpp"
 
 namespace dp {
-namespace {
-
-constexpr std::string_view kBearer = "Bearer ";
-constexpr std::string_view kKeyPrefix = "dpk_";
-
-// The dpk_ token carried by "Authorization: Bearer dpk_…", or nullopt.
-std::optional<std::string_view> BearerKey(const HttpHeaders& headers) {
-  auto authorization = headers.Get("Authorization");
-  if (!authorization || authorization->rfind(kBearer, 0) != 0) return std::nullopt;
-  std::string_view token = authorization->substr(kBearer.size());
-  if (token.rfind(kKeyPrefix, 0) != 0) return std::nullopt;
-  return token;
-}
-
-}  // namespace
 
 RequestAuthenticator::RequestAuthenticator(AuthService& auth, RateLimiter& limiter,
                                            WorkspaceStore& workspaces)
     : auth_(auth), limiter_(limiter), workspaces_(workspaces) {}
 
-AuthenticatedRequest RequestAuthenticator::Authenticate(const HttpHeaders& headers,
+AuthenticatedRequest RequestAuthenticator::Authenticate(const RequestCredentials& credentials,
                                                         const std::string& remote_ip,
                                                         CredentialPolicy policy) {
-  Principal principal = Identify(headers, remote_ip, policy);
+  Principal principal = Identify(credentials, remote_ip, policy);
   RateDecision rate = ChargeRate(principal.user_id);
   return {std::move(principal), rate};
 }
 
-Principal RequestAuthenticator::Identify(const HttpHeaders& headers, const std::string& remote_ip,
-                                         CredentialPolicy policy) {
-  bool has_key = headers.Has("DP-API-Key") || BearerKey(headers).has_value();
-  auto workspace_header = headers.Get("DP-Workspace");
+Principal RequestAuthenticator::Identify(const RequestCredentials& credentials,
+                                         const std::string& remote_ip, CredentialPolicy policy) {
+  bool has_key = credentials.key_count > 0;
+  const auto& workspace_header = credentials.workspace;
   Principal principal;
   if (has_key || policy != CredentialPolicy::kApiKeyOrSession) {
     // A key is pinned to its workspace: a header that tries to switch it is refused, not ignored.
@@ -46,9 +31,9 @@ Principal RequestAuthenticator::Identify(const HttpHeaders& headers, const std::
                         "DP-Workspace is not accepted with an API key: the key's pinned workspace "
                         "is the context.");
     }
-    principal = AuthenticateKey(headers, remote_ip, policy);
+    principal = AuthenticateKey(credentials, remote_ip, policy);
   } else {
-    auto cookie = CookieValue(headers, "dp_session");
+    const auto& cookie = credentials.session_token;
     if (!cookie || cookie->empty()) {
       throw DomainError(errc::kApiKeyMissing,
                         "Send an API key in DP-API-Key, or log in for a dp_session cookie.");
@@ -60,15 +45,11 @@ Principal RequestAuthenticator::Identify(const HttpHeaders& headers, const std::
   return principal;
 }
 
-std::optional<Principal> RequestAuthenticator::IdentifyCached(const HttpHeaders& headers,
+std::optional<Principal> RequestAuthenticator::IdentifyCached(const RequestCredentials& credentials,
                                                               CredentialPolicy policy) const {
-  if (policy == CredentialPolicy::kApiKeyOrSession || headers.Has("DP-Workspace")) {
-    return std::nullopt;
-  }
-  auto header_key = headers.Get("DP-API-Key");
-  auto bearer = BearerKey(headers);
-  if (headers.Count("DP-API-Key") + (bearer ? 1 : 0) != 1) return std::nullopt;
-  auto principal = auth_.CachedApiKeyPrincipal(header_key ? *header_key : *bearer);
+  if (policy == CredentialPolicy::kApiKeyOrSession || credentials.workspace) return std::nullopt;
+  if (credentials.key_count != 1) return std::nullopt;
+  auto principal = auth_.CachedApiKeyPrincipal(credentials.api_key);
   if (!principal) return std::nullopt;
   if (policy == CredentialPolicy::kApiKeyOnly && principal->kind != KeyKind::kUser) {
     return std::nullopt;
@@ -77,18 +58,18 @@ std::optional<Principal> RequestAuthenticator::IdentifyCached(const HttpHeaders&
 }
 
 std::optional<AuthenticatedRequest> RequestAuthenticator::AuthenticateCached(
-    const HttpHeaders& headers, CredentialPolicy policy) {
+    const RequestCredentials& credentials, CredentialPolicy policy) {
   if (!limiter_.DecidesInProcess()) return std::nullopt;
-  auto principal = IdentifyCached(headers, policy);
+  auto principal = IdentifyCached(credentials, policy);
   if (!principal) return std::nullopt;
   RateDecision rate = ChargeRate(principal->user_id);
   return AuthenticatedRequest{std::move(*principal), rate};
 }
 
-Principal RequestAuthenticator::AuthenticateKey(const HttpHeaders& headers,
+Principal RequestAuthenticator::AuthenticateKey(const RequestCredentials& credentials,
                                                 const std::string& remote_ip,
                                                 CredentialPolicy policy) {
-  int carriers = headers.Count("DP-API-Key") + (BearerKey(headers) ? 1 : 0);
+  int carriers = credentials.key_count;
   if (carriers == 0) {
     throw DomainError(errc::kApiKeyMissing,
                       policy == CredentialPolicy::kApiKeyOnly
@@ -104,9 +85,7 @@ Principal RequestAuthenticator::AuthenticateKey(const HttpHeaders& headers,
                       "Send exactly one credential: DP-API-Key or Authorization: Bearer dpk_…, "
                       "not both.");
   }
-  auto header_key = headers.Get("DP-API-Key");
-  std::string_view token = header_key ? *header_key : *BearerKey(headers);
-  Principal principal = auth_.AuthenticateApiKey(token, remote_ip);
+  Principal principal = auth_.AuthenticateApiKey(credentials.api_key, remote_ip);
   if (policy == CredentialPolicy::kApiKeyOnly && principal.kind != KeyKind::kUser) {
     throw DomainError(errc::kEndpointKeyKindRefused,
                       "This key is a " + std::string(ToString(principal.kind)) +

@@ -38,17 +38,6 @@ std::string ContentTypeFor(std::string_view path) {
   return "application/octet-stream";
 }
 
-// Only the session cookie authenticates a page: an API key (an agent's credential) never does.
-HttpHeaders SessionOnly(const HttpHeaders& headers) {
-  HttpHeaders out;
-  for (const auto& [name, value] : headers.All()) {
-    if (name.size() == 6 && (name == "Cookie" || name == "cookie" || name == "COOKIE")) {
-      out.Add(name, value);
-    }
-  }
-  return out;
-}
-
 // Forms send _csrf; htmx requests may send DP-CSRF-Token (hx-headers on <body>).
 bool CsrfPresented(const HttpRequest& request, const std::string& session) {
   std::optional<std::string> presented = QueryParam(request.body, "_csrf");
@@ -143,9 +132,11 @@ HttpResponse UiApp::Route(const HttpRequest& request) {
   std::optional<Principal> principal;
   if (session && !session->empty()) {
     try {
+      // Only the session cookie authenticates a page: an API key (an agent's credential)
+      // never does.
       principal = services_.authenticator
-                      .Authenticate(SessionOnly(request.headers), request.remote_ip,
-                                    CredentialPolicy::kApiKeyOrSession)
+                      .Authenticate(RequestCredentials::SessionOnly(request.headers),
+                                    request.remote_ip, CredentialPolicy::kApiKeyOrSession)
                       .principal;
     } catch (const DomainError& refusal) {
       if (refusal.http_status() == 429) throw;

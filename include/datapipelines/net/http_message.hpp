@@ -60,5 +60,7 @@ struct HttpResponse {
 std::optional<std::string> QueryParam(std::string_view query, std::string_view name);
 // A named cookie's value from the Cookie header(s); nullopt when absent.
 std::optional<std::string> CookieValue(const HttpHeaders& headers, std::string_view name);
+// The same, as a view into the headers.
+std::optional<std::string_view> CookieView(const HttpHeaders& headers, std::string_view name);
 
 }  // namespace dp
