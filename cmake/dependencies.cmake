@@ -20,8 +20,8 @@ pkg_check_modules(PQ REQUIRED IMPORTED_TARGET libpq)
 # The template engine's regular-expression built-ins (?matches, ?replace(re, s, "r"), ...).
 pkg_check_modules(PCRE2 REQUIRED IMPORTED_TARGET libpcre2-8)
 # DuckDB's shared library (C API) is not a Debian package: scripts/install-duckdb puts a
-# checksum-checked copy in third_party/duckdb/. The build-tree RPATH names that folder, so the
-# binary and the tests find it without LD_LIBRARY_PATH.
+# checksum-checked copy in third_party/duckdb/. Nothing links it: connectors/duckdb_library.cpp
+# opens it on first use, from the binary's own search path or, failing that, this folder.
 set(DP_DUCKDB_DIR "${PROJECT_SOURCE_DIR}/third_party/duckdb" CACHE PATH "folder holding libduckdb.so")
 if(DP_FUZZ)
   return()  # the dispatcher fuzz tree links no DuckDB
@@ -29,6 +29,3 @@ endif()
 if(NOT EXISTS "${DP_DUCKDB_DIR}/libduckdb.so")
   message(FATAL_ERROR "libduckdb.so not found in ${DP_DUCKDB_DIR}: run scripts/setup (or scripts/install-duckdb)")
 endif()
-add_library(DuckDB::duckdb SHARED IMPORTED)
-set_target_properties(DuckDB::duckdb PROPERTIES IMPORTED_LOCATION "${DP_DUCKDB_DIR}/libduckdb.so"
-                                                IMPORTED_SONAME "libduckdb.so")

@@ -2,6 +2,8 @@
 // The slice of DuckDB's C API (duckdb.h, DuckDB 1.5) this project calls, declared here
 // because the engine ships as a bare libduckdb.so (scripts/install-duckdb) without headers.
 // Layouts and enum values follow DuckDB's C API reference; only src/connectors/ includes this.
+// The server does not link the library: it is opened on the first call (DuckDbLibrary), so a
+// server that never touches a DUCKDB or LAKE datasource never maps its ~10 MB of relocated pages.
 #include <cstddef>
 #include <cstdint>
 
@@ -146,86 +148,111 @@ typedef struct {
   int64_t micros;
 } duckdb_interval;
 
-const char* duckdb_library_version();
-void duckdb_free(void* ptr);
+// Every function of the slice, once: X(return type, name, (parameters), (arguments)). The
+// declarations below and the loader (duckdb_library.cpp, which defines each one as a call
+// through the library it opens on first use) are both made from this list.
+#define DP_DUCKDB_FUNCTIONS(X)                                                                     \
+  X(const char*, duckdb_library_version, (), ())                                                   \
+  X(void, duckdb_free, (void* ptr), (ptr))                                                         \
+  X(duckdb_state, duckdb_create_config, (duckdb_config * out_config), (out_config))                \
+  X(duckdb_state, duckdb_set_config, (duckdb_config config, const char* name, const char* option), \
+    (config, name, option))                                                                        \
+  X(void, duckdb_destroy_config, (duckdb_config * config), (config))                               \
+  X(duckdb_state, duckdb_open_ext,                                                                 \
+    (const char* path, duckdb_database* out_database, duckdb_config config, char** out_error),     \
+    (path, out_database, config, out_error))                                                       \
+  X(void, duckdb_close, (duckdb_database * database), (database))                                  \
+  X(duckdb_state, duckdb_connect, (duckdb_database database, duckdb_connection * out_connection),  \
+    (database, out_connection))                                                                    \
+  X(void, duckdb_interrupt, (duckdb_connection connection), (connection))                          \
+  X(void, duckdb_disconnect, (duckdb_connection * connection), (connection))                       \
+  X(duckdb_state, duckdb_query,                                                                    \
+    (duckdb_connection connection, const char* query, duckdb_result* out_result),                  \
+    (connection, query, out_result))                                                               \
+  X(void, duckdb_destroy_result, (duckdb_result * result), (result))                               \
+  X(const char*, duckdb_result_error, (duckdb_result * result), (result))                          \
+  X(idx_t, duckdb_column_count, (duckdb_result * result), (result))                                \
+  X(const char*, duckdb_column_name, (duckdb_result * result, idx_t col), (result, col))           \
+  X(duckdb_logical_type, duckdb_column_logical_type, (duckdb_result * result, idx_t col),          \
+    (result, col))                                                                                 \
+  X(idx_t, duckdb_rows_changed, (duckdb_result * result), (result))                                \
+  X(duckdb_data_chunk, duckdb_fetch_chunk, (duckdb_result result), (result))                       \
+  X(idx_t, duckdb_extract_statements,                                                              \
+    (duckdb_connection connection, const char* query,                                              \
+     duckdb_extracted_statements* out_extracted_statements),                                       \
+    (connection, query, out_extracted_statements))                                                 \
+  X(duckdb_state, duckdb_prepare_extracted_statement,                                              \
+    (duckdb_connection connection, duckdb_extracted_statements extracted, idx_t index,             \
+     duckdb_prepared_statement * out_prepared),                                                    \
+    (connection, extracted, index, out_prepared))                                                  \
+  X(const char*, duckdb_extract_statements_error, (duckdb_extracted_statements extracted),         \
+    (extracted))                                                                                   \
+  X(void, duckdb_destroy_extracted, (duckdb_extracted_statements * extracted), (extracted))        \
+  X(duckdb_state, duckdb_prepare,                                                                  \
+    (duckdb_connection connection, const char* query, duckdb_prepared_statement* out_prepared),    \
+    (connection, query, out_prepared))                                                             \
+  X(void, duckdb_destroy_prepare, (duckdb_prepared_statement * prepared), (prepared))              \
+  X(const char*, duckdb_prepare_error, (duckdb_prepared_statement prepared), (prepared))           \
+  X(idx_t, duckdb_nparams, (duckdb_prepared_statement prepared), (prepared))                       \
+  X(duckdb_state, duckdb_bind_boolean,                                                             \
+    (duckdb_prepared_statement prepared, idx_t index, bool val), (prepared, index, val))           \
+  X(duckdb_state, duckdb_bind_int64,                                                               \
+    (duckdb_prepared_statement prepared, idx_t index, int64_t val), (prepared, index, val))        \
+  X(duckdb_state, duckdb_bind_double,                                                              \
+    (duckdb_prepared_statement prepared, idx_t index, double val), (prepared, index, val))         \
+  X(duckdb_state, duckdb_bind_varchar_length,                                                      \
+    (duckdb_prepared_statement prepared, idx_t index, const char* val, idx_t length),              \
+    (prepared, index, val, length))                                                                \
+  X(duckdb_state, duckdb_bind_blob,                                                                \
+    (duckdb_prepared_statement prepared, idx_t index, const void* data, idx_t length),             \
+    (prepared, index, data, length))                                                               \
+  X(duckdb_state, duckdb_bind_null, (duckdb_prepared_statement prepared, idx_t index),             \
+    (prepared, index))                                                                             \
+  X(duckdb_state, duckdb_execute_prepared_streaming,                                               \
+    (duckdb_prepared_statement prepared, duckdb_result * out_result), (prepared, out_result))      \
+  X(duckdb_statement_type, duckdb_prepared_statement_type, (duckdb_prepared_statement statement),  \
+    (statement))                                                                                   \
+  X(idx_t, duckdb_prepared_statement_column_count, (duckdb_prepared_statement prepared),           \
+    (prepared))                                                                                    \
+  X(const char*, duckdb_prepared_statement_column_name,                                            \
+    (duckdb_prepared_statement prepared, idx_t col), (prepared, col))                              \
+  X(duckdb_logical_type, duckdb_prepared_statement_column_logical_type,                            \
+    (duckdb_prepared_statement prepared, idx_t col), (prepared, col))                              \
+  X(idx_t, duckdb_data_chunk_get_size, (duckdb_data_chunk chunk), (chunk))                         \
+  X(duckdb_vector, duckdb_data_chunk_get_vector, (duckdb_data_chunk chunk, idx_t col_idx),         \
+    (chunk, col_idx))                                                                              \
+  X(void, duckdb_destroy_data_chunk, (duckdb_data_chunk * chunk), (chunk))                         \
+  X(void*, duckdb_vector_get_data, (duckdb_vector vector), (vector))                               \
+  X(uint64_t*, duckdb_vector_get_validity, (duckdb_vector vector), (vector))                       \
+  X(duckdb_type, duckdb_get_type_id, (duckdb_logical_type type), (type))                           \
+  X(uint8_t, duckdb_decimal_width, (duckdb_logical_type type), (type))                             \
+  X(uint8_t, duckdb_decimal_scale, (duckdb_logical_type type), (type))                             \
+  X(duckdb_type, duckdb_decimal_internal_type, (duckdb_logical_type type), (type))                 \
+  X(duckdb_type, duckdb_enum_internal_type, (duckdb_logical_type type), (type))                    \
+  X(char*, duckdb_enum_dictionary_value, (duckdb_logical_type type, idx_t index), (type, index))   \
+  X(void, duckdb_destroy_logical_type, (duckdb_logical_type * type), (type))                       \
+  /* Materialized-result access (the staging engine's own catalog reads). */                       \
+  X(int64_t, duckdb_value_int64, (duckdb_result * result, idx_t col, idx_t row),                   \
+    (result, col, row))                                                                            \
+  X(idx_t, duckdb_row_count, (duckdb_result * result), (result))                                   \
+  /* The appender: rows into one table, cast from text to the column types. */                     \
+  X(duckdb_state, duckdb_appender_create,                                                          \
+    (duckdb_connection connection, const char* schema, const char* table,                          \
+     duckdb_appender* out_appender),                                                               \
+    (connection, schema, table, out_appender))                                                     \
+  X(const char*, duckdb_appender_error, (duckdb_appender appender), (appender))                    \
+  X(duckdb_state, duckdb_appender_flush, (duckdb_appender appender), (appender))                   \
+  X(duckdb_state, duckdb_appender_close, (duckdb_appender appender), (appender))                   \
+  X(duckdb_state, duckdb_appender_destroy, (duckdb_appender * appender), (appender))               \
+  X(duckdb_state, duckdb_appender_end_row, (duckdb_appender appender), (appender))                 \
+  X(duckdb_state, duckdb_append_varchar_length,                                                    \
+    (duckdb_appender appender, const char* val, idx_t length), (appender, val, length))            \
+  X(duckdb_state, duckdb_append_blob, (duckdb_appender appender, const void* data, idx_t length),  \
+    (appender, data, length))                                                                      \
+  X(duckdb_state, duckdb_append_null, (duckdb_appender appender), (appender))
 
-duckdb_state duckdb_create_config(duckdb_config* out_config);
-duckdb_state duckdb_set_config(duckdb_config config, const char* name, const char* option);
-void duckdb_destroy_config(duckdb_config* config);
-duckdb_state duckdb_open_ext(const char* path, duckdb_database* out_database, duckdb_config config,
-                             char** out_error);
-void duckdb_close(duckdb_database* database);
-duckdb_state duckdb_connect(duckdb_database database, duckdb_connection* out_connection);
-void duckdb_interrupt(duckdb_connection connection);
-void duckdb_disconnect(duckdb_connection* connection);
-
-duckdb_state duckdb_query(duckdb_connection connection, const char* query,
-                          duckdb_result* out_result);
-void duckdb_destroy_result(duckdb_result* result);
-const char* duckdb_result_error(duckdb_result* result);
-idx_t duckdb_column_count(duckdb_result* result);
-const char* duckdb_column_name(duckdb_result* result, idx_t col);
-duckdb_logical_type duckdb_column_logical_type(duckdb_result* result, idx_t col);
-idx_t duckdb_rows_changed(duckdb_result* result);
-duckdb_data_chunk duckdb_fetch_chunk(duckdb_result result);
-
-idx_t duckdb_extract_statements(duckdb_connection connection, const char* query,
-                                duckdb_extracted_statements* out_extracted_statements);
-duckdb_state duckdb_prepare_extracted_statement(duckdb_connection connection,
-                                                duckdb_extracted_statements extracted, idx_t index,
-                                                duckdb_prepared_statement* out_prepared);
-const char* duckdb_extract_statements_error(duckdb_extracted_statements extracted);
-void duckdb_destroy_extracted(duckdb_extracted_statements* extracted);
-
-duckdb_state duckdb_prepare(duckdb_connection connection, const char* query,
-                            duckdb_prepared_statement* out_prepared);
-void duckdb_destroy_prepare(duckdb_prepared_statement* prepared);
-const char* duckdb_prepare_error(duckdb_prepared_statement prepared);
-idx_t duckdb_nparams(duckdb_prepared_statement prepared);
-duckdb_state duckdb_bind_boolean(duckdb_prepared_statement prepared, idx_t index, bool val);
-duckdb_state duckdb_bind_int64(duckdb_prepared_statement prepared, idx_t index, int64_t val);
-duckdb_state duckdb_bind_double(duckdb_prepared_statement prepared, idx_t index, double val);
-duckdb_state duckdb_bind_varchar_length(duckdb_prepared_statement prepared, idx_t index,
-                                        const char* val, idx_t length);
-duckdb_state duckdb_bind_blob(duckdb_prepared_statement prepared, idx_t index, const void* data,
-                              idx_t length);
-duckdb_state duckdb_bind_null(duckdb_prepared_statement prepared, idx_t index);
-duckdb_state duckdb_execute_prepared_streaming(duckdb_prepared_statement prepared,
-                                               duckdb_result* out_result);
-duckdb_statement_type duckdb_prepared_statement_type(duckdb_prepared_statement statement);
-idx_t duckdb_prepared_statement_column_count(duckdb_prepared_statement prepared);
-const char* duckdb_prepared_statement_column_name(duckdb_prepared_statement prepared, idx_t col);
-duckdb_logical_type duckdb_prepared_statement_column_logical_type(
-    duckdb_prepared_statement prepared, idx_t col);
-
-idx_t duckdb_data_chunk_get_size(duckdb_data_chunk chunk);
-duckdb_vector duckdb_data_chunk_get_vector(duckdb_data_chunk chunk, idx_t col_idx);
-void duckdb_destroy_data_chunk(duckdb_data_chunk* chunk);
-void* duckdb_vector_get_data(duckdb_vector vector);
-uint64_t* duckdb_vector_get_validity(duckdb_vector vector);
-
-duckdb_type duckdb_get_type_id(duckdb_logical_type type);
-uint8_t duckdb_decimal_width(duckdb_logical_type type);
-uint8_t duckdb_decimal_scale(duckdb_logical_type type);
-duckdb_type duckdb_decimal_internal_type(duckdb_logical_type type);
-duckdb_type duckdb_enum_internal_type(duckdb_logical_type type);
-char* duckdb_enum_dictionary_value(duckdb_logical_type type, idx_t index);
-void duckdb_destroy_logical_type(duckdb_logical_type* type);
-
-// Materialized-result access (the staging engine's own catalog reads).
-int64_t duckdb_value_int64(duckdb_result* result, idx_t col, idx_t row);
-idx_t duckdb_row_count(duckdb_result* result);
-
-// The appender: rows into one table, cast from text to the column types.
-duckdb_state duckdb_appender_create(duckdb_connection connection, const char* schema,
-                                    const char* table, duckdb_appender* out_appender);
-const char* duckdb_appender_error(duckdb_appender appender);
-duckdb_state duckdb_appender_flush(duckdb_appender appender);
-duckdb_state duckdb_appender_close(duckdb_appender appender);
-duckdb_state duckdb_appender_destroy(duckdb_appender* appender);
-duckdb_state duckdb_appender_end_row(duckdb_appender appender);
-duckdb_state duckdb_append_varchar_length(duckdb_appender appender, const char* val, idx_t length);
-duckdb_state duckdb_append_blob(duckdb_appender appender, const void* data, idx_t length);
-duckdb_state duckdb_append_null(duckdb_appender appender);
+#define DP_DUCKDB_DECLARE(ret, name, params, args) ret name params;
+DP_DUCKDB_FUNCTIONS(DP_DUCKDB_DECLARE)
+#undef DP_DUCKDB_DECLARE
 
 }  // extern "C"
