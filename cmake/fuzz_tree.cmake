@@ -18,7 +18,9 @@ foreach(source
     results/rate_limiter.cpp results/memory_rate_limiter.cpp results/memory_throttle_store.cpp
     results/redis_rate_limiter.cpp results/redis_throttle_store.cpp results/redis_url.cpp
     results/redis_connection.cpp results/redis_pool.cpp
-    service/audit_log.cpp service/auth_service.cpp service/skill_docs.cpp
+    service/audit_log.cpp service/auth_service.cpp service/auth_records.cpp
+    service/authenticator.cpp service/api_key_service.cpp service/account_administration.cpp
+    service/skill_docs.cpp
     service/request_authenticator.cpp
     mcp/mcp_server.cpp mcp/mcp_http_endpoint.cpp mcp/json_schema_validator.cpp
     mcp/tool_catalog.cpp mcp/tool_definitions.cpp mcp/resource_cursor.cpp

@@ -246,7 +246,8 @@ struct Application::Impl {
     auth_options.throttle_store = OpenThrottleStore(config.rate_limit_url);
     auth = std::make_unique<AuthService>(store->Users(), store->Workspaces(), store->Credentials(),
                                          *audit, auth_options);
-    authenticator = std::make_unique<RequestAuthenticator>(*auth, *limiter, store->Workspaces());
+    authenticator = std::make_unique<RequestAuthenticator>(auth->authentication(), *limiter,
+                                                           store->Workspaces());
     const SkillDocs& docs = BuiltInSkillDocs();
     rest = std::make_unique<RestApi>(*auth, *authenticator, docs,
                                      RestApiOptions{config.session_ttl_hours,
@@ -345,8 +346,8 @@ struct Application::Impl {
     endpoint_options.timeout_default_seconds = config.endpoints_timeout_default_seconds;
     endpoint_options.timeout_min_seconds = config.endpoints_timeout_min_seconds;
     endpoint_options.timeout_max_seconds = config.endpoints_timeout_max_seconds;
-    endpoints = std::make_unique<EndpointService>(*endpoint_store, *pipelines, *executions, *auth,
-                                                  *audit, endpoint_options);
+    endpoints = std::make_unique<EndpointService>(*endpoint_store, *pipelines, *executions,
+                                                  auth->keys(), *audit, endpoint_options);
     pipelines->SetEndpointSource(
         [this](const std::string& pipeline_id) { return endpoints->PathsOfPipeline(pipeline_id); });
     BindEndpointTools(catalog, *endpoints);
@@ -368,8 +369,8 @@ struct Application::Impl {
     metrics_endpoint = std::make_unique<MetricsEndpoint>(metrics, config.metrics_token);
     AddGaugeCollectors();
     // [ui] the pages for the human verbs, over the same services (issue 17)
-    workspace_admin = std::make_unique<WorkspaceAdminService>(*auth);
-    account = std::make_unique<AccountService>(*auth);
+    workspace_admin = std::make_unique<WorkspaceAdminService>(auth->accounts());
+    account = std::make_unique<AccountService>(auth->accounts());
     ui = std::make_unique<UiApp>(
         UiServices{*auth, *authenticator, *pipelines, *templates, *datasources, *executions,
                    *check_runs, *workspace_admin, *account},

@@ -183,7 +183,7 @@ int OperatorCommands::Run(const Config& config) {
     AuthService& auth = *context.auth;
     if (bootstrap_->parsed()) {
       BootstrapResult result =
-          auth.Bootstrap(BootstrapRequest{o.email, o.password, o.workspace, o.name});
+          auth.accounts().Bootstrap(BootstrapRequest{o.email, o.password, o.workspace, o.name});
       Json out = {{"created_user", result.created_user},
                   {"created_workspace", result.created_workspace},
                   {"created_membership", result.created_membership},
@@ -195,41 +195,42 @@ int OperatorCommands::Run(const Config& config) {
       Print(out, o.json);
     } else if (users_create_->parsed()) {
       if (o.password_stdin) std::getline(std::cin, o.password);
-      Print(UserView(auth.CreateUser(o.email, o.display_name.empty() ? o.email : o.display_name,
-                                     o.password, o.super_admin)),
+      Print(UserView(auth.accounts().CreateUser(o.email,
+                                                o.display_name.empty() ? o.email : o.display_name,
+                                                o.password, o.super_admin)),
             o.json);
     } else if (users_list_->parsed()) {
       Json out = Json::array();
-      for (const auto& user : auth.ListUsers()) out.push_back(UserView(user));
+      for (const auto& user : auth.accounts().ListUsers()) out.push_back(UserView(user));
       Print(out, o.json);
     } else if (users_deactivate_->parsed() || users_activate_->parsed()) {
       bool active = users_activate_->parsed();
-      auth.SetUserActive(o.email, active);
+      auth.accounts().SetUserActive(o.email, active);
       Print(Json{{"email", o.email}, {"active", active}}, o.json);
     } else if (users_set_password_->parsed()) {
       if (o.password_stdin) std::getline(std::cin, o.password);
-      std::string generated = auth.SetPassword(o.email, o.password);
+      std::string generated = auth.accounts().SetPassword(o.email, o.password);
       Json out{{"email", o.email}, {"password_set", true}};
       if (!generated.empty()) out["password"] = generated;  // shown once, never stored
       Print(out, o.json);
     } else if (workspaces_create_->parsed()) {
-      Print(WorkspaceView(auth.CreateWorkspace(
+      Print(WorkspaceView(auth.accounts().CreateWorkspace(
                 o.workspace, o.display_name.empty() ? o.workspace : o.display_name, o.email)),
             o.json);
     } else if (workspaces_list_->parsed()) {
       Json out = Json::array();
-      for (const auto& ws : auth.ListWorkspaces()) out.push_back(WorkspaceView(ws));
+      for (const auto& ws : auth.accounts().ListWorkspaces()) out.push_back(WorkspaceView(ws));
       Print(out, o.json);
     } else if (members_set_->parsed()) {
       Role role = Require(ParseRole(o.role), "--role (viewer | operator | author | ws_admin)");
-      auth.SetMembership(o.workspace, o.email, role);
+      auth.accounts().SetMembership(o.workspace, o.email, role);
       Print(Json{{"workspace", o.workspace}, {"email", o.email}, {"role", o.role}}, o.json);
     } else if (members_remove_->parsed()) {
-      bool removed = auth.RemoveMembership(o.workspace, o.email);
+      bool removed = auth.accounts().RemoveMembership(o.workspace, o.email);
       Print(Json{{"workspace", o.workspace}, {"email", o.email}, {"removed", removed}}, o.json);
     } else if (members_list_->parsed()) {
       Json out = Json::array();
-      for (const auto& m : auth.ListMembers(o.workspace)) {
+      for (const auto& m : auth.accounts().ListMembers(o.workspace)) {
         out.push_back({{"user_id", m.user_id},
                        {"email", m.email},
                        {"role", std::string(ToString(m.role))},
@@ -239,15 +240,15 @@ int OperatorCommands::Run(const Config& config) {
     } else if (keys_create_->parsed()) {
       Scope scope = Require(ParseScope(o.scope), "--scope (read | execute | author)");
       KeyKind kind = Require(ParseKeyKind(o.kind), "--kind (user | endpoint | server)");
-      Print(IssuedJson(auth.CreateApiKeyFor(o.email, o.workspace, o.name, scope, kind,
-                                            ParseExpiry(o.expires_at))),
+      Print(IssuedJson(auth.keys().CreateApiKeyFor(o.email, o.workspace, o.name, scope, kind,
+                                                   ParseExpiry(o.expires_at))),
             o.json);
     } else if (keys_list_->parsed()) {
       Json out = Json::array();
       std::map<std::string, std::string> emails, workspaces;
-      for (const auto& user : auth.ListUsers()) emails[user.id] = user.email;
-      for (const auto& ws : auth.ListWorkspaces()) workspaces[ws.id] = ws.name;
-      for (const auto& key : auth.ListAllKeys()) {
+      for (const auto& user : auth.accounts().ListUsers()) emails[user.id] = user.email;
+      for (const auto& ws : auth.accounts().ListWorkspaces()) workspaces[ws.id] = ws.name;
+      for (const auto& key : auth.keys().ListAllKeys()) {
         Json view = ApiKeyView(key);
         view["user_email"] = emails.count(key.user_id) ? emails[key.user_id] : "";
         view["workspace"] = workspaces.count(key.workspace_id) ? workspaces[key.workspace_id] : "";
@@ -255,10 +256,10 @@ int OperatorCommands::Run(const Config& config) {
       }
       Print(out, o.json);
     } else if (keys_revoke_->parsed()) {
-      auth.RevokeApiKeyById(o.key_id);
+      auth.keys().RevokeApiKeyById(o.key_id);
       Print(Json{{"id", o.key_id}, {"revoked", true}}, o.json);
     } else if (keys_revoke_all_->parsed()) {
-      std::vector<std::string> revoked = auth.RevokeAllKeysOf(o.email, "");
+      std::vector<std::string> revoked = auth.keys().RevokeAllKeysOf(o.email, "");
       Print(Json{{"user_email", o.email}, {"revoked", revoked}, {"count", revoked.size()}}, o.json);
     } else if (audit_->parsed()) {
       auto since = AuditLog::ParseSince(o.since, NowMs());

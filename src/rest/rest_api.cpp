@@ -40,7 +40,7 @@ void RequireCsrf(const HttpRequest& request, const Principal& principal) {
   if (!principal.via_session || request.method == "GET") return;
   auto session = CookieValue(request.headers, "dp_session");
   auto header = request.headers.Get("DP-CSRF-Token");
-  if (!session || !header || !AuthService::CsrfTokenMatches(*session, *header)) {
+  if (!session || !header || !Authenticator::CsrfTokenMatches(*session, *header)) {
     throw DomainError(errc::kCsrfInvalid, "Cookie-authenticated writes need DP-CSRF-Token.",
                       Json{{"reason", !header ? "missing" : "mismatch"}});
   }
@@ -124,8 +124,8 @@ HttpResponse RestApi::Route(const HttpRequest& request, const Principal& princip
     response = Me(request, principal);
   } else if (path == "/api/v1/auth/password" && request.method == "POST") {
     Json body = ParseBody(request);
-    auth_.ChangeOwnPassword(principal, RequiredString(body, "current_password"),
-                            RequiredString(body, "new_password"));
+    auth_.accounts().ChangeOwnPassword(principal, RequiredString(body, "current_password"),
+                                       RequiredString(body, "new_password"));
     response = NoContent();
   } else if (path == kKeysPath && request.method == "POST") {
     response = CreateKey(request, principal);
@@ -144,7 +144,7 @@ HttpResponse RestApi::Route(const HttpRequest& request, const Principal& princip
 }
 
 HttpResponse RestApi::AdminAudit(const HttpRequest& request, const Principal& principal) {
-  auth_.RequireInstanceAdmin(principal);
+  auth_.accounts().RequireInstanceAdmin(principal);
   int limit = 50;
   int offset = 0;
   ParseListWindow(request, limit, offset);
@@ -168,10 +168,10 @@ HttpResponse RestApi::AdminAudit(const HttpRequest& request, const Principal& pr
 }
 
 HttpResponse RestApi::RevokeAllKeys(const HttpRequest& request, const Principal& principal) {
-  auth_.RequireInstanceAdmin(principal);
+  auth_.accounts().RequireInstanceAdmin(principal);
   Json body = ParseBody(request);
   std::vector<std::string> revoked =
-      auth_.RevokeAllKeysOf(RequiredString(body, "user_email"), principal.user_id);
+      auth_.keys().RevokeAllKeysOf(RequiredString(body, "user_email"), principal.user_id);
   return SuccessEnvelope(Json{{"revoked", revoked}, {"count", revoked.size()}},
                          request.correlation_id);
 }
@@ -201,9 +201,9 @@ HttpResponse RestApi::Dispatch(const HttpRequest& request, const Principal& prin
 
 HttpResponse RestApi::Login(const HttpRequest& request) {
   Json body = ParseBody(request);
-  LoginResult login = auth_.Login(RequiredString(body, "email"), RequiredString(body, "password"),
-                                  request.remote_ip);
-  std::string csrf = AuthService::CsrfTokenFor(login.token);
+  LoginResult login = auth_.authentication().Login(
+      RequiredString(body, "email"), RequiredString(body, "password"), request.remote_ip);
+  std::string csrf = Authenticator::CsrfTokenFor(login.token);
   HttpResponse response = SuccessEnvelope(Json{{"principal", PrincipalJson(login.principal)},
                                                {"expires_at", FormatIso8601Ms(login.expires_at_ms)},
                                                {"csrf_token", csrf}},
@@ -217,7 +217,8 @@ HttpResponse RestApi::Login(const HttpRequest& request) {
 }
 
 HttpResponse RestApi::Logout(const HttpRequest& request) {
-  if (auto cookie = CookieValue(request.headers, "dp_session")) auth_.Logout(*cookie);
+  if (auto cookie = CookieValue(request.headers, "dp_session"))
+    auth_.authentication().Logout(*cookie);
   HttpResponse response;
   response.status = 204;
   response.content_type.clear();
@@ -235,7 +236,7 @@ HttpResponse RestApi::CreateKey(const HttpRequest& request, const Principal& pri
   CreateApiKeyRequest create;
   create.name = RequiredString(body, "name");
   create.scope =
-      AuthService::ParseRequestedScope(OptionalStringField(body, "scope").value_or("read"));
+      ApiKeyService::ParseRequestedScope(OptionalStringField(body, "scope").value_or("read"));
   auto kind = ParseKeyKind(OptionalStringField(body, "kind").value_or("user"));
   if (!kind) {
     throw DomainError(errc::kRequestInvalid, "'kind' must be user, endpoint or server.",
@@ -272,7 +273,7 @@ HttpResponse RestApi::CreateKey(const HttpRequest& request, const Principal& pri
     throw DomainError(errc::kRequestInvalid, "This server does not serve endpoint bindings.",
                       Json{{"field", "bindings"}});
   } else {
-    issued = auth_.CreateApiKey(principal, create);
+    issued = auth_.keys().CreateApiKey(principal, create);
   }
   Json data = ApiKeyView(issued.record);
   if (issued.record.kind == KeyKind::kEndpoint) data["bindings"] = bindings;
@@ -282,13 +283,13 @@ HttpResponse RestApi::CreateKey(const HttpRequest& request, const Principal& pri
 
 HttpResponse RestApi::ListKeys(const HttpRequest& request, const Principal& principal) {
   Json keys = Json::array();
-  for (const auto& key : auth_.ListApiKeys(principal)) keys.push_back(ApiKeyView(key));
+  for (const auto& key : auth_.keys().ListApiKeys(principal)) keys.push_back(ApiKeyView(key));
   return SuccessEnvelope(Json{{"items", std::move(keys)}}, request.correlation_id);
 }
 
 HttpResponse RestApi::RevokeKey(const HttpRequest& request, const Principal& principal,
                                 const std::string& key_id) {
-  auth_.RevokeApiKey(principal, key_id);
+  auth_.keys().RevokeApiKey(principal, key_id);
   return NoContent();
 }
 

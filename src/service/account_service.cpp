@@ -1,6 +1,6 @@
 #include "datapipelines/service/account_service.hpp"
 
-#include "datapipelines/service/auth_service.hpp"
+#include "datapipelines/service/account_administration.hpp"
 
 namespace dp {
 

@@ -16,8 +16,8 @@
 #include "datapipelines/endpoints/readonly_check.hpp"
 #include "datapipelines/pipeline/pipeline_body_parser.hpp"
 #include "datapipelines/pipeline/validation_problems.hpp"
+#include "datapipelines/service/api_key_service.hpp"
 #include "datapipelines/service/audit_log.hpp"
-#include "datapipelines/service/auth_service.hpp"
 #include "datapipelines/service/execution_service.hpp"
 #include "datapipelines/service/pipeline_service.hpp"
 #include "datapipelines/util/clock.hpp"
@@ -106,7 +106,7 @@ struct EndpointService::Pending {
 };
 
 EndpointService::EndpointService(EndpointStore& store, PipelineService& pipelines,
-                                 ExecutionService& executions, AuthService& auth, AuditLog& audit,
+                                 ExecutionService& executions, ApiKeyService& auth, AuditLog& audit,
                                  EndpointServiceOptions options)
     : store_(store),
       pipelines_(pipelines),

@@ -2,12 +2,12 @@
 
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
-#include "datapipelines/service/auth_service.hpp"
+#include "datapipelines/service/authenticator.hpp"
 #include "datapipelines/store/workspace_store.hpp"
 
 namespace dp {
 
-RequestAuthenticator::RequestAuthenticator(AuthService& auth, RateLimiter& limiter,
+RequestAuthenticator::RequestAuthenticator(Authenticator& auth, RateLimiter& limiter,
                                            WorkspaceStore& workspaces)
     : auth_(auth), limiter_(limiter), workspaces_(workspaces) {}
 

@@ -4,7 +4,7 @@
 #include "datapipelines/auth/account_rules.hpp"
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
-#include "datapipelines/service/auth_service.hpp"
+#include "datapipelines/service/account_administration.hpp"
 #include "datapipelines/util/clock.hpp"
 
 namespace dp {
@@ -85,7 +85,7 @@ CreatedUser WorkspaceAdminService::CreateUser(const Principal& principal,
                       "(auth.md 5A.7).");
   }
   CreatedUser created;
-  created.one_time_password = AuthService::NewOneTimePassword();
+  created.one_time_password = AccountAdministration::NewOneTimePassword();
   created.user = UserView(auth_.CreateUser(request.email, request.display_name,
                                            created.one_time_password, false, principal.user_id));
   if (!request.workspace.empty()) {

@@ -42,7 +42,8 @@ Json Snippets(const std::string& url, const std::string& key) {
 
 HttpResponse Render(UiContext& ctx, const std::string& page, const IssuedApiKey* issued) {
   Json keys = Json::array();
-  for (const auto& key : ctx.s.auth.ListApiKeys(ctx.principal)) keys.push_back(ApiKeyView(key));
+  for (const auto& key : ctx.s.auth.keys().ListApiKeys(ctx.principal))
+    keys.push_back(ApiKeyView(key));
   AddHrefs(keys, "/ui/" + page, "id");
   std::string url = McpUrl(ctx);
   Json model{
@@ -74,7 +75,7 @@ std::optional<HttpResponse> KeyScreens(UiContext& ctx, const std::vector<std::st
                           Json{{"field", "scope"}});
       }
       create.scope = *scope;
-      IssuedApiKey issued = ctx.s.auth.CreateApiKey(ctx.principal, create);
+      IssuedApiKey issued = ctx.s.auth.keys().CreateApiKey(ctx.principal, create);
       return Render(ctx, page, &issued);  // 200 with the plaintext: shown once, never in a URL
     } catch (const DomainError& refusal) {
       ctx.refusal = refusal;
@@ -83,7 +84,7 @@ std::optional<HttpResponse> KeyScreens(UiContext& ctx, const std::vector<std::st
   }
   if (s.size() == 3 && s[2] == "revoke" && ctx.IsPost()) {
     try {
-      ctx.s.auth.RevokeApiKey(ctx.principal, s[1]);
+      ctx.s.auth.keys().RevokeApiKey(ctx.principal, s[1]);
       return UiContext::Redirect("/ui/" + page, "revoked");
     } catch (const DomainError& refusal) {
       ctx.refusal = refusal;

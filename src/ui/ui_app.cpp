@@ -44,7 +44,7 @@ bool CsrfPresented(const HttpRequest& request, const std::string& session) {
   if (!presented) {
     if (auto header = request.headers.Get("DP-CSRF-Token")) presented = std::string(*header);
   }
-  return presented && AuthService::CsrfTokenMatches(session, *presented);
+  return presented && Authenticator::CsrfTokenMatches(session, *presented);
 }
 
 // Origin (sent by browsers on every POST) must name this server's own Host; absent (a non-browser
@@ -157,7 +157,7 @@ HttpResponse UiApp::Route(const HttpRequest& request) {
     throw DomainError(errc::kCsrfInvalid, "This form is stale or forged: reload the page.",
                       Json{{"reason", "missing_or_mismatch"}});
   }
-  ui::UiContext ctx(request, services_, *pages_, *principal, AuthService::CsrfTokenFor(*session));
+  ui::UiContext ctx(request, services_, *pages_, *principal, Authenticator::CsrfTokenFor(*session));
   if (path == "/ui/logout" && request.method == "POST") return Logout(request);
   auto segments = ui::SegmentsBelowUi(path);
   if (!segments) throw DomainError(errc::kRouteNotFound, "No page at " + path + ".");
@@ -185,7 +185,7 @@ HttpResponse UiApp::Login(const HttpRequest& request) {
   if (request.method == "GET") {
     if (auto session = CookieValue(request.headers, "dp_session"); session && !session->empty()) {
       try {
-        services_.auth.AuthenticateSession(*session);
+        services_.auth.authentication().AuthenticateSession(*session);
         return ui::UiContext::Redirect(next);  // signed in already (ui-screens §4.1)
       } catch (const DomainError&) {
       }
@@ -200,7 +200,7 @@ HttpResponse UiApp::Login(const HttpRequest& request) {
   std::string email = QueryParam(request.body, "email").value_or("");
   model["email"] = email;
   try {
-    LoginResult login = services_.auth.Login(
+    LoginResult login = services_.auth.authentication().Login(
         email, QueryParam(request.body, "password").value_or(""), request.remote_ip);
     HttpResponse response = ui::UiContext::Redirect(next);
     // Secure when served over TLS: configured, or a TLS-terminating proxy says so.
@@ -211,7 +211,7 @@ HttpResponse UiApp::Login(const HttpRequest& request) {
         (secure ? "; Secure" : "");
     response.SetHeader("Set-Cookie", "dp_session=" + login.token + attributes + "; HttpOnly");
     response.SetHeader("Set-Cookie",
-                       "dp_csrf=" + AuthService::CsrfTokenFor(login.token) + attributes);
+                       "dp_csrf=" + Authenticator::CsrfTokenFor(login.token) + attributes);
     return response;
   } catch (const DomainError& refusal) {
     Json error = refusal.ToJson();
@@ -221,7 +221,8 @@ HttpResponse UiApp::Login(const HttpRequest& request) {
 }
 
 HttpResponse UiApp::Logout(const HttpRequest& request) {
-  if (auto cookie = CookieValue(request.headers, "dp_session")) services_.auth.Logout(*cookie);
+  if (auto cookie = CookieValue(request.headers, "dp_session"))
+    services_.auth.authentication().Logout(*cookie);
   HttpResponse response = ui::UiContext::Redirect("/ui/login?ok=signed_out");
   response.SetHeader("Set-Cookie", "dp_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax");
   response.SetHeader("Set-Cookie", "dp_csrf=; Path=/; Max-Age=0; SameSite=Lax");

@@ -127,8 +127,8 @@ class Stack {
     auth_ = std::make_unique<AuthService>(store_->Users(), store_->Workspaces(),
                                           store_->Credentials(), *audit_, options);
     limiter_ = OpenRateLimiter("memory", RateLimitPolicy{1 << 24, 1 << 30});
-    authenticator_ =
-        std::make_unique<RequestAuthenticator>(*auth_, *limiter_, store_->Workspaces());
+    authenticator_ = std::make_unique<RequestAuthenticator>(auth_->authentication(), *limiter_,
+                                                            store_->Workspaces());
     for (const ToolDefinition& definition : AllToolDefinitions()) {
       std::string name(definition.name());
       catalog_.Bind(name, [name](const ToolCall& call) { return FakeHandler(name, call); });
@@ -193,28 +193,28 @@ class Stack {
   void AddMembers() {
     for (const Member& member : kMembers) {
       bool super_admin = std::string_view(member.name) == "super";
-      auth_->CreateUser(std::string(member.name) + "@example.com", member.name, kPassword,
-                        super_admin);
+      auth_->accounts().CreateUser(std::string(member.name) + "@example.com", member.name,
+                                   kPassword, super_admin);
     }
-    auth_->CreateWorkspace("ws", "", "admin@example.com");
+    auth_->accounts().CreateWorkspace("ws", "", "admin@example.com");
     for (const Member& member : kMembers) {
       std::string email = std::string(member.name) + "@example.com";
       bool super_admin = std::string_view(member.name) == "super";
-      auth_->SetMembership("ws", email, member.role);
+      auth_->accounts().SetMembership("ws", email, member.role);
       IssuedApiKey key =
-          auth_->CreateApiKeyFor(email, "ws", "fuzz", member.scope, KeyKind::kUser, {});
+          auth_->keys().CreateApiKeyFor(email, "ws", "fuzz", member.scope, KeyKind::kUser, {});
       keys_[member.name] = key.plaintext;
       secrets_.push_back(key.plaintext.substr(key.plaintext.find('.') + 1));
       Grant grant{member.role, member.scope, super_admin, true};
       std::string_view name = member.name;
       if (name == "lost") {
-        auth_->SetMembership("ws", email, Role::kViewer);
+        auth_->accounts().SetMembership("ws", email, Role::kViewer);
         grant.role = Role::kViewer;
       } else if (name == "removed") {
-        auth_->RemoveMembership("ws", email);
+        auth_->accounts().RemoveMembership("ws", email);
         grant.role = std::nullopt;
       } else if (name == "revoked") {
-        auth_->RevokeApiKeyById(key.record.id);
+        auth_->keys().RevokeApiKeyById(key.record.id);
         grant.authenticates = false;
       }
       grants_[key.plaintext] = grant;

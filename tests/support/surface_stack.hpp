@@ -53,8 +53,8 @@ class SurfaceStack : public ::testing::Test {
   void OpenSurfaces(const std::string& metadata_url = ":memory:") {
     OpenCoreStack(store_, audit_, auth_, CheapAuthOptions(), metadata_url);
     limiter_ = OpenRateLimiter("memory", RateLimitPolicy{100000, 1000000});
-    authenticator_ =
-        std::make_unique<RequestAuthenticator>(*auth_, *limiter_, store_->Workspaces());
+    authenticator_ = std::make_unique<RequestAuthenticator>(auth_->authentication(), *limiter_,
+                                                            store_->Workspaces());
     rest_ =
         std::make_unique<RestApi>(*auth_, *authenticator_, BuiltInSkillDocs(), RestApiOptions{});
   }
@@ -65,13 +65,14 @@ class SurfaceStack : public ::testing::Test {
 
   void AddUser(const std::string& name, const std::string& workspace, Role role, Scope scope) {
     std::string email = name + "@example.com";
-    auth_->CreateUser(email, name, "correct horse battery", false);
+    auth_->accounts().CreateUser(email, name, "correct horse battery", false);
     if (!store_->Workspaces().FindWorkspaceByName(workspace))
-      auth_->CreateWorkspace(workspace, "", email);
-    auth_->SetMembership(workspace, email, role);
-    IssuedApiKey key = auth_->CreateApiKeyFor(email, workspace, "k", scope, KeyKind::kUser, {});
+      auth_->accounts().CreateWorkspace(workspace, "", email);
+    auth_->accounts().SetMembership(workspace, email, role);
+    IssuedApiKey key =
+        auth_->keys().CreateApiKeyFor(email, workspace, "k", scope, KeyKind::kUser, {});
     keys_[name] = key.plaintext;
-    principals_[name] = auth_->AuthenticateApiKey(key.plaintext, "127.0.0.1");
+    principals_[name] = auth_->authentication().AuthenticateApiKey(key.plaintext, "127.0.0.1");
   }
 
   const Principal& P(const std::string& name) { return principals_.at(name); }

@@ -1,7 +1,7 @@
 #pragma once
 // A signed-in person's own account (ui-screens §4.14, auth.md §5A): the password change, by the
-// one rule REST's POST /api/v1/auth/password also runs (AuthService::ChangeOwnPassword): the
-// current password verified first, at least 12 characters, the new hash replacing the old,
+// one rule REST's POST /api/v1/auth/password also runs (AccountAdministration::ChangeOwnPassword):
+// the current password verified first, at least 12 characters, the new hash replacing the old,
 // auth.user.password_changed audited (never the password). Session only: a key never changes a
 // password.
 // Refusals: auth.session.required (not a session principal), auth.login.invalid_credentials
@@ -12,17 +12,17 @@
 
 namespace dp {
 
-class AuthService;
+class AccountAdministration;
 
 class AccountService {
  public:
-  explicit AccountService(AuthService& auth) : auth_(auth) {}
+  explicit AccountService(AccountAdministration& auth) : auth_(auth) {}
 
   void ChangePassword(const Principal& principal, const std::string& current_password,
                       const std::string& new_password);
 
  private:
-  AuthService& auth_;
+  AccountAdministration& auth_;
 };
 
 }  // namespace dp

@@ -22,7 +22,7 @@
 namespace dp {
 
 class AuditLog;
-class AuthService;
+class ApiKeyService;
 class ExecutionService;
 class PathPattern;
 class PipelineService;
@@ -68,7 +68,7 @@ struct EndpointServeAnswer {
 class EndpointService {
  public:
   EndpointService(EndpointStore& store, PipelineService& pipelines, ExecutionService& executions,
-                  AuthService& auth, AuditLog& audit, EndpointServiceOptions options = {});
+                  ApiKeyService& auth, AuditLog& audit, EndpointServiceOptions options = {});
   // Waits for every serve still running in the background (after a 202).
   ~EndpointService();
 
@@ -112,7 +112,7 @@ class EndpointService {
   EndpointStore& store_;
   PipelineService& pipelines_;
   ExecutionService& executions_;
-  AuthService& auth_;
+  ApiKeyService& auth_;
   AuditLog& audit_;
   EndpointServiceOptions options_;
   std::mutex publish_mutex_;  // one overlap check at a time on this instance

@@ -11,7 +11,7 @@
 
 namespace dp {
 
-class AuthService;
+class Authenticator;
 class WorkspaceStore;
 
 enum class CredentialPolicy {
@@ -28,7 +28,7 @@ struct AuthenticatedRequest {
 
 class RequestAuthenticator {
  public:
-  RequestAuthenticator(AuthService& auth, RateLimiter& limiter, WorkspaceStore& workspaces);
+  RequestAuthenticator(Authenticator& auth, RateLimiter& limiter, WorkspaceStore& workspaces);
 
   // Throws DomainError: auth.api_key.* (401), endpoint.key_kind_refused (403),
   // workspace.header_forbidden (400), rate_limit.exceeded / rate_limit.unavailable (429, with
@@ -56,7 +56,7 @@ class RequestAuthenticator {
   Principal SelectSessionWorkspace(Principal principal, std::string_view workspace_name);
   RateDecision ChargeRate(const std::string& user_id);
 
-  AuthService& auth_;
+  Authenticator& auth_;
   RateLimiter& limiter_;
   WorkspaceStore& workspaces_;
 };

@@ -1,7 +1,8 @@
 #pragma once
 // Workspace administration for a signed-in person (ui-screens §4.12, §4.13, §4.3e): the members
 // and roles of the ACTIVE workspace, and the instance's users and workspaces. The operator verbs
-// of AuthService (the CLI, where the shell is the operator) with the principal's checks in front:
+// of AccountAdministration (the CLI, where the shell is the operator) with the principal's checks
+// in front:
 //   Members                 any member of the active workspace (viewer and up)
 //   SetMember, RemoveMember ws_admin of the active workspace (or super_admin) — member verbs
 //                           follow the active workspace, never one named elsewhere
@@ -21,7 +22,7 @@
 
 namespace dp {
 
-class AuthService;
+class AccountAdministration;
 struct User;
 struct Workspace;
 
@@ -49,7 +50,7 @@ struct NewUserRequest {
 
 class WorkspaceAdminService {
  public:
-  explicit WorkspaceAdminService(AuthService& auth) : auth_(auth) {}
+  explicit WorkspaceAdminService(AccountAdministration& auth) : auth_(auth) {}
 
   // [{user_id, email, display_name, role, joined_at}] of the active workspace.
   Json Members(const Principal& principal);
@@ -65,7 +66,7 @@ class WorkspaceAdminService {
                        const std::string& display_name);
 
  private:
-  AuthService& auth_;
+  AccountAdministration& auth_;
 };
 
 }  // namespace dp

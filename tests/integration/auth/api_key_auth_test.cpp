@@ -19,7 +19,7 @@ TEST_F(ApiKeyAuth, IssuedKeyAuthenticatesAsItsIssuerInItsWorkspace) {
   EXPECT_TRUE(key.record.key_hash.empty());
   EXPECT_EQ(key.workspace_name, "default");
 
-  Principal p = service_->AuthenticateApiKey(key.plaintext, "10.0.0.1");
+  Principal p = service_->authentication().AuthenticateApiKey(key.plaintext, "10.0.0.1");
   EXPECT_EQ(p.user_id, alice.id);
   EXPECT_EQ(p.email, "alice@example.com");
   EXPECT_EQ(p.key_id, key.record.id);
@@ -40,7 +40,7 @@ TEST_F(ApiKeyAuth, StoresOnlyAnArgon2HashAndRecordsLastUse) {
   EXPECT_TRUE(stored->key_hash.starts_with("$argon2id$"));
   EXPECT_EQ(stored->key_hash.find(key.plaintext.substr(17)), std::string::npos);
   EXPECT_FALSE(stored->last_used_at_ms.has_value());
-  service_->AuthenticateApiKey(key.plaintext, "");
+  service_->authentication().AuthenticateApiKey(key.plaintext, "");
   EXPECT_EQ(store_->Credentials().FindApiKey(key.record.id)->last_used_at_ms, kStartMs);
 }
 
@@ -48,20 +48,20 @@ TEST_F(ApiKeyAuth, ACachedKeyNeverReachesArgon2) {
   MakeMember("alice@example.com", Role::kAuthor);
   IssuedApiKey key = KeyFor("alice@example.com", Scope::kRead);
   const uint64_t before = service_->hasher().verify_count();
-  for (int i = 0; i < 5; ++i) service_->AuthenticateApiKey(key.plaintext, "");
+  for (int i = 0; i < 5; ++i) service_->authentication().AuthenticateApiKey(key.plaintext, "");
   EXPECT_EQ(service_->hasher().verify_count(), before + 1);
   // A refresh after the TTL re-reads the row, role and liveness, but the hash is unchanged.
   Advance(kTtlMs);
-  service_->AuthenticateApiKey(key.plaintext, "");
+  service_->authentication().AuthenticateApiKey(key.plaintext, "");
   EXPECT_EQ(service_->hasher().verify_count(), before + 1);
 }
 
 TEST_F(ApiKeyAuth, RevocationThroughTheServiceIsImmediate) {
   User alice = MakeMember("alice@example.com", Role::kAuthor);
   IssuedApiKey key = KeyFor("alice@example.com", Scope::kRead);
-  Principal p = service_->AuthenticateApiKey(key.plaintext, "");
-  service_->RevokeApiKey(p, key.record.id);
-  EXPECT_EQ(CodeOf([&] { service_->AuthenticateApiKey(key.plaintext, ""); }),
+  Principal p = service_->authentication().AuthenticateApiKey(key.plaintext, "");
+  service_->keys().RevokeApiKey(p, key.record.id);
+  EXPECT_EQ(CodeOf([&] { service_->authentication().AuthenticateApiKey(key.plaintext, ""); }),
             "auth.api_key.invalid");
   EXPECT_TRUE(store_->Credentials().FindApiKey(key.record.id)->is_revoked);
   auto revoked = store_->Audit().ListAudit("auth.api_key.revoked", 10);
@@ -73,28 +73,29 @@ TEST_F(ApiKeyAuth, RevocationThroughTheServiceIsImmediate) {
 TEST_F(ApiKeyAuth, RevocationDirectlyInTheStoreTakesEffectAtTtl) {
   MakeMember("alice@example.com", Role::kAuthor);
   IssuedApiKey key = KeyFor("alice@example.com", Scope::kRead);
-  service_->AuthenticateApiKey(key.plaintext, "");
+  service_->authentication().AuthenticateApiKey(key.plaintext, "");
   ASSERT_TRUE(store_->Credentials().RevokeApiKey(key.record.id));  // another instance revoked it
   Advance(kTtlMs - 1);
-  EXPECT_EQ(CodeOf([&] { service_->AuthenticateApiKey(key.plaintext, ""); }), "<none>");
+  EXPECT_EQ(CodeOf([&] { service_->authentication().AuthenticateApiKey(key.plaintext, ""); }),
+            "<none>");
   Advance(1);
-  EXPECT_EQ(CodeOf([&] { service_->AuthenticateApiKey(key.plaintext, ""); }),
+  EXPECT_EQ(CodeOf([&] { service_->authentication().AuthenticateApiKey(key.plaintext, ""); }),
             "auth.api_key.invalid");
 }
 
 TEST_F(ApiKeyAuth, DemotedIssuerLosesTheKeyAfterTtl) {
   MakeMember("alice@example.com", Role::kAuthor);
   IssuedApiKey key = KeyFor("alice@example.com", Scope::kAuthor);
-  Principal p = service_->AuthenticateApiKey(key.plaintext, "");
+  Principal p = service_->authentication().AuthenticateApiKey(key.plaintext, "");
   EnforceAccess(p, Operation::kTemplatesCreate);
   // Demoted by another instance: the role is re-read with the cache entry.
   store_->Workspaces().UpsertMembership(
       Membership{key.record.workspace_id, p.user_id, Role::kViewer, 0});
   Advance(kTtlMs - 1);
-  p = service_->AuthenticateApiKey(key.plaintext, "");
+  p = service_->authentication().AuthenticateApiKey(key.plaintext, "");
   EXPECT_EQ(p.role, Role::kAuthor);
   Advance(1);
-  p = service_->AuthenticateApiKey(key.plaintext, "");
+  p = service_->authentication().AuthenticateApiKey(key.plaintext, "");
   EXPECT_EQ(p.role, Role::kViewer);
   EXPECT_EQ(CodeOf([&] { EnforceAccess(p, Operation::kTemplatesCreate); }),
             "auth.key_issuer_role_lost");
@@ -105,9 +106,9 @@ TEST_F(ApiKeyAuth, DemotedIssuerLosesTheKeyAfterTtl) {
 TEST_F(ApiKeyAuth, IssuerRemovedFromTheWorkspaceLosesEveryTool) {
   MakeMember("alice@example.com", Role::kAuthor);
   IssuedApiKey key = KeyFor("alice@example.com", Scope::kRead);
-  ASSERT_TRUE(service_->RemoveMembership("default", "alice@example.com"));
+  ASSERT_TRUE(service_->accounts().RemoveMembership("default", "alice@example.com"));
   // Through this instance the change is immediate.
-  Principal p = service_->AuthenticateApiKey(key.plaintext, "");
+  Principal p = service_->authentication().AuthenticateApiKey(key.plaintext, "");
   EXPECT_FALSE(p.role.has_value());
   EXPECT_EQ(CodeOf([&] { EnforceAccess(p, Operation::kTemplatesList); }),
             "auth.key_issuer_role_lost");
@@ -116,34 +117,36 @@ TEST_F(ApiKeyAuth, IssuerRemovedFromTheWorkspaceLosesEveryTool) {
 TEST_F(ApiKeyAuth, DemotionThroughTheServiceIsImmediate) {
   MakeMember("alice@example.com", Role::kWsAdmin);
   IssuedApiKey key = KeyFor("alice@example.com", Scope::kAuthor);
-  service_->AuthenticateApiKey(key.plaintext, "");
-  service_->SetMembership("default", "alice@example.com", Role::kOperator);
-  EXPECT_EQ(service_->AuthenticateApiKey(key.plaintext, "").role, Role::kOperator);
+  service_->authentication().AuthenticateApiKey(key.plaintext, "");
+  service_->accounts().SetMembership("default", "alice@example.com", Role::kOperator);
+  EXPECT_EQ(service_->authentication().AuthenticateApiKey(key.plaintext, "").role, Role::kOperator);
 }
 
 TEST_F(ApiKeyAuth, DeactivatedOwnerInvalidatesTheKey) {
   MakeMember("alice@example.com", Role::kAuthor);
   IssuedApiKey key = KeyFor("alice@example.com", Scope::kRead);
-  service_->AuthenticateApiKey(key.plaintext, "");
-  service_->SetUserActive("alice@example.com", false);
-  EXPECT_EQ(CodeOf([&] { service_->AuthenticateApiKey(key.plaintext, ""); }),
+  service_->authentication().AuthenticateApiKey(key.plaintext, "");
+  service_->accounts().SetUserActive("alice@example.com", false);
+  EXPECT_EQ(CodeOf([&] { service_->authentication().AuthenticateApiKey(key.plaintext, ""); }),
             "auth.api_key.invalid");
-  service_->SetUserActive("alice@example.com", true);
-  EXPECT_EQ(CodeOf([&] { service_->AuthenticateApiKey(key.plaintext, ""); }), "<none>");
+  service_->accounts().SetUserActive("alice@example.com", true);
+  EXPECT_EQ(CodeOf([&] { service_->authentication().AuthenticateApiKey(key.plaintext, ""); }),
+            "<none>");
 }
 
 TEST_F(ApiKeyAuth, OwnerDeactivatedElsewhereIsNoticedAtTtl) {
   User alice = MakeMember("alice@example.com", Role::kAuthor);
   IssuedApiKey key = KeyFor("alice@example.com", Scope::kRead);
-  service_->AuthenticateApiKey(key.plaintext, "");
+  service_->authentication().AuthenticateApiKey(key.plaintext, "");
   store_->Users().SetUserActive(alice.id, false);
-  EXPECT_EQ(CodeOf([&] { service_->AuthenticateApiKey(key.plaintext, ""); }), "<none>");
+  EXPECT_EQ(CodeOf([&] { service_->authentication().AuthenticateApiKey(key.plaintext, ""); }),
+            "<none>");
   Advance(kTtlMs);
   const uint64_t verifies = service_->hasher().verify_count();
-  EXPECT_EQ(CodeOf([&] { service_->AuthenticateApiKey(key.plaintext, ""); }),
+  EXPECT_EQ(CodeOf([&] { service_->authentication().AuthenticateApiKey(key.plaintext, ""); }),
             "auth.api_key.invalid");
   // The inactive owner is cached too: repeated attempts do not cost Argon2 runs.
-  EXPECT_EQ(CodeOf([&] { service_->AuthenticateApiKey(key.plaintext, ""); }),
+  EXPECT_EQ(CodeOf([&] { service_->authentication().AuthenticateApiKey(key.plaintext, ""); }),
             "auth.api_key.invalid");
   EXPECT_EQ(service_->hasher().verify_count(), verifies);
 }
@@ -151,12 +154,13 @@ TEST_F(ApiKeyAuth, OwnerDeactivatedElsewhereIsNoticedAtTtl) {
 TEST_F(ApiKeyAuth, ExpiredKeyIsRefusedEvenFromTheCache) {
   MakeMember("alice@example.com", Role::kAuthor);
   IssuedApiKey key = KeyFor("alice@example.com", Scope::kRead, KeyKind::kUser, kStartMs + 1000);
-  EXPECT_EQ(CodeOf([&] { service_->AuthenticateApiKey(key.plaintext, ""); }), "<none>");
+  EXPECT_EQ(CodeOf([&] { service_->authentication().AuthenticateApiKey(key.plaintext, ""); }),
+            "<none>");
   Advance(1000);
-  EXPECT_EQ(CodeOf([&] { service_->AuthenticateApiKey(key.plaintext, ""); }),
+  EXPECT_EQ(CodeOf([&] { service_->authentication().AuthenticateApiKey(key.plaintext, ""); }),
             "auth.api_key.expired");
   Advance(kTtlMs);  // and from the store
-  EXPECT_EQ(CodeOf([&] { service_->AuthenticateApiKey(key.plaintext, ""); }),
+  EXPECT_EQ(CodeOf([&] { service_->authentication().AuthenticateApiKey(key.plaintext, ""); }),
             "auth.api_key.expired");
 }
 
@@ -169,7 +173,8 @@ TEST_F(ApiKeyAuth, BadTokensAreInvalidAndAuditedWithoutTheSecret) {
   int n = 0;
   for (const std::string& token : {std::string("garbage"), std::string(), wrong_secret, unknown}) {
     std::string ip = "10.1.2." + std::to_string(++n);
-    EXPECT_EQ(CodeOf([&] { service_->AuthenticateApiKey(token, ip); }), "auth.api_key.invalid")
+    EXPECT_EQ(CodeOf([&] { service_->authentication().AuthenticateApiKey(token, ip); }),
+              "auth.api_key.invalid")
         << token;
   }
   auto rejected = store_->Audit().ListAudit("auth.api_key.rejected", 10);
@@ -189,8 +194,10 @@ TEST_F(ApiKeyAuth, KindIsReportedNotJudged) {
   MakeMember("alice@example.com", Role::kAuthor);
   IssuedApiKey endpoint = KeyFor("alice@example.com", Scope::kRead, KeyKind::kEndpoint);
   IssuedApiKey server = KeyFor("alice@example.com", Scope::kRead, KeyKind::kServer);
-  EXPECT_EQ(service_->AuthenticateApiKey(endpoint.plaintext, "").kind, KeyKind::kEndpoint);
-  EXPECT_EQ(service_->AuthenticateApiKey(server.plaintext, "").kind, KeyKind::kServer);
+  EXPECT_EQ(service_->authentication().AuthenticateApiKey(endpoint.plaintext, "").kind,
+            KeyKind::kEndpoint);
+  EXPECT_EQ(service_->authentication().AuthenticateApiKey(server.plaintext, "").kind,
+            KeyKind::kServer);
 }
 
 TEST_F(ApiKeyAuth, ConcurrentAuthenticationIsSafe) {
@@ -201,7 +208,9 @@ TEST_F(ApiKeyAuth, ConcurrentAuthenticationIsSafe) {
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([&] {
       for (int i = 0; i < 50; ++i) {
-        if (service_->AuthenticateApiKey(key.plaintext, "").key_id == key.record.id) ++ok;
+        if (service_->authentication().AuthenticateApiKey(key.plaintext, "").key_id ==
+            key.record.id)
+          ++ok;
       }
     });
   }

@@ -45,16 +45,17 @@ class AuthServiceTest : public ::testing::Test {
   // A workspace "default" with alice as `role`.
   User MakeMember(const std::string& email, Role role, const std::string& workspace = "default",
                   bool super_admin = false) {
-    User user = service_->CreateUser(email, "", kPassword, super_admin);
+    User user = service_->accounts().CreateUser(email, "", kPassword, super_admin);
     if (!store_->Workspaces().FindWorkspaceByName(workspace))
-      service_->CreateWorkspace(workspace, "", email);
-    service_->SetMembership(workspace, email, role);
+      service_->accounts().CreateWorkspace(workspace, "", email);
+    service_->accounts().SetMembership(workspace, email, role);
     return user;
   }
 
   IssuedApiKey KeyFor(const std::string& email, Scope scope, KeyKind kind = KeyKind::kUser,
                       std::optional<int64_t> expires_at_ms = std::nullopt) {
-    return service_->CreateApiKeyFor(email, "default", "test key", scope, kind, expires_at_ms);
+    return service_->keys().CreateApiKeyFor(email, "default", "test key", scope, kind,
+                                            expires_at_ms);
   }
 
   std::atomic<int64_t> now_{kStartMs};

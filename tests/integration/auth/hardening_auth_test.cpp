@@ -25,12 +25,13 @@ TEST_F(AuthHardening, LoginIsRateLimitedPerAddress) {
   Open(options);
   MakeMember("alice@example.com", Role::kAuthor);
   for (int i = 0; i < 3; ++i) {
-    EXPECT_EQ(CodeOf([&] { service_->Login("alice@example.com", "wrong", "10.0.0.1"); }),
-              "auth.login.invalid_credentials");
+    EXPECT_EQ(
+        CodeOf([&] { service_->authentication().Login("alice@example.com", "wrong", "10.0.0.1"); }),
+        "auth.login.invalid_credentials");
   }
   for (int i = 0; i < 5; ++i) {
     try {
-      service_->Login("alice@example.com", kPassword, "10.0.0.1");
+      service_->authentication().Login("alice@example.com", kPassword, "10.0.0.1");
       ADD_FAILURE() << "the fourth attempt in a minute must be refused";
     } catch (const DomainError& e) {
       EXPECT_EQ(std::string(e.code().code), "rate_limit.exceeded");
@@ -39,9 +40,13 @@ TEST_F(AuthHardening, LoginIsRateLimitedPerAddress) {
     }
   }
   // Another address is not affected; the window ends after a minute.
-  EXPECT_EQ(CodeOf([&] { service_->Login("alice@example.com", kPassword, "10.0.0.2"); }), "<none>");
+  EXPECT_EQ(
+      CodeOf([&] { service_->authentication().Login("alice@example.com", kPassword, "10.0.0.2"); }),
+      "<none>");
   Advance(60'000);
-  EXPECT_EQ(CodeOf([&] { service_->Login("alice@example.com", kPassword, "10.0.0.1"); }), "<none>");
+  EXPECT_EQ(
+      CodeOf([&] { service_->authentication().Login("alice@example.com", kPassword, "10.0.0.1"); }),
+      "<none>");
   EXPECT_EQ(store_->Audit().ListAudit("auth.login.rate_limited", 10).size(), 1u)
       << "one row per window, not one per refused attempt";
 }
@@ -55,20 +60,23 @@ TEST_F(AuthHardening, AccountLocksAfterConsecutiveFailuresWithoutArgon2) {
   for (int i = 0; i < 5; ++i) {
     // A spray from many addresses: the per-address limit never sees it.
     std::string ip = "10.9.0." + std::to_string(i);
-    EXPECT_EQ(CodeOf([&] { service_->Login("alice@example.com", "wrong", ip); }),
+    EXPECT_EQ(CodeOf([&] { service_->authentication().Login("alice@example.com", "wrong", ip); }),
               "auth.login.invalid_credentials");
   }
-  EXPECT_EQ(CodeOf([&] { service_->Login("alice@example.com", kPassword, "10.9.1.1"); }),
-            "auth.login.locked")
+  EXPECT_EQ(
+      CodeOf([&] { service_->authentication().Login("alice@example.com", kPassword, "10.9.1.1"); }),
+      "auth.login.locked")
       << "even the right password waits for the lock";
   EXPECT_EQ(store_->Audit().ListAudit("auth.login.locked", 10).size(), 1u);
   // Unknown emails lock the same way (no enumeration through the lock).
   for (int i = 0; i < 5; ++i) {
-    EXPECT_EQ(CodeOf([&] { service_->Login("nobody@example.com", "x", "10.9.2.1"); }),
-              "auth.login.invalid_credentials");
+    EXPECT_EQ(
+        CodeOf([&] { service_->authentication().Login("nobody@example.com", "x", "10.9.2.1"); }),
+        "auth.login.invalid_credentials");
   }
-  EXPECT_EQ(CodeOf([&] { service_->Login("nobody@example.com", "x", "10.9.2.1"); }),
-            "auth.login.locked");
+  EXPECT_EQ(
+      CodeOf([&] { service_->authentication().Login("nobody@example.com", "x", "10.9.2.1"); }),
+      "auth.login.locked");
 }
 
 TEST_F(AuthHardening, LockExpiresAndSuccessClearsTheCount) {
@@ -78,18 +86,23 @@ TEST_F(AuthHardening, LockExpiresAndSuccessClearsTheCount) {
   Open(options);
   MakeMember("alice@example.com", Role::kAuthor);
   for (int i = 0; i < 3; ++i) {
-    CodeOf([&] { service_->Login("alice@example.com", "wrong", "10.0.0.1"); });
+    CodeOf([&] { service_->authentication().Login("alice@example.com", "wrong", "10.0.0.1"); });
   }
-  EXPECT_EQ(CodeOf([&] { service_->Login("alice@example.com", kPassword, "10.0.0.1"); }),
-            "auth.login.locked");
+  EXPECT_EQ(
+      CodeOf([&] { service_->authentication().Login("alice@example.com", kPassword, "10.0.0.1"); }),
+      "auth.login.locked");
   Advance(60'001);
-  EXPECT_EQ(CodeOf([&] { service_->Login("alice@example.com", kPassword, "10.0.0.1"); }), "<none>");
+  EXPECT_EQ(
+      CodeOf([&] { service_->authentication().Login("alice@example.com", kPassword, "10.0.0.1"); }),
+      "<none>");
   // Two failures, a success, two failures: never three consecutive, never locked.
   for (int round = 0; round < 2; ++round) {
     for (int i = 0; i < 2; ++i) {
-      CodeOf([&] { service_->Login("alice@example.com", "wrong", "10.0.0.1"); });
+      CodeOf([&] { service_->authentication().Login("alice@example.com", "wrong", "10.0.0.1"); });
     }
-    EXPECT_EQ(CodeOf([&] { service_->Login("alice@example.com", kPassword, "10.0.0.1"); }),
+    EXPECT_EQ(CodeOf([&] {
+                service_->authentication().Login("alice@example.com", kPassword, "10.0.0.1");
+              }),
               "<none>");
   }
 }
@@ -102,7 +115,7 @@ TEST_F(AuthHardening, UnknownRevokedAndWrongSecretCostTheSameAndNoArgon2) {
   MakeMember("alice@example.com", Role::kAuthor);
   IssuedApiKey live = KeyFor("alice@example.com", Scope::kRead);
   IssuedApiKey revoked = KeyFor("alice@example.com", Scope::kRead);
-  service_->RevokeApiKeyById(revoked.record.id);
+  service_->keys().RevokeApiKeyById(revoked.record.id);
   const std::string wrong = live.plaintext.substr(0, 17) + std::string(48, 'A');
   const std::string unknown = GenerateApiKey().plaintext;
 
@@ -115,7 +128,7 @@ TEST_F(AuthHardening, UnknownRevokedAndWrongSecretCostTheSameAndNoArgon2) {
     double worst = 0;
     for (int i = 0; i < 5; ++i) {
       auto t0 = std::chrono::steady_clock::now();
-      EXPECT_EQ(CodeOf([&] { service_->AuthenticateApiKey(token, "10.0.0.7"); }),
+      EXPECT_EQ(CodeOf([&] { service_->authentication().AuthenticateApiKey(token, "10.0.0.7"); }),
                 "auth.api_key.invalid");
       worst = std::max(
           worst,
@@ -124,7 +137,9 @@ TEST_F(AuthHardening, UnknownRevokedAndWrongSecretCostTheSameAndNoArgon2) {
     EXPECT_LT(worst * 4, argon_ms)
         << "a refusal ran Argon2 (" << worst << " ms vs one Argon2 " << argon_ms << " ms)";
   }
-  EXPECT_EQ(CodeOf([&] { service_->AuthenticateApiKey(live.plaintext, "10.0.0.7"); }), "<none>");
+  EXPECT_EQ(
+      CodeOf([&] { service_->authentication().AuthenticateApiKey(live.plaintext, "10.0.0.7"); }),
+      "<none>");
 }
 
 // A key issued before its pre-check existed: Argon2 is bounded per key id, and the first
@@ -151,26 +166,33 @@ TEST_F(AuthHardening, LegacyKeysAreBoundedAndBackFilled) {
   store_->Credentials().InsertApiKey(legacy);
   const std::string wrong = generated.plaintext.substr(0, 17) + std::string(48, 'B');
   for (int i = 0; i < 3; ++i) {
-    EXPECT_EQ(CodeOf([&] { service_->AuthenticateApiKey(wrong, "10.0.0." + std::to_string(i)); }),
+    EXPECT_EQ(CodeOf([&] {
+                service_->authentication().AuthenticateApiKey(wrong, "10.0.0." + std::to_string(i));
+              }),
               "auth.api_key.invalid");
   }
-  EXPECT_EQ(CodeOf([&] { service_->AuthenticateApiKey(wrong, "10.0.0.9"); }), "rate_limit.exceeded")
+  EXPECT_EQ(CodeOf([&] { service_->authentication().AuthenticateApiKey(wrong, "10.0.0.9"); }),
+            "rate_limit.exceeded")
       << "the fourth Argon2 for one key id in a minute is refused, whatever the address";
   Advance(60'000);
-  EXPECT_EQ(CodeOf([&] { service_->AuthenticateApiKey(generated.plaintext, "10.0.0.1"); }),
+  EXPECT_EQ(CodeOf([&] {
+              service_->authentication().AuthenticateApiKey(generated.plaintext, "10.0.0.1");
+            }),
             "<none>");
   EXPECT_EQ(store_->Credentials().FindApiKey(generated.id)->key_check,
-            AuthService::ApiKeyCheck(generated.plaintext));
+            Authenticator::ApiKeyCheck(generated.plaintext));
 }
 
 TEST_F(AuthHardening, RepeatedRefusalsAreAggregated) {
   Open(CheapAuthOptions());
   for (int i = 0; i < 20; ++i) {
-    CodeOf([&] { service_->AuthenticateApiKey(GenerateApiKey().plaintext, "10.7.7.7"); });
+    CodeOf([&] {
+      service_->authentication().AuthenticateApiKey(GenerateApiKey().plaintext, "10.7.7.7");
+    });
   }
   EXPECT_EQ(store_->Audit().ListAudit("auth.api_key.rejected", 100).size(), 1u);
   Advance(61'000);
-  CodeOf([&] { service_->AuthenticateApiKey("garbage", "10.7.7.7"); });
+  CodeOf([&] { service_->authentication().AuthenticateApiKey("garbage", "10.7.7.7"); });
   auto rows = store_->Audit().ListAudit("auth.api_key.rejected", 100);
   ASSERT_EQ(rows.size(), 3u) << "first row, the aggregate of the other 19, the next window's row";
   int aggregated = 0;

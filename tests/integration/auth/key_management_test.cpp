@@ -18,7 +18,7 @@ CreateApiKeyRequest Request(std::string name, Scope scope, KeyKind kind = KeyKin
 }
 
 Principal SessionOf(AuthService& service, const std::string& email) {
-  return service.Login(email, kPassword, "").principal;
+  return service.authentication().Login(email, kPassword, "").principal;
 }
 
 TEST_F(KeyManagement, ScopeMayNotExceedTheIssuersRole) {
@@ -27,7 +27,7 @@ TEST_F(KeyManagement, ScopeMayNotExceedTheIssuersRole) {
   Principal viewer = SessionOf(*service_, "viewer@example.com");
   for (Scope scope : {Scope::kRead, Scope::kAuthor}) {
     try {
-      service_->CreateApiKey(viewer, Request("agent", scope));
+      service_->keys().CreateApiKey(viewer, Request("agent", scope));
       FAIL() << "expected auth.role_required";
     } catch (const DomainError& e) {
       EXPECT_EQ(e.code(), errc::kRoleRequired);
@@ -35,31 +35,32 @@ TEST_F(KeyManagement, ScopeMayNotExceedTheIssuersRole) {
     }
   }
   MakeMember("alice@example.com", Role::kAuthor);
-  Principal read_key =
-      service_->AuthenticateApiKey(KeyFor("alice@example.com", Scope::kRead).plaintext, "");
+  Principal read_key = service_->authentication().AuthenticateApiKey(
+      KeyFor("alice@example.com", Scope::kRead).plaintext, "");
   try {
-    service_->CreateApiKey(read_key, Request("agent", Scope::kAuthor));
+    service_->keys().CreateApiKey(read_key, Request("agent", Scope::kAuthor));
     FAIL() << "expected auth.api_key.scope_exceeds_issuer";
   } catch (const DomainError& e) {
     EXPECT_EQ(e.code(), errc::kKeyScopeExceedsIssuer);
     EXPECT_EQ(e.details(), (Json{{"requested", "author"}, {"max", "read"}}));
   }
-  IssuedApiKey key = service_->CreateApiKey(read_key, Request("agent", Scope::kRead));
+  IssuedApiKey key = service_->keys().CreateApiKey(read_key, Request("agent", Scope::kRead));
   EXPECT_EQ(key.record.scope, Scope::kRead);
   EXPECT_EQ(key.record.workspace_id, read_key.workspace_id);
   EXPECT_EQ(key.record.minted_by, read_key.key_id);
-  EXPECT_EQ(service_->AuthenticateApiKey(key.plaintext, "").user_id, read_key.user_id);
+  EXPECT_EQ(service_->authentication().AuthenticateApiKey(key.plaintext, "").user_id,
+            read_key.user_id);
 
   // The operator CLI mints for any member, capped by the owner's role.
   MakeMember("op@example.com", Role::kOperator);
   EXPECT_EQ(CodeOf([&] {
-              service_->CreateApiKeyFor("op@example.com", "default", "k", Scope::kAuthor,
-                                        KeyKind::kUser, std::nullopt);
+              service_->keys().CreateApiKeyFor("op@example.com", "default", "k", Scope::kAuthor,
+                                               KeyKind::kUser, std::nullopt);
             }),
             "auth.api_key.scope_exceeds_issuer");
   EXPECT_EQ(CodeOf([&] {
-              service_->CreateApiKeyFor("op@example.com", "default", "k", Scope::kExecute,
-                                        KeyKind::kUser, std::nullopt);
+              service_->keys().CreateApiKeyFor("op@example.com", "default", "k", Scope::kExecute,
+                                               KeyKind::kUser, std::nullopt);
             }),
             "<none>");
 }
@@ -67,31 +68,34 @@ TEST_F(KeyManagement, ScopeMayNotExceedTheIssuersRole) {
 TEST_F(KeyManagement, AKeyCannotMintAWiderKey) {
   MakeMember("alice@example.com", Role::kAuthor);
   IssuedApiKey read_key = KeyFor("alice@example.com", Scope::kRead);
-  Principal as_key = service_->AuthenticateApiKey(read_key.plaintext, "");
-  EXPECT_EQ(CodeOf([&] { service_->CreateApiKey(as_key, Request("wider", Scope::kExecute)); }),
-            "auth.api_key.scope_exceeds_issuer");
-  EXPECT_EQ(CodeOf([&] { service_->CreateApiKey(as_key, Request("same", Scope::kRead)); }),
+  Principal as_key = service_->authentication().AuthenticateApiKey(read_key.plaintext, "");
+  EXPECT_EQ(
+      CodeOf([&] { service_->keys().CreateApiKey(as_key, Request("wider", Scope::kExecute)); }),
+      "auth.api_key.scope_exceeds_issuer");
+  EXPECT_EQ(CodeOf([&] { service_->keys().CreateApiKey(as_key, Request("same", Scope::kRead)); }),
             "<none>");
 }
 
 TEST_F(KeyManagement, IssuerMustBeAMemberUnlessSuperAdmin) {
   MakeMember("alice@example.com", Role::kAuthor);
-  service_->CreateWorkspace("other", "Other", "");
+  service_->accounts().CreateWorkspace("other", "Other", "");
   Principal alice = SessionOf(*service_, "alice@example.com");
   EXPECT_EQ(CodeOf([&] {
-              service_->CreateApiKey(alice, Request("x", Scope::kRead, KeyKind::kUser, "other"));
+              service_->keys().CreateApiKey(alice,
+                                            Request("x", Scope::kRead, KeyKind::kUser, "other"));
             }),
             "workspace.membership_required");
   EXPECT_EQ(CodeOf([&] {
-              service_->CreateApiKey(alice, Request("x", Scope::kRead, KeyKind::kUser, "missing"));
+              service_->keys().CreateApiKey(alice,
+                                            Request("x", Scope::kRead, KeyKind::kUser, "missing"));
             }),
             "workspace.not_found");
 
-  service_->CreateUser("root@example.com", "", kPassword, true);
+  service_->accounts().CreateUser("root@example.com", "", kPassword, true);
   Principal root = SessionOf(*service_, "root@example.com");
-  IssuedApiKey key =
-      service_->CreateApiKey(root, Request("ops", Scope::kAuthor, KeyKind::kServer, "other"));
-  Principal p = service_->AuthenticateApiKey(key.plaintext, "");
+  IssuedApiKey key = service_->keys().CreateApiKey(
+      root, Request("ops", Scope::kAuthor, KeyKind::kServer, "other"));
+  Principal p = service_->authentication().AuthenticateApiKey(key.plaintext, "");
   EXPECT_EQ(p.workspace_name, "other");
   EXPECT_FALSE(p.role.has_value());
   EXPECT_TRUE(p.super_admin);
@@ -103,8 +107,8 @@ TEST_F(KeyManagement, NameAndExpiryAreValidated) {
   Principal alice = SessionOf(*service_, "alice@example.com");
   auto create = [&](std::string name, std::optional<int64_t> expiry) {
     return CodeOf([&] {
-      service_->CreateApiKey(alice,
-                             CreateApiKeyRequest{name, Scope::kRead, KeyKind::kUser, "", expiry});
+      service_->keys().CreateApiKey(
+          alice, CreateApiKeyRequest{name, Scope::kRead, KeyKind::kUser, "", expiry});
     });
   };
   EXPECT_EQ(create("", std::nullopt), "request.validation.invalid");
@@ -122,13 +126,13 @@ TEST_F(KeyManagement, ListShowsOwnKeysWithoutHashes) {
   IssuedApiKey a2 = KeyFor("alice@example.com", Scope::kAuthor);
   KeyFor("bob@example.com", Scope::kRead);
   Principal alice = SessionOf(*service_, "alice@example.com");
-  auto keys = service_->ListApiKeys(alice);
+  auto keys = service_->keys().ListApiKeys(alice);
   ASSERT_EQ(keys.size(), 2u);
   for (const auto& key : keys) {
     EXPECT_TRUE(key.key_hash.empty());
     EXPECT_TRUE(key.id == a1.record.id || key.id == a2.record.id);
   }
-  auto all = service_->ListAllKeys();
+  auto all = service_->keys().ListAllKeys();
   EXPECT_EQ(all.size(), 3u);
   for (const auto& key : all) EXPECT_TRUE(key.key_hash.empty());
 }
@@ -138,26 +142,26 @@ TEST_F(KeyManagement, RevokingSomeoneElsesKeyLooksLikeNotFound) {
   MakeMember("bob@example.com", Role::kAuthor);
   IssuedApiKey bobs = KeyFor("bob@example.com", Scope::kRead);
   Principal alice = SessionOf(*service_, "alice@example.com");
-  EXPECT_EQ(CodeOf([&] { service_->RevokeApiKey(alice, bobs.record.id); }),
+  EXPECT_EQ(CodeOf([&] { service_->keys().RevokeApiKey(alice, bobs.record.id); }),
             "auth.api_key.not_found");
-  EXPECT_EQ(CodeOf([&] { service_->RevokeApiKey(alice, "dpk_AAAAAAAAAAAA"); }),
+  EXPECT_EQ(CodeOf([&] { service_->keys().RevokeApiKey(alice, "dpk_AAAAAAAAAAAA"); }),
             "auth.api_key.not_found");
   EXPECT_FALSE(store_->Credentials().FindApiKey(bobs.record.id)->is_revoked);
 
-  service_->CreateUser("root@example.com", "", kPassword, true);
+  service_->accounts().CreateUser("root@example.com", "", kPassword, true);
   Principal root = SessionOf(*service_, "root@example.com");
-  service_->RevokeApiKey(root, bobs.record.id);
+  service_->keys().RevokeApiKey(root, bobs.record.id);
   EXPECT_TRUE(store_->Credentials().FindApiKey(bobs.record.id)->is_revoked);
 }
 
 TEST_F(KeyManagement, OperatorRevocation) {
   MakeMember("alice@example.com", Role::kAuthor);
   IssuedApiKey key = KeyFor("alice@example.com", Scope::kRead);
-  service_->AuthenticateApiKey(key.plaintext, "");
-  service_->RevokeApiKeyById(key.record.id);
-  EXPECT_EQ(CodeOf([&] { service_->AuthenticateApiKey(key.plaintext, ""); }),
+  service_->authentication().AuthenticateApiKey(key.plaintext, "");
+  service_->keys().RevokeApiKeyById(key.record.id);
+  EXPECT_EQ(CodeOf([&] { service_->authentication().AuthenticateApiKey(key.plaintext, ""); }),
             "auth.api_key.invalid");
-  EXPECT_EQ(CodeOf([&] { service_->RevokeApiKeyById("dpk_AAAAAAAAAAAA"); }),
+  EXPECT_EQ(CodeOf([&] { service_->keys().RevokeApiKeyById("dpk_AAAAAAAAAAAA"); }),
             "auth.api_key.not_found");
 }
 

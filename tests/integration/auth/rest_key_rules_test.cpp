@@ -32,8 +32,8 @@ class KeyRulesStack : public SurfaceStack {
     Member("oscar", "acme", Role::kOperator);
     Member("wanda", "acme", Role::kWsAdmin);
     Member("olga", "other", Role::kAuthor);
-    auth_->CreateUser("root@example.com", "root", kPassword, true);
-    auth_->SetMembership("acme", "root@example.com", Role::kWsAdmin);
+    auth_->accounts().CreateUser("root@example.com", "root", kPassword, true);
+    auth_->accounts().SetMembership("acme", "root@example.com", Role::kWsAdmin);
     SeedKey("alice_read", "alice", Scope::kRead);
     SeedKey("alice_read2", "alice", Scope::kRead);
     SeedKey("alice_exec", "alice", Scope::kExecute);
@@ -48,16 +48,16 @@ class KeyRulesStack : public SurfaceStack {
 
   void Member(const std::string& name, const std::string& workspace, Role role) {
     std::string email = name + "@example.com";
-    auth_->CreateUser(email, name, kPassword, false);
+    auth_->accounts().CreateUser(email, name, kPassword, false);
     if (!store_->Workspaces().FindWorkspaceByName(workspace))
-      auth_->CreateWorkspace(workspace, "", "");
-    auth_->SetMembership(workspace, email, role);
+      auth_->accounts().CreateWorkspace(workspace, "", "");
+    auth_->accounts().SetMembership(workspace, email, role);
   }
 
   void SeedKey(const std::string& label, const std::string& user, Scope scope,
                KeyKind kind = KeyKind::kUser, const std::string& workspace = "acme") {
     IssuedApiKey issued =
-        auth_->CreateApiKeyFor(user + "@example.com", workspace, label, scope, kind, {});
+        auth_->keys().CreateApiKeyFor(user + "@example.com", workspace, label, scope, kind, {});
     tokens_[label] = issued.plaintext;
     key_ids_[label] = issued.record.id;
   }
@@ -88,10 +88,11 @@ class KeyRulesStack : public SurfaceStack {
     const std::string suffix = "_session";
     if (as.size() > suffix.size() && as.substr(as.size() - suffix.size()) == suffix) {
       std::string token =
-          auth_->Login(as.substr(0, as.size() - suffix.size()) + "@example.com", kPassword, "")
+          auth_->authentication()
+              .Login(as.substr(0, as.size() - suffix.size()) + "@example.com", kPassword, "")
               .token;
       request.headers.Add("Cookie", "dp_session=" + token);
-      request.headers.Add("DP-CSRF-Token", AuthService::CsrfTokenFor(token));
+      request.headers.Add("DP-CSRF-Token", Authenticator::CsrfTokenFor(token));
     } else {
       request.headers.Add("DP-API-Key", tokens_.at(as));
     }
@@ -119,7 +120,7 @@ class KeyRulesStack : public SurfaceStack {
   // The code authenticating with `token` answers, "<none>" when it authenticates.
   std::string CodeOfAuth(const std::string& token) {
     try {
-      auth_->AuthenticateApiKey(token, "");
+      auth_->authentication().AuthenticateApiKey(token, "");
     } catch (const DomainError& e) {
       return std::string(e.code().code);
     }
@@ -183,7 +184,7 @@ TEST_F(KeyLineage, MintedByIsRecordedListedAndOutlivesTheParent) {
   EXPECT_EQ(by_name["child"], parent_id);
 
   ASSERT_EQ(Call("alice_session", "DELETE", "/api/v1/auth/api-keys/" + parent_id).status, 204);
-  EXPECT_EQ(auth_->AuthenticateApiKey(child_token, "").user_id, P_alice());
+  EXPECT_EQ(auth_->authentication().AuthenticateApiKey(child_token, "").user_id, P_alice());
 }
 
 // One operator verb revokes every key of a user, keys minted by keys included.

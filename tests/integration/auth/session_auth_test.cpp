@@ -9,7 +9,7 @@ using SessionAuth = AuthServiceTest;
 
 TEST_F(SessionAuth, LoginOpensASessionInTheFirstWorkspace) {
   User bob = MakeMember("bob@example.com", Role::kOperator);
-  LoginResult login = service_->Login("BOB@example.com", kPassword, "10.0.0.9");
+  LoginResult login = service_->authentication().Login("BOB@example.com", kPassword, "10.0.0.9");
   EXPECT_EQ(login.token.size(), 43u);  // 32 random bytes, base64url without padding
   EXPECT_EQ(login.token.find_first_of("+/="), std::string::npos);
   EXPECT_EQ(login.expires_at_ms, kStartMs + 8 * 3600 * 1000);
@@ -24,7 +24,7 @@ TEST_F(SessionAuth, LoginOpensASessionInTheFirstWorkspace) {
   ASSERT_TRUE(session.has_value());
   EXPECT_EQ(session->user_id, bob.id);
 
-  Principal p = service_->AuthenticateSession(login.token);
+  Principal p = service_->authentication().AuthenticateSession(login.token);
   EXPECT_EQ(p.user_id, bob.id);
   EXPECT_EQ(p.workspace_id, login.principal.workspace_id);
   EXPECT_TRUE(p.via_session);
@@ -39,14 +39,14 @@ TEST_F(SessionAuth, WrongPasswordAndUnknownEmailLookAlike) {
   MakeMember("bob@example.com", Role::kViewer);
   std::string wrong_message, unknown_message;
   try {
-    service_->Login("bob@example.com", "not the password", "");
+    service_->authentication().Login("bob@example.com", "not the password", "");
   } catch (const DomainError& e) {
     EXPECT_EQ(e.code(), errc::kLoginInvalid);
     wrong_message = e.what();
   }
   const uint64_t verifies = service_->hasher().verify_count();
   try {
-    service_->Login("nobody@example.com", "not the password", "");
+    service_->authentication().Login("nobody@example.com", "not the password", "");
   } catch (const DomainError& e) {
     EXPECT_EQ(e.code(), errc::kLoginInvalid);
     unknown_message = e.what();
@@ -64,32 +64,35 @@ TEST_F(SessionAuth, WrongPasswordAndUnknownEmailLookAlike) {
 
 TEST_F(SessionAuth, InactiveUserCannotLogIn) {
   MakeMember("bob@example.com", Role::kViewer);
-  service_->SetUserActive("bob@example.com", false);
-  EXPECT_EQ(CodeOf([&] { service_->Login("bob@example.com", kPassword, ""); }),
+  service_->accounts().SetUserActive("bob@example.com", false);
+  EXPECT_EQ(CodeOf([&] { service_->authentication().Login("bob@example.com", kPassword, ""); }),
             "auth.login.user_inactive");
   EXPECT_EQ(store_->Audit().ListAudit("auth.login.user_inactive", 5).size(), 1u);
 }
 
 TEST_F(SessionAuth, SessionExpires) {
   MakeMember("bob@example.com", Role::kViewer);
-  LoginResult login = service_->Login("bob@example.com", kPassword, "");
+  LoginResult login = service_->authentication().Login("bob@example.com", kPassword, "");
   Advance(8LL * 3600 * 1000 - 1);
-  EXPECT_EQ(CodeOf([&] { service_->AuthenticateSession(login.token); }), "<none>");
+  EXPECT_EQ(CodeOf([&] { service_->authentication().AuthenticateSession(login.token); }), "<none>");
   Advance(1);
-  EXPECT_EQ(CodeOf([&] { service_->AuthenticateSession(login.token); }), "auth.session.expired");
+  EXPECT_EQ(CodeOf([&] { service_->authentication().AuthenticateSession(login.token); }),
+            "auth.session.expired");
 }
 
 TEST_F(SessionAuth, LogoutAndDeactivationEndTheSessionAtOnce) {
   MakeMember("bob@example.com", Role::kViewer);
-  LoginResult first = service_->Login("bob@example.com", kPassword, "");
-  LoginResult second = service_->Login("bob@example.com", kPassword, "");
-  service_->AuthenticateSession(first.token);
-  service_->Logout(first.token);
-  EXPECT_EQ(CodeOf([&] { service_->AuthenticateSession(first.token); }), "auth.session.invalid");
+  LoginResult first = service_->authentication().Login("bob@example.com", kPassword, "");
+  LoginResult second = service_->authentication().Login("bob@example.com", kPassword, "");
+  service_->authentication().AuthenticateSession(first.token);
+  service_->authentication().Logout(first.token);
+  EXPECT_EQ(CodeOf([&] { service_->authentication().AuthenticateSession(first.token); }),
+            "auth.session.invalid");
   EXPECT_FALSE(store_->Credentials().FindSession(Sha256Hex(first.token)).has_value());
-  service_->AuthenticateSession(second.token);
-  service_->SetUserActive("bob@example.com", false);
-  EXPECT_EQ(CodeOf([&] { service_->AuthenticateSession(second.token); }), "auth.session.invalid");
+  service_->authentication().AuthenticateSession(second.token);
+  service_->accounts().SetUserActive("bob@example.com", false);
+  EXPECT_EQ(CodeOf([&] { service_->authentication().AuthenticateSession(second.token); }),
+            "auth.session.invalid");
 }
 
 // issue 17: a password change ends the user's OTHER sessions, keeps the one it came from, and
@@ -98,54 +101,59 @@ TEST_F(SessionAuth, PasswordChangeEndsTheOtherSessionsOnly) {
   MakeMember("bob@example.com", Role::kAuthor);
   MakeMember("carol@example.com", Role::kAuthor);
   IssuedApiKey key = KeyFor("bob@example.com", Scope::kAuthor);
-  LoginResult current = service_->Login("bob@example.com", kPassword, "");
-  LoginResult laptop = service_->Login("bob@example.com", kPassword, "");
-  LoginResult phone = service_->Login("bob@example.com", kPassword, "");
-  LoginResult carol = service_->Login("carol@example.com", kPassword, "");
+  LoginResult current = service_->authentication().Login("bob@example.com", kPassword, "");
+  LoginResult laptop = service_->authentication().Login("bob@example.com", kPassword, "");
+  LoginResult phone = service_->authentication().Login("bob@example.com", kPassword, "");
+  LoginResult carol = service_->authentication().Login("carol@example.com", kPassword, "");
   for (const auto* login : {&current, &laptop, &phone, &carol}) {
-    service_->AuthenticateSession(login->token);  // cached: the change must reach the cache
+    service_->authentication().AuthenticateSession(
+        login->token);  // cached: the change must reach the cache
   }
-  Principal me = service_->AuthenticateSession(current.token);
+  Principal me = service_->authentication().AuthenticateSession(current.token);
   EXPECT_EQ(me.session_token_hash, Sha256Hex(current.token));
-  service_->ChangeOwnPassword(me, kPassword, "a brand new passphrase");
+  service_->accounts().ChangeOwnPassword(me, kPassword, "a brand new passphrase");
 
-  EXPECT_EQ(service_->AuthenticateSession(current.token).user_id, me.user_id);
+  EXPECT_EQ(service_->authentication().AuthenticateSession(current.token).user_id, me.user_id);
   for (const auto* ended : {&laptop, &phone}) {
-    EXPECT_EQ(CodeOf([&] { service_->AuthenticateSession(ended->token); }), "auth.session.invalid");
+    EXPECT_EQ(CodeOf([&] { service_->authentication().AuthenticateSession(ended->token); }),
+              "auth.session.invalid");
     EXPECT_FALSE(store_->Credentials().FindSession(Sha256Hex(ended->token)).has_value());
   }
-  EXPECT_EQ(service_->AuthenticateSession(carol.token).email, "carol@example.com");
-  EXPECT_EQ(service_->AuthenticateApiKey(key.plaintext, "").user_id, me.user_id);
+  EXPECT_EQ(service_->authentication().AuthenticateSession(carol.token).email, "carol@example.com");
+  EXPECT_EQ(service_->authentication().AuthenticateApiKey(key.plaintext, "").user_id, me.user_id);
   auto audit = store_->Audit().ListAudit("auth.user.password_changed", 5);
   ASSERT_EQ(audit.size(), 1u);
   EXPECT_EQ(audit[0].details["other_sessions_ended"], 2);
   EXPECT_EQ(audit[0].details.dump().find("passphrase"), std::string::npos);
   // The new password signs in; the old one no longer does.
-  EXPECT_NO_THROW(service_->Login("bob@example.com", "a brand new passphrase", ""));
-  EXPECT_EQ(CodeOf([&] { service_->Login("bob@example.com", kPassword, ""); }),
+  EXPECT_NO_THROW(
+      service_->authentication().Login("bob@example.com", "a brand new passphrase", ""));
+  EXPECT_EQ(CodeOf([&] { service_->authentication().Login("bob@example.com", kPassword, ""); }),
             "auth.login.invalid_credentials");
 }
 
 TEST_F(SessionAuth, SessionCacheRereadsMembershipAtTtl) {
   User bob = MakeMember("bob@example.com", Role::kViewer);
-  LoginResult login = service_->Login("bob@example.com", kPassword, "");
+  LoginResult login = service_->authentication().Login("bob@example.com", kPassword, "");
   store_->Workspaces().UpsertMembership(
       Membership{login.principal.workspace_id, bob.id, Role::kAuthor, 0});
-  EXPECT_EQ(service_->AuthenticateSession(login.token).role, Role::kViewer);
+  EXPECT_EQ(service_->authentication().AuthenticateSession(login.token).role, Role::kViewer);
   Advance(kTtlMs);
-  Principal p = service_->AuthenticateSession(login.token);
+  Principal p = service_->authentication().AuthenticateSession(login.token);
   EXPECT_EQ(p.role, Role::kAuthor);
   EXPECT_EQ(p.scope, Scope::kAuthor);
 }
 
 TEST_F(SessionAuth, UnknownOrEmptyCookieIsInvalid) {
-  EXPECT_EQ(CodeOf([&] { service_->AuthenticateSession(""); }), "auth.session.invalid");
-  EXPECT_EQ(CodeOf([&] { service_->AuthenticateSession("made-up"); }), "auth.session.invalid");
+  EXPECT_EQ(CodeOf([&] { service_->authentication().AuthenticateSession(""); }),
+            "auth.session.invalid");
+  EXPECT_EQ(CodeOf([&] { service_->authentication().AuthenticateSession("made-up"); }),
+            "auth.session.invalid");
 }
 
 TEST_F(SessionAuth, SuperAdminWithoutWorkspaceGetsAnEmptyContext) {
-  service_->CreateUser("root@example.com", "Root", kPassword, true);
-  LoginResult login = service_->Login("root@example.com", kPassword, "");
+  service_->accounts().CreateUser("root@example.com", "Root", kPassword, true);
+  LoginResult login = service_->authentication().Login("root@example.com", kPassword, "");
   EXPECT_TRUE(login.principal.super_admin);
   EXPECT_TRUE(login.principal.workspace_id.empty());
   EXPECT_EQ(login.principal.scope, Scope::kAuthor);

@@ -25,8 +25,8 @@ Json Matrix() {
 }
 
 TEST_F(WorkspaceAdmin, EachVerbIsAllowedExactlyToTheRolesTheMatrixNames) {
-  WorkspaceAdminService admin(*service_);
-  AccountService account(*service_);
+  WorkspaceAdminService admin(service_->accounts());
+  AccountService account(service_->accounts());
   const Json matrix = Matrix();
   ASSERT_FALSE(matrix["cases"].empty());
   int n = 0;
@@ -38,7 +38,8 @@ TEST_F(WorkspaceAdmin, EachVerbIsAllowedExactlyToTheRolesTheMatrixNames) {
     const std::string target = "target" + std::to_string(n++) + "@example.com";
     MakeMember(email, super ? Role::kViewer : *ParseRole(actor_role), "default", super);
     MakeMember(target, Role::kViewer);
-    Principal me = service_->AuthenticateSession(service_->Login(email, kPassword, "").token);
+    Principal me = service_->authentication().AuthenticateSession(
+        service_->authentication().Login(email, kPassword, "").token);
     ASSERT_TRUE(me.via_session);
     std::vector<std::function<void()>> verbs = {
         [&] { admin.Members(me); },
@@ -59,24 +60,26 @@ TEST_F(WorkspaceAdmin, EachVerbIsAllowedExactlyToTheRolesTheMatrixNames) {
           << matrix["verbs"][i].get<std::string>();
     }
     // The password changed only by the last, allowed call: the new one signs in, the old not.
-    EXPECT_EQ(CodeOf([&] { service_->Login(email, "a long enough password", ""); }), "<none>");
-    EXPECT_EQ(CodeOf([&] { service_->Login(email, kPassword, ""); }),
+    EXPECT_EQ(
+        CodeOf([&] { service_->authentication().Login(email, "a long enough password", ""); }),
+        "<none>");
+    EXPECT_EQ(CodeOf([&] { service_->authentication().Login(email, kPassword, ""); }),
               "auth.login.invalid_credentials");
   }
 }
 
 TEST_F(WorkspaceAdmin, MemberVerbsChangeTheActiveWorkspaceOnly) {
-  WorkspaceAdminService admin(*service_);
+  WorkspaceAdminService admin(service_->accounts());
   MakeMember("admin@example.com", Role::kWsAdmin);
   MakeMember("other-admin@example.com", Role::kWsAdmin, "other");
   MakeMember("bob@example.com", Role::kViewer);
-  service_->SetMembership("other", "bob@example.com", Role::kViewer);
-  Principal me =
-      service_->AuthenticateSession(service_->Login("admin@example.com", kPassword, "").token);
+  service_->accounts().SetMembership("other", "bob@example.com", Role::kViewer);
+  Principal me = service_->authentication().AuthenticateSession(
+      service_->authentication().Login("admin@example.com", kPassword, "").token);
   ASSERT_EQ(me.workspace_name, "default");
   admin.SetMember(me, "bob@example.com", Role::kAuthor);
   auto role_in = [&](const std::string& ws) {
-    for (const auto& m : service_->ListMembers(ws)) {
+    for (const auto& m : service_->accounts().ListMembers(ws)) {
       if (m.email == "bob@example.com") return std::string(ToString(m.role));
     }
     return std::string("<none>");
@@ -92,22 +95,24 @@ TEST_F(WorkspaceAdmin, MemberVerbsChangeTheActiveWorkspaceOnly) {
 }
 
 TEST_F(WorkspaceAdmin, AnInstanceAdminCreatesAUserWhoseOneTimePasswordSignsIn) {
-  WorkspaceAdminService admin(*service_);
+  WorkspaceAdminService admin(service_->accounts());
   User root = MakeMember("root@example.com", Role::kViewer, "default", true);
   MakeMember("owner@example.com", Role::kWsAdmin, "team");
-  Principal me =
-      service_->AuthenticateSession(service_->Login("root@example.com", kPassword, "").token);
+  Principal me = service_->authentication().AuthenticateSession(
+      service_->authentication().Login("root@example.com", kPassword, "").token);
   CreatedUser created =
       admin.CreateUser(me, {"New.Person@Example.com", "New Person", "team", Role::kAuthor});
   EXPECT_EQ(created.user["email"], "new.person@example.com");
   EXPECT_EQ(created.user["super_admin"], false);
   EXPECT_GE(created.one_time_password.size(), 24u);
   EXPECT_FALSE(created.membership_refusal);
-  EXPECT_EQ(
-      CodeOf([&] { service_->Login("new.person@example.com", created.one_time_password, ""); }),
-      "<none>");
+  EXPECT_EQ(CodeOf([&] {
+              service_->authentication().Login("new.person@example.com", created.one_time_password,
+                                               "");
+            }),
+            "<none>");
   bool member = false;
-  for (const auto& m : service_->ListMembers("team")) {
+  for (const auto& m : service_->accounts().ListMembers("team")) {
     if (m.email == "new.person@example.com") member = m.role == Role::kAuthor;
   }
   EXPECT_TRUE(member);
@@ -121,48 +126,52 @@ TEST_F(WorkspaceAdmin, AnInstanceAdminCreatesAUserWhoseOneTimePasswordSignsIn) {
   CreatedUser orphan = admin.CreateUser(me, {"orphan@example.com", "", "no-such-ws"});
   ASSERT_TRUE(orphan.membership_refusal);
   EXPECT_EQ(orphan.membership_refusal->code().code, "workspace.not_found");
-  EXPECT_EQ(CodeOf([&] { service_->Login("orphan@example.com", orphan.one_time_password, ""); }),
+  EXPECT_EQ(CodeOf([&] {
+              service_->authentication().Login("orphan@example.com", orphan.one_time_password, "");
+            }),
             "<none>");
 
   EXPECT_EQ(CodeOf([&] { admin.CreateUser(me, ByEmail("NEW.person@example.com")); }),
             "user.validation.duplicate_email");
   EXPECT_EQ(CodeOf([&] { admin.CreateUser(me, ByEmail("not an email")); }),
             "user.validation.email_invalid");
-  Principal key =
-      service_->AuthenticateApiKey(KeyFor("root@example.com", Scope::kAuthor).plaintext, "");
+  Principal key = service_->authentication().AuthenticateApiKey(
+      KeyFor("root@example.com", Scope::kAuthor).plaintext, "");
   EXPECT_EQ(CodeOf([&] { admin.CreateUser(key, ByEmail("by-key@example.com")); }),
             "auth.session.required");
-  EXPECT_EQ(CodeOf([&] { service_->Login("by-key@example.com", kPassword, ""); }),
+  EXPECT_EQ(CodeOf([&] { service_->authentication().Login("by-key@example.com", kPassword, ""); }),
             "auth.login.invalid_credentials");
 }
 
 TEST_F(WorkspaceAdmin, DeactivationStopsSignInAndNeverTargetsOneself) {
-  WorkspaceAdminService admin(*service_);
+  WorkspaceAdminService admin(service_->accounts());
   MakeMember("root@example.com", Role::kViewer, "default", true);
   MakeMember("bob@example.com", Role::kViewer);
-  Principal me =
-      service_->AuthenticateSession(service_->Login("root@example.com", kPassword, "").token);
+  Principal me = service_->authentication().AuthenticateSession(
+      service_->authentication().Login("root@example.com", kPassword, "").token);
   admin.SetUserActive(me, "bob@example.com", false);
-  EXPECT_EQ(CodeOf([&] { service_->Login("bob@example.com", kPassword, ""); }),
+  EXPECT_EQ(CodeOf([&] { service_->authentication().Login("bob@example.com", kPassword, ""); }),
             "auth.login.user_inactive");
   admin.SetUserActive(me, "bob@example.com", true);
-  EXPECT_EQ(CodeOf([&] { service_->Login("bob@example.com", kPassword, ""); }), "<none>");
+  EXPECT_EQ(CodeOf([&] { service_->authentication().Login("bob@example.com", kPassword, ""); }),
+            "<none>");
   EXPECT_EQ(CodeOf([&] { admin.SetUserActive(me, "ROOT@example.com", false); }),
             "user.validation.self_deactivation");
-  EXPECT_EQ(CodeOf([&] { service_->Login("root@example.com", kPassword, ""); }), "<none>");
+  EXPECT_EQ(CodeOf([&] { service_->authentication().Login("root@example.com", kPassword, ""); }),
+            "<none>");
   EXPECT_EQ(CodeOf([&] { admin.SetUserActive(me, "nobody@example.com", false); }),
             "user.not_found");
 }
 
 TEST_F(WorkspaceAdmin, AnInstanceAdminCreatesAWorkspaceTheyAdminister) {
-  WorkspaceAdminService admin(*service_);
+  WorkspaceAdminService admin(service_->accounts());
   MakeMember("root@example.com", Role::kViewer, "default", true);
-  Principal me =
-      service_->AuthenticateSession(service_->Login("root@example.com", kPassword, "").token);
+  Principal me = service_->authentication().AuthenticateSession(
+      service_->authentication().Login("root@example.com", kPassword, "").token);
   Json created = admin.CreateWorkspace(me, "team-etl", "Team ETL");
   EXPECT_EQ(created["name"], "team-etl");
   EXPECT_EQ(created["display_name"], "Team ETL");
-  auto members = service_->ListMembers("team-etl");
+  auto members = service_->accounts().ListMembers("team-etl");
   ASSERT_EQ(members.size(), 1u);
   EXPECT_EQ(members[0].email, "root@example.com");
   EXPECT_EQ(members[0].role, Role::kWsAdmin);
@@ -173,13 +182,14 @@ TEST_F(WorkspaceAdmin, AnInstanceAdminCreatesAWorkspaceTheyAdminister) {
 }
 
 TEST_F(WorkspaceAdmin, AKeyNeverChangesAPassword) {
-  AccountService account(*service_);
+  AccountService account(service_->accounts());
   MakeMember("alice@example.com", Role::kWsAdmin);
-  Principal key =
-      service_->AuthenticateApiKey(KeyFor("alice@example.com", Scope::kAuthor).plaintext, "");
+  Principal key = service_->authentication().AuthenticateApiKey(
+      KeyFor("alice@example.com", Scope::kAuthor).plaintext, "");
   EXPECT_EQ(CodeOf([&] { account.ChangePassword(key, kPassword, "a long enough password"); }),
             "auth.session.required");
-  EXPECT_EQ(CodeOf([&] { service_->Login("alice@example.com", kPassword, ""); }), "<none>");
+  EXPECT_EQ(CodeOf([&] { service_->authentication().Login("alice@example.com", kPassword, ""); }),
+            "<none>");
 }
 
 }  // namespace

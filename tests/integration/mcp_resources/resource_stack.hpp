@@ -54,12 +54,13 @@ class ResourceStack : public ::testing::Test {
 
   void AddUser(const std::string& name, const std::string& workspace, Role role, Scope scope) {
     std::string email = name + "@example.com";
-    auth_->CreateUser(email, name, "correct horse battery", false);
+    auth_->accounts().CreateUser(email, name, "correct horse battery", false);
     if (!store_->Workspaces().FindWorkspaceByName(workspace))
-      auth_->CreateWorkspace(workspace, "", email);
-    auth_->SetMembership(workspace, email, role);
-    IssuedApiKey key = auth_->CreateApiKeyFor(email, workspace, "k", scope, KeyKind::kUser, {});
-    principals_[name] = auth_->AuthenticateApiKey(key.plaintext, "127.0.0.1");
+      auth_->accounts().CreateWorkspace(workspace, "", email);
+    auth_->accounts().SetMembership(workspace, email, role);
+    IssuedApiKey key =
+        auth_->keys().CreateApiKeyFor(email, workspace, "k", scope, KeyKind::kUser, {});
+    principals_[name] = auth_->authentication().AuthenticateApiKey(key.plaintext, "127.0.0.1");
   }
 
   const Principal& P(const std::string& name) { return principals_.at(name); }

@@ -40,8 +40,8 @@ class OperationWalk : public ::testing::Test {
     config.blocking_threads = 1;
     config.io_threads = 1;
     app_ = new Application(config);
-    app_->Auth().CreateUser("owner@example.com", "owner", "correct horse battery", false);
-    app_->Auth().CreateWorkspace("walk", "", "owner@example.com");
+    app_->Auth().accounts().CreateUser("owner@example.com", "owner", "correct horse battery", false);
+    app_->Auth().accounts().CreateWorkspace("walk", "", "owner@example.com");
   }
   static void TearDownTestSuite() {
     delete app_;
@@ -58,15 +58,15 @@ class OperationWalk : public ::testing::Test {
     if (found != keys_.end()) return found->second;
     std::string email = name + "@example.com";
     AuthService& auth = app_->Auth();
-    auth.CreateUser(email, name, "correct horse battery", false);
-    auth.SetMembership("walk", email, Role::kWsAdmin);
-    IssuedApiKey key = auth.CreateApiKeyFor(email, "walk", "k", scope, KeyKind::kUser, {});
-    auth.SetMembership("walk", email, role);
+    auth.accounts().CreateUser(email, name, "correct horse battery", false);
+    auth.accounts().SetMembership("walk", email, Role::kWsAdmin);
+    IssuedApiKey key = auth.keys().CreateApiKeyFor(email, "walk", "k", scope, KeyKind::kUser, {});
+    auth.accounts().SetMembership("walk", email, role);
     return keys_.emplace(name, key.plaintext).first->second;
   }
 
   static Refusal CallTool(std::string_view tool, Scope scope, Role role) {
-    Principal principal = app_->Auth().AuthenticateApiKey(Key(scope, role), "127.0.0.1");
+    Principal principal = app_->Auth().authentication().AuthenticateApiKey(Key(scope, role), "127.0.0.1");
     Json request = {{"jsonrpc", "2.0"},
                     {"id", 1},
                     {"method", "tools/call"},

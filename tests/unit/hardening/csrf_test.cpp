@@ -56,7 +56,7 @@ TEST_F(CsrfBinding, OnlyTheSessionsOwnTokenPasses) {
   LoggedIn b = Login();
   ASSERT_FALSE(a.session.empty());
   EXPECT_NE(a.csrf, b.csrf) << "each session its own token";
-  EXPECT_EQ(a.csrf, AuthService::CsrfTokenFor(a.session));
+  EXPECT_EQ(a.csrf, Authenticator::CsrfTokenFor(a.session));
   const std::string planted = "planted-token-0123456789";
   EXPECT_EQ(Write("dp_session=" + a.session + "; dp_csrf=" + planted, planted), 403);
   EXPECT_EQ(Write("dp_session=" + a.session + "; dp_csrf=" + b.csrf, b.csrf), 403);
