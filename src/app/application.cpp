@@ -50,6 +50,7 @@
 #include "datapipelines/service/audit_log.hpp"
 #include "datapipelines/service/auth_service.hpp"
 #include "datapipelines/service/check_run_service.hpp"
+#include "datapipelines/service/datasource_explorer.hpp"
 #include "datapipelines/service/datasource_service.hpp"
 #include "datapipelines/service/endpoint_service.hpp"
 #include "datapipelines/service/execution_service.hpp"
@@ -106,11 +107,16 @@ HttpServerOptions ServerOptions(const Config& config) {
   return options;
 }
 
-DatasourceServiceOptions DatasourceOptions(const Config& config, UserConcurrency* expensive) {
-  DatasourceServiceOptions options;
+DatasourceExplorerOptions ExplorerOptions(const Config& config, UserConcurrency* expensive) {
+  DatasourceExplorerOptions options;
   options.max_cell_bytes = static_cast<std::size_t>(config.datasources_max_cell_bytes);
   options.max_payload_bytes = static_cast<std::size_t>(config.datasources_max_payload_bytes);
   options.expensive = expensive;
+  return options;
+}
+
+DatasourceServiceOptions DatasourceOptions(const Config& config) {
+  DatasourceServiceOptions options;
   options.duckdb_extension_directory = config.duckdb_extension_directory;
   options.duckdb_threads = config.duckdb_threads;
   options.duckdb_memory_limit_mb = config.duckdb_memory_limit_mb;
@@ -191,6 +197,7 @@ struct Application::Impl {
   std::unique_ptr<AuthService> auth;
   std::unique_ptr<RequestAuthenticator> authenticator;
   std::unique_ptr<DatasourceService> datasources;
+  std::unique_ptr<DatasourceExplorer> explorer;
   std::unique_ptr<TemplateService> templates;
   std::unique_ptr<PipelineStore> pipeline_store;
   std::unique_ptr<AuditReader> audit_reader;
@@ -274,9 +281,11 @@ struct Application::Impl {
     // resources/list cursors are signed with a sub-key of the shared encryption key, so a
     // cursor one instance issued pages on every other instance of the deployment (§7.3).
     cursor_signing_key = secrets.DeriveKey("mcp.resources.cursor");
-    datasources = std::make_unique<DatasourceService>(store->Datasources(), store->Workspaces(),
-                                                      *audit, std::move(secrets),
-                                                      DatasourceOptions(config, &expensive));
+    datasources =
+        std::make_unique<DatasourceService>(store->Datasources(), store->Workspaces(), *audit,
+                                            std::move(secrets), DatasourceOptions(config));
+    explorer =
+        std::make_unique<DatasourceExplorer>(*datasources, ExplorerOptions(config, &expensive));
     // [lake] the dp-lake registry: a LAKE datasource's tables are its rows (spec §6.2.29–31)
     lake_store = OpenLakeTableStore(*store);
     lake = std::make_unique<LakeTableService>(*lake_store, *datasources, *audit);
@@ -297,13 +306,13 @@ struct Application::Impl {
         spdlog::info("bootstrap: datasource {} registered", name);
       }
     }
-    BindDatasourceTools(catalog, *datasources);
-    rest->Mount("/api/v1/datasources", DatasourceRoutes(*datasources));
+    BindDatasourceTools(catalog, *datasources, *explorer);
+    rest->Mount("/api/v1/datasources", DatasourceRoutes(*datasources, *explorer));
     // [pipelines] pin templates and datasources, and evaluate the calculator catalog
     pipeline_store = OpenPipelineStore(*store);
     audit_reader = OpenAuditReader(*store, audit_queue.get());
     pipelines = std::make_unique<PipelineService>(store->Templates(), store->Datasources(),
-                                                  *pipeline_store, *templates, datasources.get(),
+                                                  *pipeline_store, *templates, explorer.get(),
                                                   audit_reader.get(), PipelineOptions(config));
     templates->SetPinSource(pipelines.get());
     datasources->SetUsageSource(
@@ -312,8 +321,8 @@ struct Application::Impl {
     BindCalculatorTools(catalog, config.org);
     // [semantics] learned facts, served inline on the datasource reads (spec §6.2.18a)
     fact_store = OpenLearnedFactStore(*store);
-    semantics =
-        std::make_unique<SemanticsService>(*fact_store, *datasources, *pipeline_store, *audit);
+    semantics = std::make_unique<SemanticsService>(*fact_store, *datasources, *explorer,
+                                                   *pipeline_store, *audit);
     datasources->SetFactEnricher(semantics.get());
     BindSemanticsTools(catalog, *semantics);
     // [executions] run pipeline versions through the executor and serve their results

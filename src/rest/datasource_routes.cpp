@@ -7,6 +7,7 @@
 #include "datapipelines/net/envelope.hpp"
 #include "datapipelines/rest/rest_router.hpp"
 #include "datapipelines/rest/rest_support.hpp"
+#include "datapipelines/service/datasource_explorer.hpp"
 #include "datapipelines/service/datasource_service.hpp"
 
 namespace dp {
@@ -60,7 +61,7 @@ HttpResponse ListPage(DatasourceService& service, const HttpRequest& request,
 
 // The locator of a table listing (`table` empty) or of one table.
 TableLocator Locator(const RestCall& c, const std::string& table) {
-  return DatasourceService::LocatorFromJson(LocatorArgs(c.request, c.Param("name"), table));
+  return TableLocator::FromJson(LocatorArgs(c.request, c.Param("name"), table));
 }
 
 // ?purge=true deletes a soft-deleted datasource for good (its name is free again).
@@ -82,8 +83,9 @@ Json BodyNaming(const RestCall& c) {
 
 }  // namespace
 
-RestResource DatasourceRoutes(DatasourceService& datasources) {
+RestResource DatasourceRoutes(DatasourceService& datasources, DatasourceExplorer& explorer) {
   auto& d = datasources;
+  auto& e = explorer;
   RestRouter router{std::string(kPrefix)};
   router
       .On("GET", "", Operation::kDatasourcesList,
@@ -105,25 +107,24 @@ RestResource DatasourceRoutes(DatasourceService& datasources) {
       .On("POST", "/{name}/restore", Operation::kDatasourcesRestore,
           [&d](const RestCall& c) { return c.Ok(d.Restore(c.principal, c.Param("name"))); })
       .On("GET", "/{name}/schemas", Operation::kDatasourcesGetSchemas,
-          [&d](const RestCall& c) { return c.Ok(d.GetSchemas(c.principal, c.Param("name"))); })
+          [&e](const RestCall& c) { return c.Ok(e.GetSchemas(c.principal, c.Param("name"))); })
       .On("GET", "/{name}/tables", Operation::kDatasourcesGetTables,
-          [&d](const RestCall& c) { return c.Ok(d.GetTables(c.principal, Locator(c, ""))); })
+          [&e](const RestCall& c) { return c.Ok(e.GetTables(c.principal, Locator(c, ""))); })
       .On("GET", "/{name}/tables/{table}/columns", Operation::kDatasourcesGetColumns,
-          [&d](const RestCall& c) {
-            return c.Ok(d.GetColumns(c.principal, Locator(c, c.Param("table"))));
+          [&e](const RestCall& c) {
+            return c.Ok(e.GetColumns(c.principal, Locator(c, c.Param("table"))));
           })
       .On("GET", "/{name}/tables/{table}/stats", Operation::kDatasourcesGetTableStats,
-          [&d](const RestCall& c) {
-            return c.Ok(d.GetTableStats(c.principal, Locator(c, c.Param("table"))));
+          [&e](const RestCall& c) {
+            return c.Ok(e.GetTableStats(c.principal, Locator(c, c.Param("table"))));
           })
       .On("POST", "/{name}/preview", Operation::kDatasourcesPreviewRows,
-          [&d](const RestCall& c) {
-            return c.Ok(
-                d.PreviewRows(c.principal, DatasourceService::PreviewFromJson(BodyNaming(c))));
+          [&e](const RestCall& c) {
+            return c.Ok(e.PreviewRows(c.principal, PreviewRequest::FromJson(BodyNaming(c))));
           })
       .On("POST", "/{name}/probe", Operation::kSqlProbe,
-          [&d](const RestCall& c) {
-            return c.Ok(d.Probe(c.principal, DatasourceService::ProbeFromJson(BodyNaming(c))));
+          [&e](const RestCall& c) {
+            return c.Ok(e.Probe(c.principal, ProbeRequest::FromJson(BodyNaming(c))));
           })
       .On("GET", "/{name}/grants", Operation::kDatasourcesListGrants,
           [&d](const RestCall& c) { return c.Ok(d.ListGrants(c.principal, c.Param("name"))); })

@@ -2,7 +2,7 @@
 
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
-#include "datapipelines/service/datasource_service.hpp"
+#include "datapipelines/service/datasource_explorer.hpp"
 #include "datapipelines/store/audit_reader.hpp"
 #include "datapipelines/store/template_store.hpp"
 #include "datapipelines/util/ascii.hpp"
@@ -45,7 +45,7 @@ std::set<std::string> TemplateTableTokens(const std::string& body) {
   return tokens;
 }
 
-LearnedTablesGate::LearnedTablesGate(TemplateStore& template_store, DatasourceService& datasources,
+LearnedTablesGate::LearnedTablesGate(TemplateStore& template_store, DatasourceExplorer& datasources,
                                      AuditReader& audit)
     : template_store_(template_store), datasources_(datasources), audit_(audit) {}
 

@@ -15,7 +15,7 @@
 namespace dp {
 
 class AuditReader;
-class DatasourceService;
+class DatasourceExplorer;
 class TemplateStore;
 
 // The [a-z0-9_]{4,} tokens of a template body (case-folded), every ${…} span stripped first.
@@ -23,7 +23,7 @@ std::set<std::string> TemplateTableTokens(const std::string& body);
 
 class LearnedTablesGate {
  public:
-  LearnedTablesGate(TemplateStore& template_store, DatasourceService& datasources,
+  LearnedTablesGate(TemplateStore& template_store, DatasourceExplorer& datasources,
                     AuditReader& audit);
 
   void Check(const Principal& principal, const PipelineBody& body, ValidationProblems& problems);
@@ -34,7 +34,7 @@ class LearnedTablesGate {
                                              const std::string& datasource);
 
   TemplateStore& template_store_;
-  DatasourceService& datasources_;
+  DatasourceExplorer& datasources_;
   AuditReader& audit_;
   std::map<std::string, std::set<std::string>> catalog_;
 };

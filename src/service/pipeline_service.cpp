@@ -54,7 +54,7 @@ std::vector<TemplatePin> PinsOf(const PipelineWithVersions& p, const PipelineVer
 
 PipelineService::PipelineService(TemplateStore& template_store, DatasourceStore& datasource_store,
                                  PipelineStore& store, TemplateService& templates,
-                                 DatasourceService* datasources, AuditReader* audit,
+                                 DatasourceExplorer* datasources, AuditReader* audit,
                                  PipelineServiceOptions options)
     : template_store_(template_store),
       datasource_store_(datasource_store),

@@ -20,6 +20,7 @@
 #include "datapipelines/semantics/fact_text_check.hpp"
 #include "datapipelines/semantics/schema_fingerprint.hpp"
 #include "datapipelines/service/audit_log.hpp"
+#include "datapipelines/service/datasource_explorer.hpp"
 #include "datapipelines/service/datasource_service.hpp"
 #include "datapipelines/store/pipeline_store.hpp"
 #include "datapipelines/util/clock.hpp"
@@ -236,10 +237,11 @@ ListFactsRequest ListFactsRequest::FromJson(const Json& args) {
 }
 
 SemanticsService::SemanticsService(LearnedFactStore& facts, DatasourceService& datasources,
-                                   PipelineStore& pipelines, AuditLog& audit,
-                                   SemanticsServiceOptions options)
+                                   DatasourceExplorer& explorer, PipelineStore& pipelines,
+                                   AuditLog& audit, SemanticsServiceOptions options)
     : facts_(facts),
       datasources_(datasources),
+      explorer_(explorer),
       pipelines_(pipelines),
       audit_(audit),
       options_(options) {}
@@ -274,7 +276,7 @@ Json SemanticsService::Record(const Principal& principal, const RecordFactReques
   bool schemaless = dialect == "SQLITE";
   // 3. every ref resolves against the LIVE schema: one column read per referenced table, which
   //    is also that table's fingerprint.
-  DatasourceService::LiveCatalog catalog = datasources_.ReadCatalog(principal, request.datasource);
+  DatasourceExplorer::LiveCatalog catalog = explorer_.ReadCatalog(principal, request.datasource);
   std::vector<FactRef> refs;
   for (FactRef ref : request.refs) {
     if (schemaless && ref.schema == "main") ref.schema.clear();
@@ -287,8 +289,8 @@ Json SemanticsService::Record(const Principal& principal, const RecordFactReques
     auto it = read.find(ref.TableKey());
     if (it != read.end()) return &it->second;
     auto columns = ref.table.empty() ? std::nullopt
-                                     : datasources_.ReadTableColumns(principal, request.datasource,
-                                                                     ref.schema, ref.table);
+                                     : explorer_.ReadTableColumns(principal, request.datasource,
+                                                                  ref.schema, ref.table);
     if (!columns) return nullptr;
     fingerprint.Set(ref.TableKey(), SchemaFingerprint::TableDigest(*columns));
     return &read.emplace(ref.TableKey(), std::move(*columns)).first->second;
@@ -434,7 +436,7 @@ Json SemanticsService::RunEvidence(const Principal& principal, const std::string
   probe.limit = options_.evidence_rows;
   probe.timeout_seconds = options_.evidence_timeout_seconds;
   try {
-    return datasources_.Probe(principal, probe);
+    return explorer_.Probe(principal, probe);
   } catch (const DomainError& error) {
     if (error.code() == errc::kDatasourceUnreachable || error.code() == errc::kDatasourceNotFound) {
       throw;

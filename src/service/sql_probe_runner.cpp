@@ -1,4 +1,4 @@
-// DatasourceService::Probe — sql_probe (MCP spec §6.2.34, datasources.md §7D): the
+// DatasourceExplorer::Probe — sql_probe (MCP spec §6.2.34, datasources.md §7D): the
 // classifier gate before any lease, typed binds, limit/timeout clamps, the EXPLAIN plan
 // captured before the run (and kept on a timeout), and the tempdb scratch check on a fresh
 // private in-memory SQLite (our staging engine).
@@ -14,6 +14,7 @@
 #include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/domain/sql_statement_classifier.hpp"
 #include "datapipelines/executor/tempdb.hpp"
+#include "datapipelines/service/datasource_explorer.hpp"
 #include "datapipelines/service/datasource_service.hpp"
 #include "datapipelines/store/metadata_store.hpp"
 #include "datasource_rules.hpp"
@@ -212,7 +213,7 @@ std::optional<std::string> MissingTable(const DomainError& error) {
 
 }  // namespace
 
-Json DatasourceService::Probe(const Principal& principal, const ProbeRequest& request) {
+Json DatasourceExplorer::Probe(const Principal& principal, const ProbeRequest& request) {
   EnforceAccess(principal, Operation::kSqlProbe);
   // The classifier runs before anything is looked up or leased (§6.2.34 argument faults).
   SqlStatementVerdict verdict = SqlStatementClassifier::Classify(request.sql);
@@ -224,13 +225,13 @@ Json DatasourceService::Probe(const Principal& principal, const ProbeRequest& re
   }
   std::optional<UserConcurrency::Permit> permit;
   if (options_.expensive) permit.emplace(options_.expensive->Acquire(principal.user_id));
-  if (request.datasource == kTempdb) return ScratchProbe(request);
-  DatasourceRecord record = RequireVisible(principal, request.datasource);
+  if (request.datasource == DatasourceService::kTempdb) return ScratchProbe(request);
+  DatasourceRecord record = registry_.RequireVisible(principal, request.datasource);
   BindMap binds =
       ReferencedBinds(request.sql, ParseDialectOrThrow(record.dialect), request.parameters);
   int limit = std::clamp(request.limit, 1, options_.max_probe_rows);
   int timeout = std::clamp(request.timeout_seconds, 1, options_.max_probe_timeout_seconds);
-  auto connector = ProbeConnectorFor(record);
+  auto connector = registry_.ProbeConnectorFor(record);
   try {
     auto lease = connector->Acquire();
     return RunProbe(*connector, *lease, request.sql, binds, limit, timeout,
@@ -240,7 +241,7 @@ Json DatasourceService::Probe(const Principal& principal, const ProbeRequest& re
   }
 }
 
-Json DatasourceService::ScratchProbe(const ProbeRequest& request) {
+Json DatasourceExplorer::ScratchProbe(const ProbeRequest& request) {
   BindMap binds = ReferencedBinds(request.sql, Dialect::kSqlite, request.parameters);
   int limit = std::clamp(request.limit, 1, options_.max_probe_rows);
   int timeout = std::clamp(request.timeout_seconds, 1, options_.max_probe_timeout_seconds);

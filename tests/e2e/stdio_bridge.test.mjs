@@ -12,7 +12,7 @@ import path from 'node:path';
 import { describe, it, before, after } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { BINARY } from './support/server.mjs';
+import { BINARY, sanitizerEnv } from './support/server.mjs';
 import { startDemoServer } from './support/demo_server.mjs';
 import { sdkClient } from './support/http.mjs';
 
@@ -26,7 +26,7 @@ async function bridgeClient(key, extraEnv = {}) {
   const transport = new StdioClientTransport({
     command: BINARY,
     args: ['mcp', '--server', server.baseUrl],
-    env: { PATH: process.env.PATH, DATAPIPELINES_API_KEY: key, ...extraEnv },
+    env: { ...sanitizerEnv, PATH: process.env.PATH, DATAPIPELINES_API_KEY: key, ...extraEnv },
     stderr: 'pipe',
   });
   transport.onerror = (e) => errors.push(e);
@@ -38,7 +38,7 @@ async function bridgeClient(key, extraEnv = {}) {
 /** Runs the bridge with raw stdin lines; resolves {code, stdout, stderr} once it exits. */
 function runBridge(lines, env, args = ['mcp', '--server', server.baseUrl]) {
   return new Promise((resolve) => {
-    const proc = spawn(BINARY, args, { env: { PATH: process.env.PATH, ...env } });
+    const proc = spawn(BINARY, args, { env: { ...sanitizerEnv, PATH: process.env.PATH, ...env } });
     let stdout = '';
     let stderr = '';
     proc.stdout.on('data', (d) => { stdout += d; });

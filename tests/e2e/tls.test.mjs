@@ -13,7 +13,7 @@ import tls from 'node:tls';
 import { describe, it, before, after } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { BINARY, ADMIN_EMAIL, ADMIN_PASSWORD, startServer, freePort } from './support/server.mjs';
+import { BINARY, ADMIN_EMAIL, ADMIN_PASSWORD, startServer, freePort, sanitizerEnv } from './support/server.mjs';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'dp-e2e-tls-'));
 const certFile = path.join(dir, 'cert.pem');
@@ -172,7 +172,7 @@ describe('binding beyond loopback', () => {
   it('refuses to start without TLS unless a proxy terminates it', async () => {
     const data = mkdtempSync(path.join(os.tmpdir(), 'dp-e2e-bind-'));
     try {
-      const env = { PATH: process.env.PATH, DATAPIPELINES_DATA_DIR: data,
+      const env = { ...sanitizerEnv, PATH: process.env.PATH, DATAPIPELINES_DATA_DIR: data,
         SERVER_ADDRESS: '0.0.0.0', SERVER_PORT: String(await freePort()) };
       const refused = spawnSync(BINARY, ['migrate'], { env, encoding: 'utf8', timeout: 30_000 });
       assert.equal(refused.status, 2, refused.stderr);

@@ -6,8 +6,9 @@
 
 namespace dp {
 
+class DatasourceExplorer;
 class DatasourceService;
 
-RestResource DatasourceRoutes(DatasourceService& datasources);
+RestResource DatasourceRoutes(DatasourceService& datasources, DatasourceExplorer& explorer);
 
 }  // namespace dp

@@ -1,6 +1,7 @@
 #pragma once
-// The datasource registry and the nine datasource read operations (MCP spec §6.2.10–12,
-// §6.2.16–19, §6.2.33–34; datasources.md §3, §5, §7, §7A, §9; REST API §9). The one place
+// The datasource registry (MCP spec §6.2.10–12, §6.2.33–34; datasources.md §3, §5, §9; REST
+// API §9): the rows, their grants and lifecycle, and the pooled connectors built from them.
+// The read-only exploration of a datasource's contents is DatasourceExplorer's. The one place
 // their rules live: MCP tools and REST twins call these functions with the caller's
 // Principal. Visibility is the grant (D-R7): a datasource not granted to the caller's
 // workspace is datasource.not_found, identical to one that does not exist. Every call
@@ -14,10 +15,8 @@
 #include <vector>
 
 #include "datapipelines/auth/principal.hpp"
-#include "datapipelines/connectors/bind_value.hpp"
 #include "datapipelines/connectors/connector_config.hpp"
 #include "datapipelines/connectors/introspection.hpp"
-#include "datapipelines/service/user_concurrency.hpp"
 #include "datapipelines/util/json.hpp"
 #include "datapipelines/util/secret_box.hpp"
 
@@ -30,42 +29,7 @@ class DatasourceStore;
 class WorkspaceStore;
 struct DatasourceRecord;
 
-// Where a table lives: the namespace array wins over the legacy dotted `schema` string.
-struct TableLocator {
-  std::string datasource;
-  std::optional<std::vector<std::string>> namespace_path;
-  std::optional<std::string> schema;
-  std::string table;  // empty for the tables listing
-};
-
-struct OrderTerm {
-  std::string column;
-  bool descending = false;
-};
-
-struct PreviewRequest {
-  TableLocator locator;
-  std::vector<OrderTerm> order_by;
-  int limit = 50;
-};
-
-struct ProbeRequest {
-  std::string datasource;
-  std::string sql;
-  BindMap parameters;
-  int limit = 50;
-  int timeout_seconds = 10;
-};
-
 struct DatasourceServiceOptions {
-  int max_probe_rows = 500;
-  int max_probe_timeout_seconds = 30;
-  int max_preview_rows = 50;
-  // Byte bounds of a probe's and a preview's rows (datapipelines.datasources.max-*-bytes).
-  std::size_t max_cell_bytes = 64 * 1024;
-  std::size_t max_payload_bytes = 4 * 1024 * 1024;
-  // Per-user permits for probe and preview (shared with renders); nullptr = unbounded.
-  UserConcurrency* expensive = nullptr;
   // datapipelines.connectors.duckdb.extension-directory: an operator-provided folder of DuckDB
   // extensions (httpfs, iceberg); "" = none, so s3:// and iceberg lake tables are refused.
   std::string duckdb_extension_directory;
@@ -131,16 +95,11 @@ class DatasourceService {
   Json RestoreAsOperator(const std::string& name);
   void PurgeAsOperator(const std::string& name);
 
-  // ---- the nine read operations (MCP tools and their REST twins)
+  // ---- the registry's reads (MCP tools and their REST twins); the catalog, preview and
+  // probe reads are DatasourceExplorer's
   Json List(const Principal& principal, const std::optional<std::string>& dialect);
   Json Get(const Principal& principal, const std::string& name);
   Json Test(const Principal& principal, const std::string& name);
-  Json GetSchemas(const Principal& principal, const std::string& name);
-  Json GetTables(const Principal& principal, const TableLocator& locator);
-  Json GetColumns(const Principal& principal, const TableLocator& locator);
-  Json GetTableStats(const Principal& principal, const TableLocator& locator);
-  Json PreviewRows(const Principal& principal, const PreviewRequest& request);
-  Json Probe(const Principal& principal, const ProbeRequest& request);
 
   // The executor's view of a node's datasource: the LIVE registry entry (a flip to readonly since
   // the pipeline was saved shows here) and its pooled connector. Visibility is the workspace
@@ -167,18 +126,6 @@ class DatasourceService {
   // The dialect of a datasource granted to the principal's workspace; datasource.not_found
   // otherwise (the §5.3 gate, before anything runs).
   std::string RequireGrantedDialect(const Principal& principal, const std::string& name);
-  struct LiveCatalog {
-    std::vector<TableInfo> tables;
-    std::string current_schema;  // "" on a schemaless dialect or when none is reported
-  };
-  // The unfiltered catalog listing and the session's current schema, on one lease.
-  LiveCatalog ReadCatalog(const Principal& principal, const std::string& name);
-  // One table's columns; nullopt when the catalog does not list the table in `schema`
-  // ("" = schemaless).
-  std::optional<std::vector<ColumnSchema>> ReadTableColumns(const Principal& principal,
-                                                            const std::string& name,
-                                                            const std::string& schema,
-                                                            const std::string& table);
 
   // ---- the dp-lake registry's hooks (LakeTableService, src/lake/)
   // A visible datasource's dialect and the connector configuration its pool is built from
@@ -199,20 +146,21 @@ class DatasourceService {
   // Drops the datasource's pools: the next lease rebuilds them from the row and the registry.
   void InvalidateConnector(const std::string& name) { DropConnector(name); }
 
-  // Argument parsing shared by both surfaces: request.validation.invalid on a bad shape.
-  static TableLocator LocatorFromJson(const Json& arguments);
-  static PreviewRequest PreviewFromJson(const Json& arguments);
-  static ProbeRequest ProbeFromJson(const Json& arguments);
+  // ---- what DatasourceExplorer reads through
+  // The record of a datasource granted to the principal's workspace; datasource.not_found
+  // otherwise, the same for one that does not exist.
+  DatasourceRecord RequireVisible(const Principal& principal, const std::string& name);
+  // The datasource's pooled connector, built on first use.
+  std::shared_ptr<Connector> ConnectorFor(const DatasourceRecord& record);
+  // The datasource's sql_probe sessions: read-only whatever the datasource's mode.
+  std::shared_ptr<Connector> ProbeConnectorFor(const DatasourceRecord& record);
+  LearnedFactsEnricher* fact_enricher() const { return enricher_; }
 
  private:
   struct CachedConnector;
 
-  DatasourceRecord RequireVisible(const Principal& principal, const std::string& name);
   DatasourceRecord RequireManageable(const Principal& principal, const std::string& name);
-  std::shared_ptr<Connector> ConnectorFor(const DatasourceRecord& record);
   ConnectorConfig ConfigFor(const DatasourceRecord& record);
-  // The datasource's sql_probe sessions: read-only whatever the datasource's mode.
-  std::shared_ptr<Connector> ProbeConnectorFor(const DatasourceRecord& record);
   void DropConnector(const std::string& name);
   Json View(const DatasourceRecord& record, bool granted);
   DatasourceRecord BuildRecord(const Json& body, const DatasourceRecord* existing);
@@ -232,7 +180,6 @@ class DatasourceService {
   Json RunTest(const DatasourceRecord& record, const Principal* principal);
   void Audit(const std::string& event, const std::string& name, const Principal* principal,
              Json details = Json::object());
-  Json ScratchProbe(const ProbeRequest& request);
 
   DatasourceStore& store_;
   WorkspaceStore& workspaces_;

@@ -25,7 +25,7 @@ namespace dp {
 
 class AuditReader;
 class CheckRunService;
-class DatasourceService;
+class DatasourceExplorer;
 class DatasourceStore;
 class TemplateStore;
 class PipelineStore;
@@ -80,7 +80,7 @@ class PipelineService : public TemplatePinSource {
   // `datasources` and `audit` serve the agent surface's table_not_learned gate; without them
   // (unit tests of other rules) the gate is off.
   PipelineService(TemplateStore& template_store, DatasourceStore& datasource_store,
-                  PipelineStore& store, TemplateService& templates, DatasourceService* datasources,
+                  PipelineStore& store, TemplateService& templates, DatasourceExplorer* datasources,
                   AuditReader* audit, PipelineServiceOptions options = {});
   ~PipelineService() override;
 
@@ -164,7 +164,7 @@ class PipelineService : public TemplatePinSource {
   DatasourceStore& datasource_store_;
   PipelineStore& store_;
   TemplateService& templates_;
-  DatasourceService* datasources_;
+  DatasourceExplorer* datasources_;
   AuditReader* audit_;
   PipelineServiceOptions options_;
   CheckRunService* checks_ = nullptr;

@@ -18,6 +18,7 @@
 namespace dp {
 
 class AuditLog;
+class DatasourceExplorer;
 class DatasourceService;
 class PipelineStore;
 
@@ -58,7 +59,8 @@ struct SemanticsServiceOptions {
 class SemanticsService : public LearnedFactsEnricher {
  public:
   SemanticsService(LearnedFactStore& facts, DatasourceService& datasources,
-                   PipelineStore& pipelines, AuditLog& audit, SemanticsServiceOptions options = {});
+                   DatasourceExplorer& explorer, PipelineStore& pipelines, AuditLog& audit,
+                   SemanticsServiceOptions options = {});
 
   Json Record(const Principal& principal, const RecordFactRequest& request);
   Json List(const Principal& principal, const ListFactsRequest& request);
@@ -88,6 +90,7 @@ class SemanticsService : public LearnedFactsEnricher {
 
   LearnedFactStore& facts_;
   DatasourceService& datasources_;
+  DatasourceExplorer& explorer_;
   PipelineStore& pipelines_;
   AuditLog& audit_;
   SemanticsServiceOptions options_;

@@ -171,10 +171,15 @@ export class DpServer {
  * `wrapper` runs the server under a command that execs it (e.g. ['prlimit', '--nofile=96:96']),
  * so the process (and proc.pid) is the server itself.
  */
+// A ThreadSanitizer run (scripts/test --tsan) hands its suppressions and exit code to every
+// server it starts; the servers get a chosen env, so they are passed on explicitly.
+export const sanitizerEnv = process.env.TSAN_OPTIONS ? { TSAN_OPTIONS: process.env.TSAN_OPTIONS } : {};
+
 export async function startServer(env = {}, { bootstrap = true, tls, wrapper = [] } = {}) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'dp-e2e-'));
   const port = await freePort();
   const fullEnv = {
+    ...sanitizerEnv,
     PATH: process.env.PATH,
     HOME: process.env.HOME ?? dataDir,
     DATAPIPELINES_DATA_DIR: dataDir,

@@ -12,6 +12,7 @@
 #include "datapipelines/auth/principal.hpp"
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/service/audit_log.hpp"
+#include "datapipelines/service/datasource_explorer.hpp"
 #include "datapipelines/service/datasource_service.hpp"
 #include "datapipelines/store/metadata_store.hpp"
 #include "datapipelines/util/crypto.hpp"
@@ -57,13 +58,16 @@ class ServiceHarness {
     audit_ = std::make_unique<AuditLog>(store_->Audit());
     service_ = std::make_unique<DatasourceService>(store_->Datasources(), store_->Workspaces(),
                                                    *audit_, SecretBox(RandomBytes(32)));
+    explorer_ = std::make_unique<DatasourceExplorer>(*service_);
   }
   ~ServiceHarness() {
+    explorer_.reset();
     service_.reset();
     store_.reset();
     std::filesystem::remove(path_);
   }
   DatasourceService& service() { return *service_; }
+  DatasourceExplorer& explorer() { return *explorer_; }
   MetadataStore& store() { return *store_; }
 
  private:
@@ -71,6 +75,7 @@ class ServiceHarness {
   std::unique_ptr<MetadataStore> store_;
   std::unique_ptr<AuditLog> audit_;
   std::unique_ptr<DatasourceService> service_;
+  std::unique_ptr<DatasourceExplorer> explorer_;
 };
 
 // Runs `fn` and returns the DomainError it threw (failing the test when none was thrown).

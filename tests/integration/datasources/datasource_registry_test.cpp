@@ -271,8 +271,8 @@ TEST_F(DatasourceRegistryTest, DeletedNameOffersRestoreOrPurge) {
 
 TEST_F(DatasourceRegistryTest, TempdbProbeIsAScratchCheck) {
   auto probe = [&](const std::string& sql) {
-    return h_.service().Probe(Key("ws-a"),
-                              DatasourceService::ProbeFromJson({{"name", "tempdb"}, {"sql", sql}}));
+    return h_.explorer().Probe(Key("ws-a"),
+                               ProbeRequest::FromJson({{"name", "tempdb"}, {"sql", sql}}));
   };
   Json incomplete = probe("SELECT a.id FROM staged_orders a JOIN staged_b b ON a.id = b.id");
   EXPECT_EQ(incomplete["check"], "syntax_and_names");
@@ -283,13 +283,13 @@ TEST_F(DatasourceRegistryTest, TempdbProbeIsAScratchCheck) {
   EXPECT_TRUE(incomplete.contains("wall_ms"));
   EXPECT_FALSE(incomplete["note"].get<std::string>().empty());
 
-  Json executed = h_.service().Probe(
-      Key("ws-a"), DatasourceService::ProbeFromJson(
-                       {{"name", "tempdb"},
-                        {"sql",
-                         "WITH v(a, b) AS (VALUES (1, 'x'), (2, 'y')) "
-                         "SELECT a, b FROM v WHERE a >= :lo ORDER BY a"},
-                        {"parameters", {{"lo", {{"type", "INTEGER"}, {"value", "2"}}}}}}));
+  Json executed = h_.explorer().Probe(
+      Key("ws-a"),
+      ProbeRequest::FromJson({{"name", "tempdb"},
+                              {"sql",
+                               "WITH v(a, b) AS (VALUES (1, 'x'), (2, 'y')) "
+                               "SELECT a, b FROM v WHERE a >= :lo ORDER BY a"},
+                              {"parameters", {{"lo", {{"type", "INTEGER"}, {"value", "2"}}}}}}));
   EXPECT_EQ(executed["validation_status"], "executed");
   EXPECT_EQ(executed["parsed"], true);
   EXPECT_EQ(executed["rows"], (Json::array({{{"a", 2}, {"b", "y"}}})));
@@ -323,16 +323,16 @@ TEST_F(DatasourceRegistryTest, PermissionRefusalIsTableForbidden) {
             {"workspace", "alpha"}};
   h_.service().Create(AdminSession("ws-a"), body);
   DomainError preview = Refusal([&] {
-    h_.service().PreviewRows(
-        Key("ws-a"), DatasourceService::PreviewFromJson(
+    h_.explorer().PreviewRows(
+        Key("ws-a"), PreviewRequest::FromJson(
                          {{"name", "pg-forbid"}, {"table", "secret_t"}, {"schema", schema}}));
   });
   EXPECT_EQ(preview.code().code, "datasource.table_forbidden");
   EXPECT_EQ(preview.http_status(), 403);
   DomainError probe = Refusal([&] {
-    h_.service().Probe(Key("ws-a"), DatasourceService::ProbeFromJson(
-                                        {{"name", "pg-forbid"},
-                                         {"sql", "SELECT * FROM " + schema + ".secret_t"}}));
+    h_.explorer().Probe(Key("ws-a"),
+                        ProbeRequest::FromJson({{"name", "pg-forbid"},
+                                                {"sql", "SELECT * FROM " + schema + ".secret_t"}}));
   });
   EXPECT_EQ(probe.code().code, "datasource.table_forbidden");
   EXPECT_EQ(std::string(preview.ToJson().dump() + probe.ToJson().dump()).find(config.password),
@@ -357,18 +357,18 @@ TEST_F(DatasourceRegistryTest, MariaDbPermissionRefusalIsTableForbidden) {
             {"workspace", "alpha"}};
   h_.service().Create(AdminSession("ws-a"), body);
   auto probe = [&](const std::string& table) {
-    return h_.service().Probe(Key("ws-a"),
-                              DatasourceService::ProbeFromJson(
-                                  {{"name", "maria-limited"}, {"sql", "SELECT id FROM " + table}}));
+    return h_.explorer().Probe(
+        Key("ws-a"),
+        ProbeRequest::FromJson({{"name", "maria-limited"}, {"sql", "SELECT id FROM " + table}}));
   };
   EXPECT_EQ(probe("dp_limited_visible")["row_count_returned"], 0);
   DomainError forbidden = Refusal([&] { probe("dp_limited_secret"); });
   EXPECT_EQ(forbidden.code().code, "datasource.table_forbidden");
   EXPECT_EQ(forbidden.http_status(), 403);
   DomainError hidden = Refusal([&] {
-    h_.service().PreviewRows(Key("ws-a"),
-                             DatasourceService::PreviewFromJson(
-                                 {{"name", "maria-limited"}, {"table", "dp_limited_secret"}}));
+    h_.explorer().PreviewRows(
+        Key("ws-a"),
+        PreviewRequest::FromJson({{"name", "maria-limited"}, {"table", "dp_limited_secret"}}));
   });
   EXPECT_EQ(hidden.code().code, "datasource.table_not_found");
   EXPECT_EQ(std::string(forbidden.ToJson().dump() + hidden.ToJson().dump()).find(config.password),
@@ -431,8 +431,7 @@ TEST_F(DatasourceRegistryTest, ListingsStopAtTheCapAndSayTruncated) {
     conn->Execute("COMMIT");
   }
   h_.service().Create(AdminSession("ws-a"), SqliteBody("wide", path_));
-  Json tables =
-      h_.service().GetTables(Key("ws-a"), DatasourceService::LocatorFromJson({{"name", "wide"}}));
+  Json tables = h_.explorer().GetTables(Key("ws-a"), TableLocator::FromJson({{"name", "wide"}}));
   EXPECT_EQ(tables["tables"].size(), 2000u);
   EXPECT_EQ(tables["truncated"], true);
   std::filesystem::remove(path_);
@@ -451,15 +450,15 @@ TEST_F(DatasourceRegistryTest, NoCurrentSchemaMeansTheNamespaceIsRequired) {
             {"workspace", "alpha"}};
   h_.service().Create(AdminSession("ws-a"), body);
   DomainError error = Refusal([&] {
-    h_.service().GetColumns(Key("ws-a"), DatasourceService::LocatorFromJson(
-                                             {{"name", "maria-nodb"}, {"table", "anything"}}));
+    h_.explorer().GetColumns(
+        Key("ws-a"), TableLocator::FromJson({{"name", "maria-nodb"}, {"table", "anything"}}));
   });
   EXPECT_EQ(error.code().code, "pipeline.execution.parameter_required");
   // The tables listing carries each row's own namespace and keeps working.
-  Json tables = h_.service().GetTables(
-      Key("ws-a"), DatasourceService::LocatorFromJson({{"name", "maria-nodb"}}));
+  Json tables =
+      h_.explorer().GetTables(Key("ws-a"), TableLocator::FromJson({{"name", "maria-nodb"}}));
   EXPECT_TRUE(tables["tables"].is_array());
-  Json schemas = h_.service().GetSchemas(Key("ws-a"), "maria-nodb");
+  Json schemas = h_.explorer().GetSchemas(Key("ws-a"), "maria-nodb");
   EXPECT_NE(std::find(schemas["schemas"].begin(), schemas["schemas"].end(), config.database),
             schemas["schemas"].end());
 }

@@ -159,19 +159,19 @@ class DatasourceToolsTest : public ::testing::TestWithParam<std::string> {
     return args;
   }
   TableLocator Loc(const std::string& table = "") const {
-    return DatasourceService::LocatorFromJson(Args(table));
+    return TableLocator::FromJson(Args(table));
   }
   Json Preview(Json extra) {
     Json args = Args("trips");
     args.erase("namespace");
     if (!t_.ns.empty()) args["schema"] = t_.ns[0];
     for (auto& [k, v] : extra.items()) args[k] = v;
-    return Keep(h_.service().PreviewRows(key_, DatasourceService::PreviewFromJson(args)));
+    return Keep(h_.explorer().PreviewRows(key_, PreviewRequest::FromJson(args)));
   }
   Json Probe(Json extra) {
     Json args{{"name", name_}};
     for (auto& [k, v] : extra.items()) args[k] = v;
-    return Keep(h_.service().Probe(key_, DatasourceService::ProbeFromJson(args)));
+    return Keep(h_.explorer().Probe(key_, ProbeRequest::FromJson(args)));
   }
   std::string Qualified(const std::string& table) const {
     return (t_.ns.empty() ? "" : t_.admin->QuoteIdentifier(t_.ns[0]) + ".") +
@@ -218,14 +218,14 @@ TEST_P(DatasourceToolsTest, UngrantedIsTheSameAnswerAsNonexistent) {
   std::string shape = hidden.what();
   EXPECT_EQ(shape.replace(shape.find(name_), name_.size(), "no-such-ds"), absent.what());
   for (auto op : std::vector<std::function<void()>>{
-           [&] { h_.service().GetSchemas(other, name_); },
-           [&] { h_.service().GetTables(other, Loc()); },
-           [&] { h_.service().GetColumns(other, Loc("trips")); },
-           [&] { h_.service().GetTableStats(other, Loc("trips")); },
+           [&] { h_.explorer().GetSchemas(other, name_); },
+           [&] { h_.explorer().GetTables(other, Loc()); },
+           [&] { h_.explorer().GetColumns(other, Loc("trips")); },
+           [&] { h_.explorer().GetTableStats(other, Loc("trips")); },
            [&] { h_.service().Test(other, name_); },
            [&] {
-             h_.service().Probe(
-                 other, DatasourceService::ProbeFromJson({{"name", name_}, {"sql", "SELECT 1"}}));
+             h_.explorer().Probe(other,
+                                 ProbeRequest::FromJson({{"name", name_}, {"sql", "SELECT 1"}}));
            }}) {
     EXPECT_EQ(Refused(op).code().code, "datasource.not_found");
   }
@@ -260,7 +260,7 @@ TEST_P(DatasourceToolsTest, TestConnectsAndWritesHealthDown) {
 }
 
 TEST_P(DatasourceToolsTest, SchemasListNamespacesWithoutSystemOnes) {
-  Json schemas = Keep(h_.service().GetSchemas(key_, name_));
+  Json schemas = Keep(h_.explorer().GetSchemas(key_, name_));
   EXPECT_EQ(schemas["truncated"], false);
   if (t_.dialect == "SQLITE") {
     EXPECT_EQ(schemas["schemas"], Json::array());
@@ -280,7 +280,7 @@ TEST_P(DatasourceToolsTest, SchemasListNamespacesWithoutSystemOnes) {
 }
 
 TEST_P(DatasourceToolsTest, TablesCarryTheirNamespaceAndFiltersAreExact) {
-  Json tables = Keep(h_.service().GetTables(key_, Loc()));
+  Json tables = Keep(h_.explorer().GetTables(key_, Loc()));
   std::vector<std::string> names;
   for (const auto& table : tables["tables"]) {
     names.push_back(table["name"]);
@@ -297,7 +297,7 @@ TEST_P(DatasourceToolsTest, TablesCarryTheirNamespaceAndFiltersAreExact) {
   // Unknown and too-deep namespaces match nothing; the legacy schema string works too.
   auto filtered = [&](Json args) {
     args["name"] = name_;
-    return Keep(h_.service().GetTables(key_, DatasourceService::LocatorFromJson(args)))["tables"];
+    return Keep(h_.explorer().GetTables(key_, TableLocator::FromJson(args)))["tables"];
   };
   EXPECT_TRUE(filtered({{"namespace", {"no_such_ns"}}}).empty());
   EXPECT_TRUE(filtered({{"namespace", {"a", "b"}}}).empty());
@@ -308,7 +308,7 @@ TEST_P(DatasourceToolsTest, TablesCarryTheirNamespaceAndFiltersAreExact) {
 }
 
 TEST_P(DatasourceToolsTest, ColumnsMapToCanonicalTypes) {
-  Json columns = Keep(h_.service().GetColumns(key_, Loc("trips")));
+  Json columns = Keep(h_.explorer().GetColumns(key_, Loc("trips")));
   ASSERT_EQ(columns.size(), 5u) << columns.dump();
   EXPECT_EQ(columns[0]["name"], "id");
   EXPECT_EQ(columns[0]["type"], "INTEGER");
@@ -316,15 +316,15 @@ TEST_P(DatasourceToolsTest, ColumnsMapToCanonicalTypes) {
   EXPECT_EQ(columns[2]["type"], "DECIMAL");
   EXPECT_TRUE(columns[2].contains("source_type"));
   EXPECT_TRUE(columns[2]["warnings"].is_array());
-  Json weird = Keep(h_.service().GetColumns(key_, Loc("we\"ird")));
+  Json weird = Keep(h_.explorer().GetColumns(key_, Loc("we\"ird")));
   ASSERT_EQ(weird.size(), 1u);
   EXPECT_EQ(weird[0]["name"], "co\"l");
 }
 
 TEST_P(DatasourceToolsTest, UnknownTableNamesTheNearestListedOne) {
   for (auto op :
-       std::vector<std::function<void()>>{[&] { h_.service().GetColumns(key_, Loc("trip")); },
-                                          [&] { h_.service().GetTableStats(key_, Loc("trip")); },
+       std::vector<std::function<void()>>{[&] { h_.explorer().GetColumns(key_, Loc("trip")); },
+                                          [&] { h_.explorer().GetTableStats(key_, Loc("trip")); },
                                           [&] {
                                             Preview({{"table", T("trip")}});
                                           }}) {
@@ -335,24 +335,22 @@ TEST_P(DatasourceToolsTest, UnknownTableNamesTheNearestListedOne) {
     EXPECT_NE(std::string(error.what()).find("Did you mean"), std::string::npos);
   }
   // Nothing near: no suggestion.
-  DomainError far = Refused([&] { h_.service().GetColumns(key_, Loc("completely_unrelated_x")); });
+  DomainError far = Refused([&] { h_.explorer().GetColumns(key_, Loc("completely_unrelated_x")); });
   EXPECT_EQ(far.code().code, "datasource.table_not_found");
   EXPECT_FALSE(far.details().contains("nearest"));
   // A namespace deeper than the dialect's own matches nothing.
   Json args = Args("trips");
   args["namespace"] = {"a", "b"};
   EXPECT_EQ(
-      Refused([&] { h_.service().GetColumns(key_, DatasourceService::LocatorFromJson(args)); })
-          .code()
-          .code,
+      Refused([&] { h_.explorer().GetColumns(key_, TableLocator::FromJson(args)); }).code().code,
       "datasource.table_not_found");
 }
 
 TEST_P(DatasourceToolsTest, IdentifierInjectionIsQuotedNeverExecuted) {
   const std::string evil = T("trips") + "\"; DROP TABLE " + Qualified("zones") + "; --";
   for (auto op : std::vector<std::function<void()>>{
-           [&] { h_.service().GetColumns(key_, Loc(evil.substr(t_.prefix.size()))); },
-           [&] { h_.service().GetTableStats(key_, Loc(evil.substr(t_.prefix.size()))); },
+           [&] { h_.explorer().GetColumns(key_, Loc(evil.substr(t_.prefix.size()))); },
+           [&] { h_.explorer().GetTableStats(key_, Loc(evil.substr(t_.prefix.size()))); },
            [&] {
              Preview({{"table", evil}});
            }}) {
@@ -365,8 +363,7 @@ TEST_P(DatasourceToolsTest, IdentifierInjectionIsQuotedNeverExecuted) {
   Json nsargs = Args("trips");
   nsargs["namespace"] = {"x' OR '1'='1"};
   EXPECT_TRUE(
-      Keep(h_.service().GetTables(key_, DatasourceService::LocatorFromJson(nsargs)))["tables"]
-          .empty());
+      Keep(h_.explorer().GetTables(key_, TableLocator::FromJson(nsargs)))["tables"].empty());
   // zones is still there, with its rows.
   Json zones = Preview({{"table", T("zones")}});
   EXPECT_EQ(zones["row_count"], 2);
@@ -376,7 +373,7 @@ TEST_P(DatasourceToolsTest, IdentifierInjectionIsQuotedNeverExecuted) {
 }
 
 TEST_P(DatasourceToolsTest, StatsComeFromTheCatalog) {
-  Json stats = Keep(h_.service().GetTableStats(key_, Loc("trips")));
+  Json stats = Keep(h_.explorer().GetTableStats(key_, Loc("trips")));
   EXPECT_TRUE(stats.contains("stats_source"));
   EXPECT_TRUE(stats["indexes"].is_array());
   bool primary = false;
@@ -486,13 +483,14 @@ TEST_P(DatasourceToolsTest, UnreachableDatasourceIsTheCataloguedEnvelope) {
             {"password", t_.password},
             {"workspace", "alpha"}};
   Keep(h_.service().Create(AdminSession("ws-a"), body));
-  TableLocator loc = DatasourceService::LocatorFromJson({{"name", body["name"]}, {"table", "t"}});
+  TableLocator loc = TableLocator::FromJson({{"name", body["name"]}, {"table", "t"}});
   for (auto op : std::vector<std::function<void()>>{
-           [&] { h_.service().GetSchemas(key_, body["name"]); },
-           [&] { h_.service().GetTables(key_, loc); }, [&] { h_.service().GetColumns(key_, loc); },
+           [&] { h_.explorer().GetSchemas(key_, body["name"]); },
+           [&] { h_.explorer().GetTables(key_, loc); },
+           [&] { h_.explorer().GetColumns(key_, loc); },
            [&] {
-             h_.service().Probe(key_, DatasourceService::ProbeFromJson(
-                                          {{"name", body["name"]}, {"sql", "SELECT 1"}}));
+             h_.explorer().Probe(
+                 key_, ProbeRequest::FromJson({{"name", body["name"]}, {"sql", "SELECT 1"}}));
            }}) {
     DomainError error = Refused(op);
     EXPECT_EQ(error.code().code, "pipeline.execution.datasource_unreachable");

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "datapipelines/connectors/connector.hpp"
+#include "datapipelines/service/datasource_explorer.hpp"
 #include "datapipelines/service/user_concurrency.hpp"
 #include "integration/datasources/datasource_harness.hpp"
 
@@ -26,12 +27,13 @@ class ProbePayload : public ::testing::Test {
     store_->Migrate();
     store_->Workspaces().InsertWorkspace(Workspace{"ws-a", "alpha", "Alpha", "", 1});
     audit_ = std::make_unique<AuditLog>(store_->Audit());
-    DatasourceServiceOptions options;
+    DatasourceExplorerOptions options;
     options.max_cell_bytes = 1000;
     options.max_payload_bytes = 20000;
     options.expensive = &expensive_;
     service_ = std::make_unique<DatasourceService>(store_->Datasources(), store_->Workspaces(),
-                                                   *audit_, SecretBox(RandomBytes(32)), options);
+                                                   *audit_, SecretBox(RandomBytes(32)));
+    explorer_ = std::make_unique<DatasourceExplorer>(*service_, options);
     auto admin = MakeConnector(ConnectorConfig::FromUrl("sqlite:" + data_.string()));
     auto conn = admin->Open();
     conn->Execute("CREATE TABLE blobs (id INTEGER PRIMARY KEY, body TEXT)");
@@ -47,6 +49,7 @@ class ProbePayload : public ::testing::Test {
                                                 {"workspace", "alpha"}});
   }
   void TearDown() override {
+    explorer_.reset();
     service_.reset();
     store_.reset();
     fs::remove(meta_);
@@ -58,12 +61,13 @@ class ProbePayload : public ::testing::Test {
   std::unique_ptr<MetadataStore> store_;
   std::unique_ptr<AuditLog> audit_;
   std::unique_ptr<DatasourceService> service_;
+  std::unique_ptr<DatasourceExplorer> explorer_;
 };
 
 TEST_F(ProbePayload, CellsAndPayloadAreCappedAndReported) {
-  Json probe = service_->Probe(
+  Json probe = explorer_->Probe(
       Key("ws-a"),
-      DatasourceService::ProbeFromJson(
+      ProbeRequest::FromJson(
           {{"name", "blobs"}, {"sql", "SELECT id, body FROM blobs ORDER BY id"}, {"limit", 500}}));
   EXPECT_EQ(probe["truncated"], true);
   EXPECT_EQ(probe["truncated_reason"], "bytes");
@@ -74,17 +78,17 @@ TEST_F(ProbePayload, CellsAndPayloadAreCappedAndReported) {
   for (const Json& row : probe["rows"]) EXPECT_LE(row["body"].get<std::string>().size(), 1000u);
   EXPECT_LE(probe["rows"].dump().size(), 20000u + 1000u);
 
-  Json preview = service_->PreviewRows(
+  Json preview = explorer_->PreviewRows(
       Key("ws-a"),
-      DatasourceService::PreviewFromJson({{"name", "blobs"}, {"table", "blobs"}, {"limit", 50}}));
+      PreviewRequest::FromJson({{"name", "blobs"}, {"table", "blobs"}, {"limit", 50}}));
   EXPECT_EQ(preview["truncated"], true);
   EXPECT_EQ(preview["truncated_reason"], "bytes");
   EXPECT_GT(preview["truncated_cells"].get<int>(), 0);
 }
 
 TEST_F(ProbePayload, SmallAnswersAreUntouched) {
-  Json probe = service_->Probe(Key("ws-a"), DatasourceService::ProbeFromJson(
-                                                {{"name", "blobs"}, {"sql", "SELECT 1 AS one"}}));
+  Json probe = explorer_->Probe(
+      Key("ws-a"), ProbeRequest::FromJson({{"name", "blobs"}, {"sql", "SELECT 1 AS one"}}));
   EXPECT_EQ(probe["truncated"], false);
   EXPECT_FALSE(probe.contains("truncated_reason"));
   EXPECT_FALSE(probe.contains("truncated_cells"));

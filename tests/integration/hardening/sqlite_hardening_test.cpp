@@ -66,9 +66,9 @@ class SqlitePrimitives : public ::testing::TestWithParam<PrimitiveCase> {
   std::optional<Json> Run(const std::string& handle, const std::string& sql) {
     try {
       if (handle == "probe" || handle == "probe_tempdb") {
-        Json probe = h_.service().Probe(
+        Json probe = h_.explorer().Probe(
             Key("ws-a"),
-            DatasourceService::ProbeFromJson(
+            ProbeRequest::FromJson(
                 {{"name", handle == "probe" ? "harden-sqlite" : "tempdb"}, {"sql", sql}}));
         if (probe.value("validation_status", std::string("executed")) != "executed") {
           return std::nullopt;

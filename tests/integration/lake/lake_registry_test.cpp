@@ -96,19 +96,19 @@ TEST_F(LakeRegistry, RegisterReadAndUnregister) {
   EXPECT_EQ(row["namespace"], Json::array({"demo"}));
   EXPECT_TRUE(row.contains("registered_at"));
 
-  Json tables = h_.service().GetTables(agent, TableLocator{"lake1", std::nullopt, {}, ""});
+  Json tables = h_.explorer().GetTables(agent, TableLocator{"lake1", std::nullopt, {}, ""});
   ASSERT_EQ(tables["tables"].size(), 1u);
   EXPECT_EQ(tables["tables"][0]["name"], "trips");
   EXPECT_EQ(tables["tables"][0]["namespace"], Json::array({"demo"}));
   EXPECT_EQ(tables["tables"][0]["partition_column"], "month");
 
-  Json columns = h_.service().GetColumns(
+  Json columns = h_.explorer().GetColumns(
       agent, TableLocator{"lake1", std::vector<std::string>{"demo"}, {}, "trips"});
   std::set<std::string> names;
   for (const auto& column : columns) names.insert(column["name"].get<std::string>());
   EXPECT_EQ(names, (std::set<std::string>{"id", "month", "zone_id", "fare"}));
 
-  Json stats = h_.service().GetTableStats(
+  Json stats = h_.explorer().GetTableStats(
       agent, TableLocator{"lake1", std::vector<std::string>{"demo"}, {}, "trips"});
   EXPECT_EQ(stats["stats_source"], "parquet_metadata");
   EXPECT_EQ(stats["row_estimate"], 300);
@@ -130,19 +130,19 @@ TEST_F(LakeRegistry, RegisterReadAndUnregister) {
   ProbeRequest pruned;
   pruned.datasource = "lake1";
   pruned.sql = "SELECT count(*) AS n FROM demo.trips WHERE month = 'm1'";
-  Json probe = h_.service().Probe(agent, pruned);
+  Json probe = h_.explorer().Probe(agent, pruned);
   EXPECT_EQ(probe["rows"][0]["n"], "100") << probe.dump();
   EXPECT_EQ(probe["plan"]["partitions_scanned"], 1) << probe["plan"].dump();
   EXPECT_EQ(probe["plan"]["partitions_total"], 3);
   ProbeRequest full = pruned;
   full.sql = "SELECT count(*) AS n FROM demo.trips WHERE zone_id = 2";
-  Json scanned = h_.service().Probe(agent, full);
+  Json scanned = h_.explorer().Probe(agent, full);
   EXPECT_FALSE(scanned["plan"].contains("partitions_scanned")) << scanned["plan"].dump();
 
   // A table the registry does not carry is the lake's own not-found.
   DomainError missing = Refusal([&] {
-    h_.service().GetColumns(agent,
-                            TableLocator{"lake1", std::vector<std::string>{"demo"}, {}, "nope"});
+    h_.explorer().GetColumns(agent,
+                             TableLocator{"lake1", std::vector<std::string>{"demo"}, {}, "nope"});
   });
   EXPECT_EQ(std::string(missing.code().code), "datasource.lake_table_not_found");
 
@@ -153,8 +153,9 @@ TEST_F(LakeRegistry, RegisterReadAndUnregister) {
   Json gone =
       lake_->Unregister(agent, Json{{"name", "lake1"}, {"namespace", "demo"}, {"table", "trips"}});
   EXPECT_EQ(gone, (Json{{"datasource", "lake1"}, {"table", "demo.trips"}, {"deleted", true}}));
-  EXPECT_TRUE(
-      h_.service().GetTables(agent, TableLocator{"lake1", std::nullopt, {}, ""})["tables"].empty());
+  EXPECT_TRUE(h_.explorer()
+                  .GetTables(agent, TableLocator{"lake1", std::nullopt, {}, ""})["tables"]
+                  .empty());
   DomainError again = Refusal([&] {
     lake_->Unregister(agent, Json{{"name", "lake1"}, {"namespace", "demo"}, {"table", "trips"}});
   });

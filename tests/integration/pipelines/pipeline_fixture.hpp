@@ -33,6 +33,7 @@
 #include "datapipelines/service/audit_log.hpp"
 #include "datapipelines/service/auth_service.hpp"
 #include "datapipelines/service/check_run_service.hpp"
+#include "datapipelines/service/datasource_explorer.hpp"
 #include "datapipelines/service/datasource_service.hpp"
 #include "datapipelines/service/execution_service.hpp"
 #include "datapipelines/service/node_run_service.hpp"
@@ -81,13 +82,14 @@ class PipelineStack : public SurfaceStack {
     templates_ = std::make_unique<TemplateService>(store_->Templates());
     datasources_ = std::make_unique<DatasourceService>(store_->Datasources(), store_->Workspaces(),
                                                        *audit_, SecretBox::FromBase64(TestKey()));
+    explorer_ = std::make_unique<DatasourceExplorer>(*datasources_);
     pipeline_store_ = OpenPipelineStore(*store_);
     audit_reader_ = OpenAuditReader(*store_);
     PipelineServiceOptions options;
     options.max_composition_depth = 3;  // top → mid → child is the deepest seed
-    pipelines_ = std::make_unique<PipelineService>(
-        store_->Templates(), store_->Datasources(), *pipeline_store_, *templates_,
-        datasources_.get(), audit_reader_.get(), options);
+    pipelines_ = std::make_unique<PipelineService>(store_->Templates(), store_->Datasources(),
+                                                   *pipeline_store_, *templates_, explorer_.get(),
+                                                   audit_reader_.get(), options);
     templates_->SetPinSource(pipelines_.get());
     datasources_->SetUsageSource(
         [this](const std::string& name) { return pipelines_->PipelinesUsingDatasource(name); });
@@ -108,7 +110,7 @@ class PipelineStack : public SurfaceStack {
         std::make_unique<CheckRunService>(*execution_store_, *audit_, *pipelines_, *datasources_);
     pipelines_->SetCheckRunner(check_runs_.get());
     BindTemplateTools(catalog_, *templates_);
-    BindDatasourceTools(catalog_, *datasources_);
+    BindDatasourceTools(catalog_, *datasources_, *explorer_);
     BindPipelineTools(catalog_, *pipelines_);
     BindExecutionTools(catalog_, *executions_);
     BindDebugTools(catalog_, *node_runs_, *check_runs_);
@@ -129,6 +131,7 @@ class PipelineStack : public SurfaceStack {
     node_runs_.reset();
     executions_.reset();
     pipelines_.reset();
+    explorer_.reset();
     datasources_.reset();
     store_.reset();
     if (!schema_.empty()) ExecPg("DROP SCHEMA IF EXISTS " + schema_ + " CASCADE");
@@ -191,6 +194,7 @@ class PipelineStack : public SurfaceStack {
 
   std::unique_ptr<TemplateService> templates_;
   std::unique_ptr<DatasourceService> datasources_;
+  std::unique_ptr<DatasourceExplorer> explorer_;
   std::unique_ptr<PipelineStore> pipeline_store_;
   std::unique_ptr<AuditReader> audit_reader_;
   std::unique_ptr<PipelineService> pipelines_;

@@ -17,6 +17,7 @@
 #include "datapipelines/mcp/tools/datasource_tools.hpp"
 #include "datapipelines/mcp/tools/semantics_tools.hpp"
 #include "datapipelines/rest/datasource_routes.hpp"
+#include "datapipelines/service/datasource_explorer.hpp"
 #include "datapipelines/service/datasource_service.hpp"
 #include "datapipelines/service/semantics_service.hpp"
 #include "datapipelines/store/learned_fact_store.hpp"
@@ -53,15 +54,16 @@ class SemanticsStack : public SurfaceStack {
     datasources_ = std::make_unique<DatasourceService>(
         store_->Datasources(), store_->Workspaces(), *audit_,
         SecretBox::FromBase64(Base64Encode(std::string(32, 'k'))));
+    explorer_ = std::make_unique<DatasourceExplorer>(*datasources_);
     pipeline_store_ = OpenPipelineStore(*store_);
     fact_store_ = OpenLearnedFactStore(*store_);
-    semantics_ =
-        std::make_unique<SemanticsService>(*fact_store_, *datasources_, *pipeline_store_, *audit_);
+    semantics_ = std::make_unique<SemanticsService>(*fact_store_, *datasources_, *explorer_,
+                                                    *pipeline_store_, *audit_);
     datasources_->SetFactEnricher(semantics_.get());
-    BindDatasourceTools(catalog_, *datasources_);
+    BindDatasourceTools(catalog_, *datasources_, *explorer_);
     BindSemanticsTools(catalog_, *semantics_);
     StartMcp();
-    rest_->Mount("/api/v1/datasources", DatasourceRoutes(*datasources_));
+    rest_->Mount("/api/v1/datasources", DatasourceRoutes(*datasources_, *explorer_));
     AddUser("alice", "default", Role::kAuthor, Scope::kAuthor);
     AddUser("bob", "default", Role::kAuthor, Scope::kAuthor);
     AddUser("victor", "default", Role::kViewer, Scope::kRead);
@@ -86,6 +88,7 @@ class SemanticsStack : public SurfaceStack {
   }
 
   void TearDown() override {
+    explorer_.reset();
     datasources_.reset();
     semantics_.reset();
     store_.reset();
@@ -151,6 +154,7 @@ class SemanticsStack : public SurfaceStack {
   }
 
   std::unique_ptr<DatasourceService> datasources_;
+  std::unique_ptr<DatasourceExplorer> explorer_;
   std::unique_ptr<PipelineStore> pipeline_store_;
   std::unique_ptr<LearnedFactStore> fact_store_;
   std::unique_ptr<SemanticsService> semantics_;

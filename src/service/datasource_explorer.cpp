@@ -1,12 +1,13 @@
-// DatasourceService introspection half: schemas → tables → columns, table statistics and
-// the row preview (MCP spec §6.2.16–19, §6.2.33; datasources.md §7A). Every read runs on a
-// pooled lease of the datasource's one connector; identifiers are only ever bound or quoted.
+// DatasourceExplorer's catalog half: schemas → tables → columns, table statistics and the row
+// preview (MCP spec §6.2.16–19, §6.2.33; datasources.md §7A). Every read runs on a pooled lease
+// of the datasource's one connector; identifiers are only ever bound or quoted.
 #include <algorithm>
 
 #include "datapipelines/auth/access_policy.hpp"
 #include "datapipelines/connectors/connector.hpp"
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
+#include "datapipelines/service/datasource_explorer.hpp"
 #include "datapipelines/service/datasource_service.hpp"
 #include "datapipelines/service/learned_facts_enricher.hpp"
 #include "datapipelines/store/datasource_store.hpp"
@@ -134,10 +135,14 @@ void RequireColumns(Connection& conn, const DatasourceRecord& record,
 
 }  // namespace
 
-Json DatasourceService::GetSchemas(const Principal& principal, const std::string& name) {
+DatasourceExplorer::DatasourceExplorer(DatasourceService& registry,
+                                       DatasourceExplorerOptions options)
+    : registry_(registry), options_(options) {}
+
+Json DatasourceExplorer::GetSchemas(const Principal& principal, const std::string& name) {
   EnforceAccess(principal, Operation::kDatasourcesGetSchemas);
-  DatasourceRecord record = RequireVisible(principal, name);
-  return WithLease(ConnectorFor(record), name, [&](Connector&, Connection& conn) {
+  DatasourceRecord record = registry_.RequireVisible(principal, name);
+  return WithLease(registry_.ConnectorFor(record), name, [&](Connector&, Connection& conn) {
     NamespaceListing listing = conn.ListNamespaces(OptionsOf(record));
     Json entries = Json::array();
     for (const auto& label : listing.names) {
@@ -147,14 +152,14 @@ Json DatasourceService::GetSchemas(const Principal& principal, const std::string
   });
 }
 
-Json DatasourceService::GetTables(const Principal& principal, const TableLocator& locator) {
+Json DatasourceExplorer::GetTables(const Principal& principal, const TableLocator& locator) {
   EnforceAccess(principal, Operation::kDatasourcesGetTables);
-  DatasourceRecord record = RequireVisible(principal, locator.datasource);
+  DatasourceRecord record = registry_.RequireVisible(principal, locator.datasource);
   SchemaFilter filter = FilterOf(locator);
   if (filter.matches_nothing) return Json{{"tables", Json::array()}, {"truncated", false}};
   TableListing listing;
-  Json out =
-      WithLease(ConnectorFor(record), record.name, [&](Connector& connector, Connection& conn) {
+  Json out = WithLease(
+      registry_.ConnectorFor(record), record.name, [&](Connector& connector, Connection& conn) {
         listing = conn.ListTables(filter.schema, OptionsOf(record));
         Json tables = Json::array();
         for (const auto& info : listing.tables) {
@@ -177,57 +182,60 @@ Json DatasourceService::GetTables(const Principal& principal, const TableLocator
         }
         return Json{{"tables", tables}, {"truncated", listing.truncated}};
       });
-  if (enricher_) {
+  if (registry_.fact_enricher()) {
     // Only a COMPLETE listing proves a table is gone (§6.2.17).
     bool complete = !filter.schema && !listing.truncated;
-    enricher_->DecorateTables(principal, record.name, listing.tables, complete, out["tables"]);
+    registry_.fact_enricher()->DecorateTables(principal, record.name, listing.tables, complete,
+                                              out["tables"]);
   }
   return out;
 }
 
-Json DatasourceService::GetColumns(const Principal& principal, const TableLocator& locator) {
+Json DatasourceExplorer::GetColumns(const Principal& principal, const TableLocator& locator) {
   EnforceAccess(principal, Operation::kDatasourcesGetColumns);
   RequireIdentifier(locator.table, "table");
-  DatasourceRecord record = RequireVisible(principal, locator.datasource);
+  DatasourceRecord record = registry_.RequireVisible(principal, locator.datasource);
   SchemaFilter filter = FilterOf(locator);
   std::string schema;  // where the columns were read: the learned facts' table key
   std::optional<DomainError> gone;
-  auto columns = WithLease(ConnectorFor(record), record.name, [&](Connector&, Connection& conn) {
-    if (filter.matches_nothing) TableNotFound(conn, record, locator.table, OptionsOf(record));
-    auto read = conn.ListColumns(filter.schema, locator.table, OptionsOf(record));
-    if (enricher_) {
-      // SQLite is schemaless: its facts' refs carry no schema, whatever the locator said.
-      if (record.dialect != "SQLITE") {
-        schema = filter.schema ? *filter.schema : conn.CurrentSchema().value_or("");
-      }
-    }
-    // An existing table with no readable column is an empty list; a missing one is refused.
-    if (read.empty()) {
-      try {
-        ResolveTable(conn, record, filter, locator.table);
-      } catch (const DomainError& error) {
-        if (!enricher_ || error.code() != errc::kDatasourceTableNotFound) throw;
-        gone = error;
-      }
-    }
-    return read;
-  });
+  auto columns =
+      WithLease(registry_.ConnectorFor(record), record.name, [&](Connector&, Connection& conn) {
+        if (filter.matches_nothing) TableNotFound(conn, record, locator.table, OptionsOf(record));
+        auto read = conn.ListColumns(filter.schema, locator.table, OptionsOf(record));
+        if (registry_.fact_enricher()) {
+          // SQLite is schemaless: its facts' refs carry no schema, whatever the locator said.
+          if (record.dialect != "SQLITE") {
+            schema = filter.schema ? *filter.schema : conn.CurrentSchema().value_or("");
+          }
+        }
+        // An existing table with no readable column is an empty list; a missing one is refused.
+        if (read.empty()) {
+          try {
+            ResolveTable(conn, record, filter, locator.table);
+          } catch (const DomainError& error) {
+            if (!registry_.fact_enricher() || error.code() != errc::kDatasourceTableNotFound) throw;
+            gone = error;
+          }
+        }
+        return read;
+      });
   if (gone) {
-    enricher_->TableGone(principal, record.name, schema, locator.table);
+    registry_.fact_enricher()->TableGone(principal, record.name, schema, locator.table);
     throw *gone;
   }
   Json out = Json::array();
   for (const auto& column : columns) out.push_back(column.ToCatalogJson());
-  if (enricher_) {
-    enricher_->DecorateColumns(principal, record.name, schema, locator.table, columns, out);
+  if (registry_.fact_enricher()) {
+    registry_.fact_enricher()->DecorateColumns(principal, record.name, schema, locator.table,
+                                               columns, out);
   }
   return out;
 }
 
-DatasourceService::LiveCatalog DatasourceService::ReadCatalog(const Principal& principal,
-                                                              const std::string& name) {
-  DatasourceRecord record = RequireVisible(principal, name);
-  return WithLease(ConnectorFor(record), record.name, [&](Connector&, Connection& conn) {
+DatasourceExplorer::LiveCatalog DatasourceExplorer::ReadCatalog(const Principal& principal,
+                                                                const std::string& name) {
+  DatasourceRecord record = registry_.RequireVisible(principal, name);
+  return WithLease(registry_.ConnectorFor(record), record.name, [&](Connector&, Connection& conn) {
     LiveCatalog catalog;
     catalog.tables = conn.ListTables(std::nullopt, OptionsOf(record)).tables;
     if (record.dialect != "SQLITE") catalog.current_schema = conn.CurrentSchema().value_or("");
@@ -235,11 +243,11 @@ DatasourceService::LiveCatalog DatasourceService::ReadCatalog(const Principal& p
   });
 }
 
-std::optional<std::vector<ColumnSchema>> DatasourceService::ReadTableColumns(
+std::optional<std::vector<ColumnSchema>> DatasourceExplorer::ReadTableColumns(
     const Principal& principal, const std::string& name, const std::string& schema,
     const std::string& table) {
-  DatasourceRecord record = RequireVisible(principal, name);
-  return WithLease(ConnectorFor(record), record.name,
+  DatasourceRecord record = registry_.RequireVisible(principal, name);
+  return WithLease(registry_.ConnectorFor(record), record.name,
                    [&](Connector&, Connection& conn) -> std::optional<std::vector<ColumnSchema>> {
                      std::optional<std::string> filter;
                      if (!schema.empty()) filter = schema;
@@ -252,17 +260,17 @@ std::optional<std::vector<ColumnSchema>> DatasourceService::ReadTableColumns(
                    });
 }
 
-Json DatasourceService::GetTableStats(const Principal& principal, const TableLocator& locator) {
+Json DatasourceExplorer::GetTableStats(const Principal& principal, const TableLocator& locator) {
   EnforceAccess(principal, Operation::kDatasourcesGetTableStats);
   RequireIdentifier(locator.table, "table");
-  DatasourceRecord record = RequireVisible(principal, locator.datasource);
-  return WithLease(ConnectorFor(record), record.name, [&](Connector&, Connection& conn) {
+  DatasourceRecord record = registry_.RequireVisible(principal, locator.datasource);
+  return WithLease(registry_.ConnectorFor(record), record.name, [&](Connector&, Connection& conn) {
     auto schema = ResolveTable(conn, record, FilterOf(locator), locator.table);
     return conn.GetTableStats(schema, locator.table).ToJson();
   });
 }
 
-Json DatasourceService::PreviewRows(const Principal& principal, const PreviewRequest& request) {
+Json DatasourceExplorer::PreviewRows(const Principal& principal, const PreviewRequest& request) {
   EnforceAccess(principal, Operation::kDatasourcesPreviewRows);
   const TableLocator& locator = request.locator;
   RequireIdentifier(locator.table, "table");
@@ -271,52 +279,54 @@ Json DatasourceService::PreviewRows(const Principal& principal, const PreviewReq
   int limit = std::clamp(request.limit, 1, options_.max_preview_rows);
   std::optional<UserConcurrency::Permit> permit;
   if (options_.expensive) permit.emplace(options_.expensive->Acquire(principal.user_id));
-  DatasourceRecord record = RequireVisible(principal, locator.datasource);
+  DatasourceRecord record = registry_.RequireVisible(principal, locator.datasource);
   SchemaFilter filter;
   if (locator.schema) filter.schema = *locator.schema;  // preview's schema is one identifier
-  return WithLease(ConnectorFor(record), record.name, [&](Connector& connector, Connection& conn) {
-    // Resolve before any statement runs (123 §A), then build the whole statement here.
-    auto schema = ResolveTable(conn, record, filter, locator.table);
-    RequireColumns(conn, record, schema, locator.table, request.order_by);
-    std::string sql = "SELECT * FROM " +
-                      (locator.schema ? connector.QuoteQualified({*locator.schema, locator.table})
-                                      : connector.QuoteIdentifier(locator.table));
-    for (std::size_t i = 0; i < request.order_by.size(); ++i) {
-      sql += (i == 0 ? " ORDER BY " : ", ") +
-             connector.QuoteIdentifier(request.order_by[i].column) +
-             (request.order_by[i].descending ? " DESC" : " ASC");
-    }
-    sql += connector.LimitClause(limit + 1);  // one extra row tells whether more exist
-    // The extra row is read, not refused: stopping short would cancel the statement on the
-    // server (a second connection and round trip) for every full preview.
-    QueryOptions options;
-    options.max_rows = limit + 1;
-    Json rows = Json::array();
-    bool more = false;
-    PayloadBudget budget(options_.max_cell_bytes, options_.max_payload_bytes);
-    QueryResult result = conn.Query(sql, {}, options, [&](const RowView& row) {
-      if (static_cast<int>(rows.size()) == limit) {
-        more = true;
-        return true;
-      }
-      Json wire = row.ToWireObject();
-      if (!budget.Admit(wire)) return false;
-      rows.push_back(std::move(wire));
-      return true;
-    });
-    Json columns = Json::array();
-    for (const auto& column : result.columns) {
-      columns.push_back({{"name", column.name}, {"type", ToString(column.mapping.type)}});
-    }
-    Json out{{"datasource", record.name}, {"table", locator.table}};
-    if (schema && !schema->empty()) out["schema"] = *schema;
-    out["columns"] = columns;
-    out["rows"] = rows;
-    out["row_count"] = rows.size();
-    out["truncated"] = more || result.truncated;
-    budget.Report(out);
-    return out;
-  });
+  return WithLease(
+      registry_.ConnectorFor(record), record.name, [&](Connector& connector, Connection& conn) {
+        // Resolve before any statement runs (123 §A), then build the whole statement here.
+        auto schema = ResolveTable(conn, record, filter, locator.table);
+        RequireColumns(conn, record, schema, locator.table, request.order_by);
+        std::string sql =
+            "SELECT * FROM " + (locator.schema
+                                    ? connector.QuoteQualified({*locator.schema, locator.table})
+                                    : connector.QuoteIdentifier(locator.table));
+        for (std::size_t i = 0; i < request.order_by.size(); ++i) {
+          sql += (i == 0 ? " ORDER BY " : ", ") +
+                 connector.QuoteIdentifier(request.order_by[i].column) +
+                 (request.order_by[i].descending ? " DESC" : " ASC");
+        }
+        sql += connector.LimitClause(limit + 1);  // one extra row tells whether more exist
+        // The extra row is read, not refused: stopping short would cancel the statement on the
+        // server (a second connection and round trip) for every full preview.
+        QueryOptions options;
+        options.max_rows = limit + 1;
+        Json rows = Json::array();
+        bool more = false;
+        PayloadBudget budget(options_.max_cell_bytes, options_.max_payload_bytes);
+        QueryResult result = conn.Query(sql, {}, options, [&](const RowView& row) {
+          if (static_cast<int>(rows.size()) == limit) {
+            more = true;
+            return true;
+          }
+          Json wire = row.ToWireObject();
+          if (!budget.Admit(wire)) return false;
+          rows.push_back(std::move(wire));
+          return true;
+        });
+        Json columns = Json::array();
+        for (const auto& column : result.columns) {
+          columns.push_back({{"name", column.name}, {"type", ToString(column.mapping.type)}});
+        }
+        Json out{{"datasource", record.name}, {"table", locator.table}};
+        if (schema && !schema->empty()) out["schema"] = *schema;
+        out["columns"] = columns;
+        out["rows"] = rows;
+        out["row_count"] = rows.size();
+        out["truncated"] = more || result.truncated;
+        budget.Report(out);
+        return out;
+      });
 }
 
 }  // namespace dp
