@@ -26,6 +26,20 @@ Scope SessionScope(bool super_admin, const std::optional<Role>& role) {
   return role ? MaxScopeForRole(*role) : Scope::kRead;
 }
 
+// Who the credential's owner is, in the workspace it acts in; the credential adds the rest.
+Principal UserPrincipal(const User& user, const std::string& workspace_id,
+                        const std::string& workspace_name, const std::optional<Role>& role) {
+  Principal principal;
+  principal.user_id = user.id;
+  principal.email = user.email;
+  principal.display_name = user.display_name;
+  principal.workspace_id = workspace_id;
+  principal.workspace_name = workspace_name;
+  principal.role = role;
+  principal.super_admin = user.is_super_admin;
+  return principal;
+}
+
 // The check every presented key is compared with when its id is unknown: same length and
 // the same constant-time compare as a real one, matching no token.
 const std::string& DummyKeyCheck() {
@@ -152,17 +166,11 @@ Principal Authenticator::KeyPrincipal(const KeyEntry& entry, std::string_view so
 }
 
 Principal Authenticator::PrincipalOf(const KeyEntry& entry) {
-  Principal principal;
-  principal.user_id = entry.user.id;
-  principal.email = entry.user.email;
-  principal.display_name = entry.user.display_name;
+  Principal principal =
+      UserPrincipal(entry.user, entry.key.workspace_id, entry.workspace_name, entry.role);
   principal.key_id = entry.key.id;
-  principal.workspace_id = entry.key.workspace_id;
-  principal.workspace_name = entry.workspace_name;
   principal.scope = entry.key.scope;
-  principal.role = entry.role;
   principal.kind = entry.key.kind;
-  principal.super_admin = entry.user.is_super_admin;
   principal.via_session = false;
   return principal;
 }
@@ -224,14 +232,8 @@ Principal Authenticator::SessionPrincipal(const SessionEntry& entry) {
     throw DomainError(errc::kSessionExpired, "the session has expired; log in again");
   }
   if (!entry.user.is_active) throw DomainError(errc::kSessionInvalid, "the session is invalid");
-  Principal principal;
-  principal.user_id = entry.user.id;
-  principal.email = entry.user.email;
-  principal.display_name = entry.user.display_name;
-  principal.workspace_id = entry.session.workspace_id;
-  principal.workspace_name = entry.workspace_name;
-  principal.role = entry.role;
-  principal.super_admin = entry.user.is_super_admin;
+  Principal principal =
+      UserPrincipal(entry.user, entry.session.workspace_id, entry.workspace_name, entry.role);
   principal.scope = SessionScope(principal.super_admin, principal.role);
   principal.kind = KeyKind::kUser;
   principal.via_session = true;

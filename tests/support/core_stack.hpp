@@ -3,6 +3,7 @@
 // in-memory SQLite metadata store and Argon2 at its cheapest, so a test pays microseconds,
 // not the production 19 MiB hash.
 #include <memory>
+#include <string>
 
 #include "datapipelines/service/audit_log.hpp"
 #include "datapipelines/service/auth_service.hpp"
@@ -29,6 +30,20 @@ inline void OpenCoreStack(std::unique_ptr<MetadataStore>& store, std::unique_ptr
   audit = std::make_unique<AuditLog>(store->Audit());
   auth = std::make_unique<AuthService>(store->Users(), store->Workspaces(), store->Credentials(),
                                        *audit, std::move(options));
+}
+
+// A member `name`@example.com with `role` in `workspace` (created, owned by them, when absent)
+// holding a fresh user key of `scope`; returns the key's plaintext.
+inline std::string AddMemberWithKey(AuthService& auth, WorkspaceStore& workspaces,
+                                    const std::string& name, const std::string& workspace,
+                                    Role role, Scope scope) {
+  const std::string email = name + "@example.com";
+  auth.accounts().CreateUser(email, name, "correct horse battery", false);
+  if (!workspaces.FindWorkspaceByName(workspace)) {
+    auth.accounts().CreateWorkspace(workspace, "", email);
+  }
+  auth.accounts().SetMembership(workspace, email, role);
+  return auth.keys().CreateApiKeyFor(email, workspace, "k", scope, KeyKind::kUser, {}).plaintext;
 }
 
 }  // namespace dp::test

@@ -64,15 +64,10 @@ class SurfaceStack : public ::testing::Test {
   }
 
   void AddUser(const std::string& name, const std::string& workspace, Role role, Scope scope) {
-    std::string email = name + "@example.com";
-    auth_->accounts().CreateUser(email, name, "correct horse battery", false);
-    if (!store_->Workspaces().FindWorkspaceByName(workspace))
-      auth_->accounts().CreateWorkspace(workspace, "", email);
-    auth_->accounts().SetMembership(workspace, email, role);
-    IssuedApiKey key =
-        auth_->keys().CreateApiKeyFor(email, workspace, "k", scope, KeyKind::kUser, {});
-    keys_[name] = key.plaintext;
-    principals_[name] = auth_->authentication().AuthenticateApiKey(key.plaintext, "127.0.0.1");
+    std::string key =
+        test::AddMemberWithKey(*auth_, store_->Workspaces(), name, workspace, role, scope);
+    keys_[name] = key;
+    principals_[name] = auth_->authentication().AuthenticateApiKey(key, "127.0.0.1");
   }
 
   const Principal& P(const std::string& name) { return principals_.at(name); }
