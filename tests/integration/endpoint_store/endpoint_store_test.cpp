@@ -14,25 +14,13 @@
 #include "datapipelines/store/execution_store.hpp"
 #include "datapipelines/store/metadata_store.hpp"
 #include "datapipelines/store/pipeline_store.hpp"
+#include "integration/store/store_suite.hpp"
 #include "support/test_env.hpp"
 
 namespace dp {
 namespace {
 
 namespace fs = std::filesystem;
-
-enum class Backend { kSqlite, kPostgres };
-
-std::string UniqueSuffix() {
-  static std::atomic<int> counter{0};
-  return std::to_string(::getpid()) + "_" + std::to_string(++counter);
-}
-
-void ExecAdmin(const std::string& pg_url, const std::string& sql) {
-  pqxx::connection conn(pg_url);
-  pqxx::nontransaction tx(conn);
-  tx.exec(sql);
-}
 
 PublishedEndpointRecord Endpoint(const std::string& id, const std::string& path) {
   PublishedEndpointRecord e;
@@ -48,26 +36,13 @@ PublishedEndpointRecord Endpoint(const std::string& id, const std::string& path)
   return e;
 }
 
-class EndpointStoreTest : public ::testing::TestWithParam<Backend> {
+class EndpointStoreTest : public store_suite::StoreSuite {
  protected:
   void SetUp() override {
-    std::string suffix = UniqueSuffix();
-    if (GetParam() == Backend::kPostgres) {
-      DP_REQUIRE_SERVICE_URL(pg, "DP_TEST_PG_META_URL");
-      pg_url_ = pg;
-      schema_ = "dp_ep_store_" + suffix;
-      ExecAdmin(pg_url_, "DROP SCHEMA IF EXISTS " + schema_ + " CASCADE; CREATE SCHEMA " + schema_);
-      char separator = pg.find('?') == std::string::npos ? '?' : '&';
-      url_ = pg + separator + "options=-csearch_path%3D" + schema_;
-    } else {
-      dir_ = fs::temp_directory_path() / ("dp_ep_store_" + suffix);
-      fs::create_directories(dir_);
-      url_ = "sqlite:" + (dir_ / "meta.db").string();
-    }
-    metadata_ = OpenMetadataStore(url_);
-    metadata_->Migrate();
-    metadata_->Users().InsertUser(User{"u1", "one@example.com", "One", "", true, false, 1});
-    metadata_->Workspaces().InsertWorkspace(Workspace{"w1", "analytics", "W1", "u1", 2});
+    StoreSuite::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
+    store_->Users().InsertUser(User{"u1", "one@example.com", "One", "", true, false, 1});
+    store_->Workspaces().InsertWorkspace(Workspace{"w1", "analytics", "W1", "u1", 2});
     PipelineVersionRecord v;
     v.pipeline_id = "p-1";
     v.version = 1;
@@ -75,7 +50,7 @@ class EndpointStoreTest : public ::testing::TestWithParam<Backend> {
     v.body = {{"name", "acme/p"}, {"nodes", Json::array()}};
     v.body_hash = "h1";
     v.created_by = v.updated_by = "u1";
-    pipelines_ = OpenPipelineStore(*metadata_);
+    pipelines_ = OpenPipelineStore(*store_);
     pipelines_->InsertPipeline(PipelineRecord{"w1", "p-1", "acme/p", "u1", 100}, v);
     for (const char* id : {"dpk_key1", "dpk_key2"}) {
       ApiKeyRecord key;
@@ -86,27 +61,21 @@ class EndpointStoreTest : public ::testing::TestWithParam<Backend> {
       key.kind = KeyKind::kEndpoint;
       key.key_hash = "x";
       key.created_at_ms = 5;
-      metadata_->Credentials().InsertApiKey(key);
+      store_->Credentials().InsertApiKey(key);
     }
-    store_ = OpenEndpointStore(*metadata_);
+    endpoints_ = OpenEndpointStore(*store_);
   }
 
   void TearDown() override {
-    store_.reset();
+    endpoints_.reset();
     pipelines_.reset();
-    metadata_.reset();
-    if (!schema_.empty()) ExecAdmin(pg_url_, "DROP SCHEMA IF EXISTS " + schema_ + " CASCADE");
-    std::error_code ignored;
-    if (!dir_.empty()) fs::remove_all(dir_, ignored);
+    StoreSuite::TearDown();
   }
 
-  EndpointStore& store() { return *store_; }
+  EndpointStore& store() { return *endpoints_; }
 
-  std::string pg_url_, schema_, url_;
-  fs::path dir_;
-  std::unique_ptr<MetadataStore> metadata_;
   std::unique_ptr<PipelineStore> pipelines_;
-  std::unique_ptr<EndpointStore> store_;
+  std::unique_ptr<EndpointStore> endpoints_;
 };
 
 TEST_P(EndpointStoreTest, RoundTripsEveryFieldAndIsUniqueByPath) {
@@ -153,7 +122,7 @@ TEST_P(EndpointStoreTest, BindingsAreNodeKeyPairs) {
 }
 
 TEST_P(EndpointStoreTest, AnExecutionMayBeRecordedAsAnEndpointRun) {
-  auto executions = OpenExecutionStore(*metadata_);
+  auto executions = OpenExecutionStore(*store_);
   ExecutionRecord e;
   e.id = "x-1";
   e.workspace_id = "w1";
@@ -179,25 +148,21 @@ TEST_P(EndpointStoreTest, AnExecutionMayBeRecordedAsAnEndpointRun) {
 }
 
 TEST_P(EndpointStoreTest, TheServeRowProvesWhichKeyStartedAnExecution) {
-  auto reader = OpenAuditReader(*metadata_);
+  auto reader = OpenAuditReader(*store_);
   AuditEvent served;
   served.timestamp_ms = 70;
   served.event = "endpoint.served";
   served.user_id = "u1";
   served.key_id = "dpk_key1";
   served.details = {{"endpoint_id", "e-1"}, {"execution_id", "x-1"}, {"outcome", "success"}};
-  metadata_->Audit().AppendAudit(served);
+  store_->Audit().AppendAudit(served);
   EXPECT_TRUE(reader->ServedBy("dpk_key1", "x-1"));
   EXPECT_FALSE(reader->ServedBy("dpk_key2", "x-1"));  // the owner's other key
   EXPECT_FALSE(reader->ServedBy("dpk_key1", "x-2"));
   EXPECT_FALSE(reader->ServedBy("", "x-1"));
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, EndpointStoreTest,
-                         ::testing::Values(Backend::kSqlite, Backend::kPostgres),
-                         [](const auto& info) {
-                           return info.param == Backend::kSqlite ? "sqlite" : "postgres";
-                         });
+DP_STORE_SUITE_ON_EACH_BACKEND(EndpointStoreTest);
 
 }  // namespace
 }  // namespace dp

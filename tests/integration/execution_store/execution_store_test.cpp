@@ -12,25 +12,13 @@
 #include "datapipelines/store/execution_store.hpp"
 #include "datapipelines/store/metadata_store.hpp"
 #include "datapipelines/store/pipeline_store.hpp"
+#include "integration/store/store_suite.hpp"
 #include "support/test_env.hpp"
 
 namespace dp {
 namespace {
 
 namespace fs = std::filesystem;
-
-enum class Backend { kSqlite, kPostgres };
-
-std::string UniqueSuffix() {
-  static std::atomic<int> counter{0};
-  return std::to_string(::getpid()) + "_" + std::to_string(++counter);
-}
-
-void ExecAdmin(const std::string& pg_url, const std::string& sql) {
-  pqxx::connection conn(pg_url);
-  pqxx::nontransaction tx(conn);
-  tx.exec(sql);
-}
 
 PipelineVersionRecord Version(const std::string& id, int version, const std::string& status,
                               const std::string& hash) {
@@ -78,31 +66,18 @@ CheckRunRecord CheckRun(const std::string& id, const std::string& check_id, int 
   return c;
 }
 
-class ExecutionStoreTest : public ::testing::TestWithParam<Backend> {
+class ExecutionStoreTest : public store_suite::StoreSuite {
  protected:
   void SetUp() override {
-    std::string suffix = UniqueSuffix();
-    if (GetParam() == Backend::kPostgres) {
-      DP_REQUIRE_SERVICE_URL(pg, "DP_TEST_PG_META_URL");
-      pg_url_ = pg;
-      schema_ = "dp_exec_store_" + suffix;
-      ExecAdmin(pg_url_, "DROP SCHEMA IF EXISTS " + schema_ + " CASCADE; CREATE SCHEMA " + schema_);
-      char separator = pg.find('?') == std::string::npos ? '?' : '&';
-      url_ = pg + separator + "options=-csearch_path%3D" + schema_;
-    } else {
-      dir_ = fs::temp_directory_path() / ("dp_exec_store_" + suffix);
-      fs::create_directories(dir_);
-      url_ = "sqlite:" + (dir_ / "meta.db").string();
-    }
-    metadata_ = OpenMetadataStore(url_);
-    metadata_->Migrate();
-    metadata_->Users().InsertUser(User{"u1", "one@example.com", "One", "", true, false, 1});
-    metadata_->Users().InsertUser(User{"u2", "two@example.com", "Two", "", true, false, 1});
-    metadata_->Workspaces().InsertWorkspace(Workspace{"w1", "analytics", "W1", "u1", 2});
-    metadata_->Workspaces().InsertWorkspace(Workspace{"w2", "finance", "W2", "u1", 3});
+    StoreSuite::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
+    store_->Users().InsertUser(User{"u1", "one@example.com", "One", "", true, false, 1});
+    store_->Users().InsertUser(User{"u2", "two@example.com", "Two", "", true, false, 1});
+    store_->Workspaces().InsertWorkspace(Workspace{"w1", "analytics", "W1", "u1", 2});
+    store_->Workspaces().InsertWorkspace(Workspace{"w2", "finance", "W2", "u1", 3});
     // p-1: v1 RELEASED plus an open draft v2; p-2: a sole draft; p-3 in the other workspace.
     // The executions' foreign keys need every (pipeline, version) they name to exist.
-    pipelines_ = OpenPipelineStore(*metadata_);
+    pipelines_ = OpenPipelineStore(*store_);
     pipelines_->InsertPipeline(PipelineRecord{"w1", "p-1", "acme/p", "u1", 100},
                                Version("p-1", 1, "RELEASED", "h1"));
     ASSERT_TRUE(pipelines_->InsertPipelineDraft(Version("p-1", 2, "DRAFT", "h2"), 1, "h1"));
@@ -110,19 +85,16 @@ class ExecutionStoreTest : public ::testing::TestWithParam<Backend> {
                                Version("p-2", 1, "DRAFT", "h3"));
     pipelines_->InsertPipeline(PipelineRecord{"w2", "p-3", "acme/r", "u1", 100},
                                Version("p-3", 1, "RELEASED", "h4"));
-    store_ = OpenExecutionStore(*metadata_);
+    executions_ = OpenExecutionStore(*store_);
   }
 
   void TearDown() override {
-    store_.reset();
+    executions_.reset();
     pipelines_.reset();
-    metadata_.reset();
-    if (!schema_.empty()) ExecAdmin(pg_url_, "DROP SCHEMA IF EXISTS " + schema_ + " CASCADE");
-    std::error_code ignored;
-    if (!dir_.empty()) fs::remove_all(dir_, ignored);
+    StoreSuite::TearDown();
   }
 
-  ExecutionStore& store() { return *store_; }
+  ExecutionStore& store() { return *executions_; }
 
   std::vector<std::string> Ids(const ExecutionQuery& query) {
     std::vector<std::string> ids;
@@ -130,11 +102,8 @@ class ExecutionStoreTest : public ::testing::TestWithParam<Backend> {
     return ids;
   }
 
-  std::string pg_url_, schema_, url_;
-  fs::path dir_;
-  std::unique_ptr<MetadataStore> metadata_;
   std::unique_ptr<PipelineStore> pipelines_;
-  std::unique_ptr<ExecutionStore> store_;
+  std::unique_ptr<ExecutionStore> executions_;
 };
 
 TEST_P(ExecutionStoreTest, RoundTripsEveryField) {
@@ -491,11 +460,7 @@ TEST_P(ExecutionStoreTest, APurgedDraftTakesItsExecutionsEventsAndChecks) {
   EXPECT_EQ(store().Count(ExecutionQuery{.workspace_id = "w1"}), 1);
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, ExecutionStoreTest,
-                         ::testing::Values(Backend::kSqlite, Backend::kPostgres),
-                         [](const auto& info) {
-                           return info.param == Backend::kSqlite ? "sqlite" : "postgres";
-                         });
+DP_STORE_SUITE_ON_EACH_BACKEND(ExecutionStoreTest);
 
 }  // namespace
 }  // namespace dp

@@ -12,25 +12,13 @@
 #include "datapipelines/store/audit_reader.hpp"
 #include "datapipelines/store/metadata_store.hpp"
 #include "datapipelines/store/pipeline_store.hpp"
+#include "integration/store/store_suite.hpp"
 #include "support/test_env.hpp"
 
 namespace dp {
 namespace {
 
 namespace fs = std::filesystem;
-
-enum class Backend { kSqlite, kPostgres };
-
-std::string UniqueSuffix() {
-  static std::atomic<int> counter{0};
-  return std::to_string(::getpid()) + "_" + std::to_string(++counter);
-}
-
-void ExecAdmin(const std::string& pg_url, const std::string& sql) {
-  pqxx::connection conn(pg_url);
-  pqxx::nontransaction tx(conn);
-  tx.exec(sql);
-}
 
 PipelineVersionRecord Version(const std::string& id, int version, const std::string& status,
                               const std::string& hash) {
@@ -45,36 +33,20 @@ PipelineVersionRecord Version(const std::string& id, int version, const std::str
   return v;
 }
 
-class PipelineStoreTest : public ::testing::TestWithParam<Backend> {
+class PipelineStoreTest : public store_suite::StoreSuite {
  protected:
   void SetUp() override {
-    std::string suffix = UniqueSuffix();
-    if (GetParam() == Backend::kPostgres) {
-      DP_REQUIRE_SERVICE_URL(pg, "DP_TEST_PG_META_URL");
-      pg_url_ = pg;
-      schema_ = "dp_pl_store_" + suffix;
-      ExecAdmin(pg_url_, "DROP SCHEMA IF EXISTS " + schema_ + " CASCADE; CREATE SCHEMA " + schema_);
-      char separator = pg.find('?') == std::string::npos ? '?' : '&';
-      url_ = pg + separator + "options=-csearch_path%3D" + schema_;
-    } else {
-      dir_ = fs::temp_directory_path() / ("dp_pl_store_" + suffix);
-      fs::create_directories(dir_);
-      url_ = "sqlite:" + (dir_ / "meta.db").string();
-    }
-    metadata_ = OpenMetadataStore(url_);
-    metadata_->Migrate();
-    metadata_->Users().InsertUser(User{"u1", "one@example.com", "One", "", true, false, 1});
-    metadata_->Workspaces().InsertWorkspace(Workspace{"w1", "analytics", "W1", "u1", 2});
-    metadata_->Workspaces().InsertWorkspace(Workspace{"w2", "finance", "W2", "u1", 3});
-    store_ = OpenPipelineStore(*metadata_);
+    StoreSuite::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
+    store_->Users().InsertUser(User{"u1", "one@example.com", "One", "", true, false, 1});
+    store_->Workspaces().InsertWorkspace(Workspace{"w1", "analytics", "W1", "u1", 2});
+    store_->Workspaces().InsertWorkspace(Workspace{"w2", "finance", "W2", "u1", 3});
+    pipelines_ = OpenPipelineStore(*store_);
   }
 
   void TearDown() override {
-    store_.reset();
-    metadata_.reset();
-    if (!schema_.empty()) ExecAdmin(pg_url_, "DROP SCHEMA IF EXISTS " + schema_ + " CASCADE");
-    std::error_code ignored;
-    if (!dir_.empty()) fs::remove_all(dir_, ignored);
+    pipelines_.reset();
+    StoreSuite::TearDown();
   }
 
   void Seed(const std::string& ws, const std::string& id, const std::string& name,
@@ -82,12 +54,9 @@ class PipelineStoreTest : public ::testing::TestWithParam<Backend> {
     store().InsertPipeline(PipelineRecord{ws, id, name, "u1", 100}, Version(id, 1, status, hash));
   }
 
-  PipelineStore& store() { return *store_; }
+  PipelineStore& store() { return *pipelines_; }
 
-  std::string pg_url_, schema_, url_;
-  fs::path dir_;
-  std::unique_ptr<MetadataStore> metadata_;
-  std::unique_ptr<PipelineStore> store_;
+  std::unique_ptr<PipelineStore> pipelines_;
 };
 
 TEST_P(PipelineStoreTest, RoundTripsEveryField) {
@@ -168,24 +137,20 @@ TEST_P(PipelineStoreTest, AuditReaderReturnsOneKeysSuccessfulCalls) {
     event.key_id = key;
     event.details = {
         {"tool", tool}, {"target", {{"datasource", "pg"}, {"table", table}}}, {"outcome", outcome}};
-    metadata_->Audit().AppendAudit(event);
+    store_->Audit().AppendAudit(event);
   };
   record("dpk_a", "datasources_get_columns", "success", "orders");
   record("dpk_a", "datasources_get_columns", "error", "refunds");
   record("dpk_a", "datasources_get_tables", "success", "");
   record("dpk_b", "datasources_get_columns", "success", "customers");
-  auto reader = OpenAuditReader(*metadata_);
+  auto reader = OpenAuditReader(*store_);
   auto calls = reader->SuccessfulToolCalls("dpk_a", "datasources_get_columns");
   ASSERT_EQ(calls.size(), 1u);
   EXPECT_EQ(calls[0].target["table"], "orders");
   EXPECT_TRUE(reader->SuccessfulToolCalls("", "datasources_get_columns").empty());
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, PipelineStoreTest,
-                         ::testing::Values(Backend::kSqlite, Backend::kPostgres),
-                         [](const auto& info) {
-                           return info.param == Backend::kSqlite ? "sqlite" : "postgres";
-                         });
+DP_STORE_SUITE_ON_EACH_BACKEND(PipelineStoreTest);
 
 }  // namespace
 }  // namespace dp

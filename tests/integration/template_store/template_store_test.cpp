@@ -12,25 +12,13 @@
 #include <vector>
 
 #include "datapipelines/store/metadata_store.hpp"
+#include "integration/store/store_suite.hpp"
 #include "support/test_env.hpp"
 
 namespace dp {
 namespace {
 
 namespace fs = std::filesystem;
-
-enum class Backend { kSqlite, kPostgres };
-
-std::string UniqueSuffix() {
-  static std::atomic<int> counter{0};
-  return std::to_string(::getpid()) + "_" + std::to_string(++counter);
-}
-
-void ExecAdmin(const std::string& pg_url, const std::string& sql) {
-  pqxx::connection conn(pg_url);
-  pqxx::nontransaction tx(conn);
-  tx.exec(sql);
-}
 
 TemplateVersionRecord Version(const std::string& ws, const std::string& id, int version,
                               const std::string& status, const std::string& hash) {
@@ -50,35 +38,17 @@ TemplateVersionRecord Version(const std::string& ws, const std::string& id, int 
   return v;
 }
 
-class TemplateStoreTest : public ::testing::TestWithParam<Backend> {
+class TemplateStoreTest : public store_suite::StoreSuite {
  protected:
   void SetUp() override {
-    std::string suffix = UniqueSuffix();
-    if (GetParam() == Backend::kPostgres) {
-      DP_REQUIRE_SERVICE_URL(pg, "DP_TEST_PG_META_URL");
-      pg_url_ = pg;
-      schema_ = "dp_tpl_store_" + suffix;
-      ExecAdmin(pg_url_, "DROP SCHEMA IF EXISTS " + schema_ + " CASCADE; CREATE SCHEMA " + schema_);
-      char separator = pg.find('?') == std::string::npos ? '?' : '&';
-      url_ = pg + separator + "options=-csearch_path%3D" + schema_;
-    } else {
-      dir_ = fs::temp_directory_path() / ("dp_tpl_store_" + suffix);
-      fs::create_directories(dir_);
-      url_ = "sqlite:" + (dir_ / "meta.db").string();
-    }
-    store_ = OpenMetadataStore(url_);
-    store_->Migrate();
+    StoreSuite::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
     store_->Users().InsertUser(User{"u1", "one@example.com", "One", "", true, false, 1});
     store_->Workspaces().InsertWorkspace(Workspace{"w1", "analytics", "W1", "u1", 2});
     store_->Workspaces().InsertWorkspace(Workspace{"w2", "finance", "W2", "u1", 3});
   }
 
-  void TearDown() override {
-    store_.reset();
-    if (!schema_.empty()) ExecAdmin(pg_url_, "DROP SCHEMA IF EXISTS " + schema_ + " CASCADE");
-    std::error_code ignored;
-    if (!dir_.empty()) fs::remove_all(dir_, ignored);
-  }
+  void TearDown() override { StoreSuite::TearDown(); }
 
   // A template with version 1 in `status`.
   void Seed(const std::string& ws, const std::string& id, const std::string& status = "DRAFT",
@@ -86,12 +56,6 @@ class TemplateStoreTest : public ::testing::TestWithParam<Backend> {
     store().Templates().InsertTemplate(TemplateRecord{ws, id, "u1", 100, false},
                                        Version(ws, id, 1, status, hash));
   }
-
-  MetadataStore& store() { return *store_; }
-
-  std::string pg_url_, schema_, url_;
-  fs::path dir_;
-  std::unique_ptr<MetadataStore> store_;
 };
 
 TEST_P(TemplateStoreTest, RoundTripsEveryField) {
@@ -256,12 +220,7 @@ TEST_P(TemplateStoreTest, PurgeTakesOnlyAnUntouchedSoleDraft) {
   EXPECT_EQ(store().Templates().ListTemplateVersions("w1", "acme/c.sql").size(), 2u);
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, TemplateStoreTest,
-                         ::testing::Values(Backend::kSqlite, Backend::kPostgres),
-                         [](const ::testing::TestParamInfo<Backend>& info) {
-                           return info.param == Backend::kSqlite ? std::string("Sqlite")
-                                                                 : std::string("Postgres");
-                         });
+DP_STORE_SUITE_ON_EACH_BACKEND(TemplateStoreTest);
 
 }  // namespace
 }  // namespace dp
