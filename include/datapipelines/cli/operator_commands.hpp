@@ -1,6 +1,7 @@
 #pragma once
 // Operator CLI: bootstrap, users, workspaces, members, keys — each with --json for scripts.
-// The shell is the operator: these verbs call AuthService's operator functions directly.
+// The shell is the operator: these verbs call AccountAdministration's and ApiKeyService's
+// operator functions directly.
 #include <CLI/CLI.hpp>
 
 #include <optional>

@@ -25,7 +25,7 @@ struct ApiKeyRecord {
   int64_t created_at_ms = 0;
   std::optional<int64_t> expires_at_ms;
   std::optional<int64_t> last_used_at_ms;
-  std::string key_check;  // fast pre-check of the full key (AuthService); "" = not yet set
+  std::string key_check;  // fast pre-check of the full key (Authenticator); "" = not yet set
   // The credential that minted it: "session", "operator" (CLI, bootstrap) or the minting key's
   // id; "" = issued before migration 0010 recorded it.
   std::string minted_by;
