@@ -2,6 +2,8 @@
 // Recursive-descent parser from FTL source to the TemplateAst (template_ast.hpp). Throws
 // SyntaxError; forbidden constructs are parsed into the tree (kForbidden nodes, built-in
 // names) so TemplateValidator rejects them from the AST, never from the raw text.
+// Defined in three files: ast_builder.cpp (content, tags, end tags), ast_builder_directives.cpp
+// and ast_builder_expressions.cpp.
 #include <memory>
 #include <string>
 #include <string_view>
@@ -20,13 +22,32 @@ class AstBuilder {
   SourcePos PosAt(size_t offset) const { return lexer_.PosAt(offset); }
 
  private:
+  // What ended a ParseContent run: the end of the source, an end tag, or a directive that
+  // continues its parent (<#else>, <#case>, ...).
+  enum class TerminatorKind {
+    kNone,
+    kEof,
+    kEndTag,
+    kEndCall,
+    kElse,
+    kElseIf,
+    kCase,
+    kDefault,
+    kRecover
+  };
   struct Terminator {
-    // "eof", "end:<name>", "else", "elseif", "case", "default", "recover", "end:@"
-    std::string kind;
+    TerminatorKind kind = TerminatorKind::kNone;
     size_t begin = 0;
     size_t end = 0;  // offset of the tag's last byte
     ExprPtr expr;
-    std::string name;  // for "end:@": the closing name (may be empty)
+    // kEndTag: the directive it closes ("if"); kEndCall: the closing macro name (may be empty).
+    std::string name;
+
+    bool Closes(std::string_view directive) const {
+      return kind == TerminatorKind::kEndTag && name == directive;
+    }
+    // As an error message names it: "</#if>", "</#@>", "<#else>".
+    std::string Describe() const;
   };
 
   Terminator ParseContent(Node* parent);

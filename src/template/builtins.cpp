@@ -212,7 +212,8 @@ ValuePtr Evaluator::EvalLazyBuiltIn(const Expr* e, const ValuePtr& target, Ctx& 
   const size_t n = e->call_args.size();
   if (n < 2) Fail(e->pos, "?switch needs at least 2 arguments");
   for (size_t i = 0; i + 1 < n; i += 2) {
-    if (Compare(target, EvalRequired(e->call_args[i].get(), ctx), "==", e->call_args[i].get())) {
+    if (Compare(target, EvalRequired(e->call_args[i].get(), ctx), Operator::kEqual,
+                e->call_args[i].get())) {
       return EvalRequired(e->call_args[i + 1].get(), ctx);
     }
   }

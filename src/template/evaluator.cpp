@@ -138,10 +138,13 @@ void Evaluator::DefineMacros(const ParsedTemplate& tmpl, Namespace* ns) {
 ValuePtr Evaluator::NamespaceHash(Namespace* ns) {
   auto hash = Value::New();
   hash->type = ValueType::kHash;
-  std::vector<std::string> keys;
-  for (const auto& [key, value] : ns->vars) keys.push_back(key);
-  std::sort(keys.begin(), keys.end());
-  for (const auto& key : keys) hash->HashPut(key, ns->vars[key]);
+  // Sorted by name, as FreeMarker lists a namespace; sorted by reference (no key copies).
+  std::vector<const std::pair<const std::string, ValuePtr>*> entries;
+  entries.reserve(ns->vars.size());
+  for (const auto& entry : ns->vars) entries.push_back(&entry);
+  std::sort(entries.begin(), entries.end(),
+            [](const auto* a, const auto* b) { return a->first < b->first; });
+  for (const auto* entry : entries) hash->HashPut(entry->first, entry->second);
   return hash;
 }
 
@@ -371,7 +374,8 @@ Flow Evaluator::ExecSwitch(const Node* node, Ctx& ctx) {
       if (kase->exprs.empty()) {
         default_case = kase.get();
       } else {
-        run = Compare(subject, EvalRequired(kase->exprs[0].get(), ctx), "==", kase->exprs[0].get());
+        run = Compare(subject, EvalRequired(kase->exprs[0].get(), ctx), Operator::kEqual,
+                      kase->exprs[0].get());
       }
     }
     if (run) {
@@ -408,39 +412,39 @@ void Evaluator::SetVariable(const Node* node, AssignScope scope, const std::stri
 void Evaluator::ExecAssign(const Node* node, Ctx& ctx) {
   for (size_t i = 0; i < node->names.size(); ++i) {
     const std::string& name = node->names[i];
-    const std::string_view op = node->ops[i];
+    const Operator op = node->ops[i];
     const Expr* expr = node->exprs[i].get();
     ValuePtr value;
-    if (op == "=") {
+    if (op == Operator::kAssign) {
       value = EvalRequired(expr, ctx);
     } else {
       ValuePtr current = Lookup(name, ctx);
       if (!current) {
         throw RenderError{"undefined_variable",
-                          "The left-hand operand of " + std::string(op) + " is missing: " + name +
-                              " (at " + PosText(node->begin) + ")",
+                          "The left-hand operand of " + std::string(OperatorText(op)) +
+                              " is missing: " + name + " (at " + PosText(node->begin) + ")",
                           node->begin, Json{{"variable", name}}};
       }
       Expr fake;
       fake.kind = ExprKind::kVariable;
       fake.pos = node->begin;
       fake.source = name;
-      if (op == "+=") {
+      if (op == Operator::kAddAssign) {
         value = Add(current, EvalRequired(expr, ctx), expr);
       } else {
         const Decimal& left = RequireNumber(current, &fake);
-        if (op == "++") {
+        if (op == Operator::kIncrement) {
           value = Value::Number(left + Decimal::FromInt(1));
-        } else if (op == "--") {
+        } else if (op == Operator::kDecrement) {
           value = Value::Number(left - Decimal::FromInt(1));
         } else {
           const ValuePtr right_value = EvalRequired(expr, ctx);
           const Decimal& right = RequireNumber(right_value, expr);
-          if (op == "-=") {
+          if (op == Operator::kSubtractAssign) {
             value = Value::Number(left - right);
-          } else if (op == "*=") {
+          } else if (op == Operator::kMultiplyAssign) {
             value = Value::Number(left.EngineMultiply(right));
-          } else if (op == "/=") {
+          } else if (op == Operator::kDivideAssign) {
             auto q = left.Divide(right);
             if (!q) Fail(node->begin, "Division by zero");
             value = Value::Number(*q);
@@ -534,17 +538,19 @@ void Evaluator::BindParams(const Node* callable, Frame* frame, std::vector<Value
                     " parameter(s), but got " + std::to_string(positional.size()));
     }
   }
-  frame->locals.vars.reserve(callable->params.size());
   MutableValuePtr rest;  // named arguments a catch-all parameter collects
   if (catch_all) {
     rest = Value::New();
     rest->type = ValueType::kHash;
   }
   for (auto& [arg_name, value] : named) {
-    bool known = false;
-    for (size_t i = 0; i < regular; ++i) known = known || callable->params[i].name == arg_name;
-    if (known) {
-      if (value) frame->locals.Set(arg_name, value);
+    // The parameter's own name is kept: it lives in the parse tree, `named` does not.
+    const MacroParam* param = nullptr;
+    for (size_t i = 0; i < regular && !param; ++i) {
+      if (callable->params[i].name == arg_name) param = &callable->params[i];
+    }
+    if (param) {
+      if (value) frame->locals.Set(param->name, value);
     } else if (catch_all) {
       if (value) rest->HashPut(arg_name, value);
     } else {

@@ -2,6 +2,7 @@
 // Executes a parse tree against a data model: scopes (loop variables, macro locals,
 // namespaces, globals, data model), macros/functions/nested, built-ins, and the render guards
 // (step budget, output/string cap, call depth). Single-use: one Evaluator per render.
+#include <array>
 #include <chrono>
 #include <map>
 #include <optional>
@@ -44,26 +45,35 @@ struct LoopState {
   std::vector<ValuePtr> nested_values;
 };
 
-// Macro/function locals: a handful per call, so a flat list beats a hash map (no node
-// allocations, no hashing).
-struct LocalVars {
-  std::vector<std::pair<std::string, ValuePtr>> vars;
-
+// Macro/function locals: a handful per call, so a flat list beats a hash map, and the first
+// few live in the frame itself (a typical call allocates nothing). Names point into the parse
+// tree (parameters, <#local> targets), which outlives the render.
+class LocalVars {
+ public:
   const ValuePtr* Find(std::string_view name) const {
-    for (const auto& [key, value] : vars) {
+    for (size_t i = 0; i < inline_size_; ++i) {
+      if (inline_[i].first == name) return &inline_[i].second;
+    }
+    for (const auto& [key, value] : overflow_) {
       if (key == name) return &value;
     }
     return nullptr;
   }
-  void Set(const std::string& name, ValuePtr value) {
-    for (auto& [key, slot] : vars) {
-      if (key == name) {
-        slot = std::move(value);
-        return;
-      }
+  void Set(std::string_view name, ValuePtr value) {
+    if (const ValuePtr* slot = Find(name)) {
+      *const_cast<ValuePtr*>(slot) = std::move(value);
+    } else if (inline_size_ < kInline) {
+      inline_[inline_size_++] = {name, std::move(value)};
+    } else {
+      overflow_.emplace_back(name, std::move(value));
     }
-    vars.emplace_back(name, std::move(value));
   }
+
+ private:
+  static constexpr size_t kInline = 4;
+  std::array<std::pair<std::string_view, ValuePtr>, kInline> inline_;
+  size_t inline_size_ = 0;
+  std::vector<std::pair<std::string_view, ValuePtr>> overflow_;
 };
 
 struct Frame {
@@ -160,7 +170,7 @@ class Evaluator {
                                            const std::vector<ValuePtr>& args);
   ValuePtr RegexGroupsOf(const Expr* e, const ValuePtr& target);
   ValuePtr Add(const ValuePtr& a, const ValuePtr& b, const Expr* e);
-  bool Compare(const ValuePtr& a, const ValuePtr& b, std::string_view op, const Expr* e);
+  bool Compare(const ValuePtr& a, const ValuePtr& b, Operator op, const Expr* e);
   bool RequireBoolean(const ValuePtr& v, const Expr* e);
   const Decimal& RequireNumber(const ValuePtr& v, const Expr* e);
   const std::string& RequireString(const ValuePtr& v, const Expr* e, std::string_view what);
@@ -216,8 +226,7 @@ class Evaluator {
   // target[range] on a sequence or a string (evaluator_slicing.cpp).
   ValuePtr Slice(const ValuePtr& target, const RangeSpec& range, const Expr* e);
   // Refuses arithmetic whose result would exceed Decimal::kMaxDigits and charges its work.
-  void GuardArithmetic(const Decimal& x, const Decimal& y, std::string_view op,
-                       const SourcePos& pos);
+  void GuardArithmetic(const Decimal& x, const Decimal& y, Operator op, const SourcePos& pos);
 
   // First member, so it is destroyed last: every value of the render is allocated from it.
   ValuePool pool_;

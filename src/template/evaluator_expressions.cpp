@@ -101,7 +101,7 @@ std::string Evaluator::ToOutput(const ValuePtr& v, const Expr* e) {
 
 ValuePtr Evaluator::Add(const ValuePtr& a, const ValuePtr& b, const Expr* e) {
   if (a->type == ValueType::kNumber && b->type == ValueType::kNumber) {
-    GuardArithmetic(a->number, b->number, "+", e->pos);
+    GuardArithmetic(a->number, b->number, Operator::kAdd, e->pos);
     return Value::Number(a->number + b->number);
   }
   if (a->type == ValueType::kSequence && b->type == ValueType::kSequence) {
@@ -144,31 +144,44 @@ ValuePtr Evaluator::Add(const ValuePtr& a, const ValuePtr& b, const Expr* e) {
   return MakeString(std::move(joined), e->pos);
 }
 
-bool Evaluator::Compare(const ValuePtr& a, const ValuePtr& b, std::string_view op, const Expr* e) {
+bool Evaluator::Compare(const ValuePtr& a, const ValuePtr& b, Operator op, const Expr* e) {
   int cmp = 0;
-  const bool equality = op == "==" || op == "!=";
+  const bool equality = op == Operator::kEqual || op == Operator::kNotEqual;
   if (a->type == ValueType::kNumber && b->type == ValueType::kNumber) {
     cmp = a->number.Compare(b->number);
   } else if ((a->type == ValueType::kString || a->type == ValueType::kMarkup) &&
              (b->type == ValueType::kString || b->type == ValueType::kMarkup)) {
-    if (!equality) Fail(e->pos, "Can't use operator \"" + std::string(op) + "\" on string values");
+    if (!equality) {
+      Fail(e->pos, "Can't use operator \"" + std::string(OperatorText(op)) + "\" on string values");
+    }
     cmp = a->str == b->str ? 0 : 1;
   } else if (a->type == ValueType::kBoolean && b->type == ValueType::kBoolean) {
-    if (!equality) Fail(e->pos, "Can't use operator \"" + std::string(op) + "\" on boolean values");
+    if (!equality) {
+      Fail(e->pos,
+           "Can't use operator \"" + std::string(OperatorText(op)) + "\" on boolean values");
+    }
     cmp = a->boolean == b->boolean ? 0 : 1;
   } else {
     Fail(e->pos, std::string("Can't compare values of these types: left-hand operand is ") +
                      TypeName(a->type) + ", right-hand operand is " + TypeName(b->type));
   }
-  if (op == "==") return cmp == 0;
-  if (op == "!=") return cmp != 0;
-  if (op == "<") return cmp < 0;
-  if (op == "<=") return cmp <= 0;
-  if (op == ">") return cmp > 0;
-  return cmp >= 0;
+  switch (op) {
+    case Operator::kEqual:
+      return cmp == 0;
+    case Operator::kNotEqual:
+      return cmp != 0;
+    case Operator::kLess:
+      return cmp < 0;
+    case Operator::kLessEqual:
+      return cmp <= 0;
+    case Operator::kGreater:
+      return cmp > 0;
+    default:
+      return cmp >= 0;
+  }
 }
 
-void Evaluator::GuardArithmetic(const Decimal& x, const Decimal& y, std::string_view op,
+void Evaluator::GuardArithmetic(const Decimal& x, const Decimal& y, Operator op,
                                 const SourcePos& pos) {
   const int64_t dx = x.ApproxDigits();
   const int64_t dy = y.ApproxDigits();
@@ -177,10 +190,10 @@ void Evaluator::GuardArithmetic(const Decimal& x, const Decimal& y, std::string_
   const int64_t align = std::abs(static_cast<int64_t>(x.scale()) - y.scale());
   int64_t result = 0;
   uint64_t work = 0;  // in 64-bit limb operations / 64 (the step unit of strings, roughly)
-  if (op == "*") {
+  if (op == Operator::kMultiply) {
     result = dx + dy;
     work = static_cast<uint64_t>((dx / 19 + 1) * (dy / 19 + 1) / 64);
-  } else if (op == "/") {
+  } else if (op == Operator::kDivide) {
     result = dx + dy + scale;
     work = static_cast<uint64_t>((result / 19 + 1) * (dy / 19 + 1) / 64);
   } else {  // + - (and the operands of %, which are read as int64)
@@ -212,10 +225,10 @@ ValuePtr Evaluator::EvalRange(const Expr* e, Ctx& ctx) {
   }
   const int64_t end = static_cast<int32_t>(
       RequireNumber(EvalRequired(e->args[1].get(), ctx), e->args[1].get()).LongValue());
-  if (e->name == "..") {
+  if (e->op == Operator::kRangeInclusive) {
     spec.step = end >= begin ? 1 : -1;
     spec.size = (end >= begin ? end - begin : begin - end) + 1;
-  } else if (e->name == "..<") {
+  } else if (e->op == Operator::kRangeExclusive) {
     spec.step = end >= begin ? 1 : -1;
     spec.size = end >= begin ? end - begin : begin - end;
   } else {  // "..*": length-limited
@@ -223,7 +236,7 @@ ValuePtr Evaluator::EvalRange(const Expr* e, Ctx& ctx) {
     spec.size = end >= 0 ? end : -end;
     spec.right_adaptive = true;
   }
-  spec.inclusive_end = e->name == "..";
+  spec.inclusive_end = e->op == Operator::kRangeInclusive;
   return Value::Range(spec);
 }
 
@@ -397,14 +410,14 @@ ValuePtr Evaluator::Eval(const Expr* e, Ctx& ctx) {
     case ExprKind::kArithmetic: {
       ValuePtr a = EvalRequired(e->args[0].get(), ctx);
       ValuePtr b = EvalRequired(e->args[1].get(), ctx);
-      const std::string_view op = e->name;
-      if (op == "+") return Add(a, b, e);
+      const Operator op = e->op;
+      if (op == Operator::kAdd) return Add(a, b, e);
       const Decimal& x = RequireNumber(a, e->args[0].get());
       const Decimal& y = RequireNumber(b, e->args[1].get());
       GuardArithmetic(x, y, op, e->pos);
-      if (op == "-") return Value::Number(x - y);
-      if (op == "*") return Value::Number(x.EngineMultiply(y));
-      if (op == "/") {
+      if (op == Operator::kSubtract) return Value::Number(x - y);
+      if (op == Operator::kMultiply) return Value::Number(x.EngineMultiply(y));
+      if (op == Operator::kDivide) {
         auto q = x.Divide(y);
         if (!q) Fail(e->pos, "Division by zero");
         return Value::Number(*q);
@@ -416,7 +429,7 @@ ValuePtr Evaluator::Eval(const Expr* e, Ctx& ctx) {
     }
     case ExprKind::kCompare:
       return Value::Boolean(Compare(EvalRequired(e->args[0].get(), ctx),
-                                    EvalRequired(e->args[1].get(), ctx), e->name, e));
+                                    EvalRequired(e->args[1].get(), ctx), e->op, e));
     case ExprKind::kAnd:
       if (!RequireBoolean(EvalRequired(e->args[0].get(), ctx), e->args[0].get())) {
         return Value::Boolean(false);

@@ -8,6 +8,7 @@
 
 #include "template/builtin_names.hpp"
 #include "template/decimal.hpp"
+#include "template/template_operator.hpp"
 #include "template/value_ptr.hpp"
 
 namespace dp::tmpl {
@@ -33,11 +34,11 @@ enum class ExprKind {
   kNot,           // !args[0]
   kNegate,        // -args[0]
   kUnaryPlus,     // +args[0]
-  kArithmetic,    // args[0] op args[1], op in + - * / %
-  kCompare,       // args[0] op args[1], op in == != < <= > >=
+  kArithmetic,    // args[0] op args[1], op kAdd..kModulo
+  kCompare,       // args[0] op args[1], op kEqual..kGreaterEqual
   kAnd,
   kOr,
-  kRange,     // args[0]..args[1]; op "..", "..<", "..!", "..*"; args[1] absent for "1.."
+  kRange,     // args[0]..args[1]; op kRange*; args[1] absent for "1.."
   kSequence,  // [args...]
   kHash,      // {args[0]: args[1], ...}
   kLambda,    // name -> args[0]: only as the argument of ?filter, ?map, ?take_while, ?drop_while
@@ -48,7 +49,8 @@ enum class ExprKind {
 struct Expr {
   ExprKind kind;
   SourcePos pos;
-  std::string name;                      // variable name, key, built-in name, operator
+  std::string name;                      // variable name, key, built-in name
+  Operator op = Operator::kNone;         // kArithmetic, kCompare, kRange
   const BuiltInSpec* builtin = nullptr;  // kBuiltIn: its table entry, resolved at parse time
   std::string text;                      // string literal value
   Decimal number;
@@ -117,7 +119,7 @@ struct Node {
   std::string text;
   std::vector<ExprPtr> exprs;
   std::vector<std::string> names;
-  std::vector<std::string> ops;  // assignment operators: "=", "+=", "++", ...
+  std::vector<Operator> ops;  // kAssign: each name's operator (kAssign, kAddAssign, ...)
   AssignScope scope = AssignScope::kAssign;
   std::vector<MacroParam> params;
   std::vector<std::pair<std::string, ExprPtr>> named_args;

@@ -14,7 +14,7 @@ const Value kMissingMarker;
 }  // namespace
 
 ValuePtr Value::JsonChild(size_t i, const Json& child) const {
-  if (!json_children_) json_children_ = std::make_unique<ValuePtr[]>(json->size());
+  if (!json_children_) json_children_.Allocate(json->size());
   ValuePtr& slot = json_children_[i];
   if (!slot) {
     ValuePtr converted = FromJson(child);
@@ -71,6 +71,8 @@ ValuePtr Value::HashGet(std::string_view key) const {
 
 MutableValuePtr Value::New() {
   static_assert(alignof(Value) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__);
+  // A pooled value's block (the value and shared_ptr's control block) fits one pool block.
+  static_assert(sizeof(Value) + 32 <= ValuePool::kBlockBytes);
   if (ValuePool* pool = ValuePool::Current()) {
     return std::__allocate_shared<Value, __gnu_cxx::_S_single>(PoolAllocator<Value>(pool));
   }

@@ -13,6 +13,7 @@
 #include "datapipelines/util/json.hpp"
 #include "template/decimal.hpp"
 #include "template/template_ast.hpp"
+#include "template/value_pool.hpp"
 #include "template/value_ptr.hpp"
 
 namespace dp::tmpl {
@@ -101,8 +102,9 @@ struct Value {
   ValuePtr JsonChild(size_t i, const Json& child) const;
 
   std::unique_ptr<HashStore> hash_;
-  // JSON children converted so far; null = not yet, MissingMarker() = a JSON null.
-  mutable std::unique_ptr<ValuePtr[]> json_children_;
+  // JSON children converted so far; null = not yet, MissingMarker() = a JSON null. From the
+  // render's pool: a render converts dozens of these arrays.
+  mutable ValueSlots json_children_;
   // Key -> member position, built on the first lookup in a large JSON object only.
   mutable std::unique_ptr<std::unordered_map<std::string_view, size_t>> json_index_;
 };

@@ -1,6 +1,9 @@
 #include "template/value_pool.hpp"
 
+#include <memory>
 #include <new>
+
+#include "template/value.hpp"
 
 namespace dp::tmpl {
 namespace {
@@ -64,6 +67,27 @@ void ValuePool::Deallocate(void* p, size_t bytes) {
 }
 
 ValuePool* ValuePool::Current() { return current_pool; }
+
+void ValueSlots::Allocate(size_t size) {
+  Release();
+  pool_ = ValuePool::Current();
+  const size_t bytes = size * sizeof(ValuePtr);
+  void* memory = pool_ ? pool_->Allocate(bytes) : ::operator new(bytes);
+  slots_ = static_cast<ValuePtr*>(memory);
+  std::uninitialized_value_construct_n(slots_, size);
+  size_ = size;
+}
+
+void ValueSlots::Release() {
+  if (!slots_) return;
+  std::destroy_n(slots_, size_);
+  if (pool_) {
+    pool_->Deallocate(slots_, size_ * sizeof(ValuePtr));
+  } else {
+    ::operator delete(slots_);
+  }
+  slots_ = nullptr;
+}
 
 ValuePool::Scope::Scope(ValuePool* pool) : saved_(current_pool) { current_pool = pool; }
 

@@ -7,7 +7,10 @@
 #include <cstddef>
 #include <memory>
 #include <new>
+#include <utility>
 #include <vector>
+
+#include "template/value_ptr.hpp"
 
 namespace dp::tmpl {
 
@@ -18,6 +21,9 @@ class ValuePool {
   struct Exhausted : std::bad_alloc {
     const char* what() const noexcept override { return "render memory budget exhausted"; }
   };
+
+  // The size of a pooled block: a Value and its shared_ptr control block, or a small array.
+  static constexpr size_t kBlockBytes = 256;
 
   explicit ValuePool(size_t max_bytes = 0) : max_bytes_(max_bytes) {}  // 0 = unbounded
   // Keeps a few chunks for the thread's next render (a render makes a handful).
@@ -44,7 +50,6 @@ class ValuePool {
   };
 
  private:
-  static constexpr size_t kBlockBytes = 256;  // >= a shared_ptr control block + Value
   static constexpr size_t kBlocksPerChunk = 64;
   struct FreeBlock {
     FreeBlock* next;
@@ -76,6 +81,31 @@ struct PoolAllocator {
   bool operator==(const PoolAllocator<U>& other) const {
     return pool == other.pool;
   }
+};
+
+// A fixed-size array of ValuePtr allocated from the current render's pool (the heap outside a
+// render), released to the pool it came from.
+class ValueSlots {
+ public:
+  ValueSlots() = default;
+  ValueSlots(const ValueSlots&) = delete;
+  ValueSlots& operator=(const ValueSlots&) = delete;
+  ValueSlots(ValueSlots&& other) noexcept
+      : slots_(std::exchange(other.slots_, nullptr)), size_(other.size_), pool_(other.pool_) {}
+  ValueSlots& operator=(ValueSlots&&) = delete;
+  ~ValueSlots() { Release(); }
+
+  // `size` empty slots (any earlier ones released).
+  void Allocate(size_t size);
+  explicit operator bool() const { return slots_ != nullptr; }
+  ValuePtr& operator[](size_t i) const { return slots_[i]; }
+
+ private:
+  void Release();
+
+  ValuePtr* slots_ = nullptr;
+  size_t size_ = 0;
+  ValuePool* pool_ = nullptr;
 };
 
 }  // namespace dp::tmpl
