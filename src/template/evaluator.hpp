@@ -52,10 +52,10 @@ class LocalVars {
  public:
   const ValuePtr* Find(std::string_view name) const {
     for (size_t i = 0; i < inline_size_; ++i) {
-      if (inline_[i].first == name) return &inline_[i].second;
+      if (SameName(inline_[i].first, name)) return &inline_[i].second;
     }
     for (const auto& [key, value] : overflow_) {
-      if (key == name) return &value;
+      if (SameName(key, name)) return &value;
     }
     return nullptr;
   }

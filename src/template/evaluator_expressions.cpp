@@ -17,19 +17,19 @@ std::string PosText(const SourcePos& pos) {
 
 ValuePtr Evaluator::Lookup(const std::string& name, const Ctx& ctx) {
   for (const LambdaArg* arg = ctx.lambda; arg; arg = arg->parent) {
-    if (arg->name == name) return arg->value;
+    if (SameName(arg->name, name)) return arg->value;
   }
   for (const LoopState* loop = ctx.loops; loop; loop = loop->parent) {
     if (loop->nested_vars) {
       const std::vector<std::string>& names = loop->list->names;
       for (size_t i = 0; i < names.size(); ++i) {
-        if (names[i] == name)
+        if (SameName(names[i], name))
           return i < loop->nested_values.size() ? loop->nested_values[i] : nullptr;
       }
       continue;
     }
-    if (loop->list->names[0] == name) return loop->item;
-    if (loop->list->names.size() > 1 && loop->list->names[1] == name) return loop->value;
+    if (SameName(loop->list->names[0], name)) return loop->item;
+    if (loop->list->names.size() > 1 && SameName(loop->list->names[1], name)) return loop->value;
   }
   if (ctx.frame->callable) {
     if (const ValuePtr* local = ctx.frame->locals.Find(name)) return *local;

@@ -116,6 +116,16 @@ std::string TextCase::Lower(std::string_view text) {
 }
 
 std::string TextCase::ChangeFirst(std::string_view text, bool upper) {
+  if (IsAscii(text)) {  // one byte changes, the rest is copied as it is
+    std::string out(text);
+    for (char& c : out) {
+      if (IsWs(static_cast<unsigned char>(c))) continue;
+      c = static_cast<char>(upper ? ToUpper(static_cast<unsigned char>(c))
+                                  : ToLower(static_cast<unsigned char>(c)));
+      break;
+    }
+    return out;
+  }
   std::string out;
   bool done = false;
   for (uint32_t cp : Decode(text)) {

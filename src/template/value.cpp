@@ -51,7 +51,9 @@ ValuePtr Value::HashGet(std::string_view key) const {
     const Json::object_t& members = Members(json);
     if (members.size() <= kScanLimit) {
       for (size_t i = 0; i < members.size(); ++i) {
-        if (members.begin()[i].first == key) return JsonChild(i, members.begin()[i].second);
+        if (SameName(members.begin()[i].first, key)) {
+          return JsonChild(i, members.begin()[i].second);
+        }
       }
       return nullptr;
     }

@@ -35,6 +35,12 @@ struct RangeSpec {
   bool inclusive_end = false;
 };
 
+// Name equality for the short names scanned on every lookup (loop variables, locals, the keys
+// of a small JSON object): the first byte rules out most candidates before memcmp is called.
+inline bool SameName(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && (a.empty() || (a[0] == b[0] && a == b));
+}
+
 // Lets the hash index be probed with a string_view (no temporary std::string).
 struct StringHash {
   using is_transparent = void;
