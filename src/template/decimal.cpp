@@ -82,9 +82,16 @@ std::optional<Decimal> Decimal::Parse(std::string_view text) {
   }
   if (pos != text.size()) return std::nullopt;
   if (digits.size() > static_cast<size_t>(kMaxDigits)) return std::nullopt;
-  // cpp_int reads a leading 0 as octal.
-  const size_t first = digits.find_first_not_of('0');
-  BigInt unscaled(first == std::string::npos ? std::string("0") : digits.substr(first));
+  BigInt unscaled;
+  if (digits.size() <= 18) {  // fits an int64: no cpp_int string parse (the common case)
+    int64_t small = 0;
+    for (char c : digits) small = small * 10 + (c - '0');
+    unscaled = small;
+  } else {
+    // cpp_int reads a leading 0 as octal.
+    const size_t first = digits.find_first_not_of('0');
+    unscaled = BigInt(first == std::string::npos ? std::string("0") : digits.substr(first));
+  }
   long new_scale = scale - exponent;
   if (new_scale < 0) {
     unscaled *= Pow10(static_cast<int>(-new_scale));

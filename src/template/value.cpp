@@ -128,10 +128,17 @@ void Value::HashPut(const std::string& key, ValuePtr value) {
   hash_->entries.emplace_back(key, std::move(value));
 }
 
-ValuePtr Value::String(std::string s) {
+ValuePtr Value::String(std::string&& s) {
   auto v = New();
   v->type = ValueType::kString;
   v->str = std::move(s);
+  return v;
+}
+
+ValuePtr Value::String(const std::string& s) {  // copied once, straight into the value
+  auto v = New();
+  v->type = ValueType::kString;
+  v->str = s;
   return v;
 }
 

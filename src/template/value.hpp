@@ -90,7 +90,8 @@ struct Value {
   static MutableValuePtr New();
   // JSON null is a missing value (nullptr); objects and arrays are wrapped lazily.
   static ValuePtr FromJson(const Json& json);
-  static ValuePtr String(std::string s);
+  static ValuePtr String(std::string&& s);
+  static ValuePtr String(const std::string& s);
   static ValuePtr Markup(std::string s);
   static ValuePtr Number(Decimal d);
   static ValuePtr Int(int64_t i) { return Number(Decimal::FromInt(i)); }
