@@ -52,11 +52,15 @@ class SurfaceStack : public ::testing::Test {
   // a private in-memory SQLite database.
   void OpenSurfaces(const std::string& metadata_url = ":memory:") {
     OpenCoreStack(store_, audit_, auth_, CheapAuthOptions(), metadata_url);
-    limiter_ = OpenRateLimiter("memory", RateLimitPolicy{100000, 1000000});
+    limiter_ = MakeLimiter();
     authenticator_ = std::make_unique<RequestAuthenticator>(auth_->authentication(), *limiter_,
                                                             store_->Workspaces());
     rest_ =
         std::make_unique<RestApi>(*auth_, *authenticator_, BuiltInSkillDocs(), RestApiOptions{});
+  }
+  // The rate limiter the surfaces charge: generous, so no test is refused by it.
+  virtual std::unique_ptr<RateLimiter> MakeLimiter() {
+    return OpenRateLimiter("memory", RateLimitPolicy{100000, 1000000});
   }
   // After the tools are bound: the MCP dispatcher over them.
   void StartMcp() {

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "datapipelines/results/memory_rate_limiter.hpp"
 #include "hardening_case.hpp"
 
 namespace dp {
@@ -12,6 +13,14 @@ namespace {
 
 class McpInlinePathTest : public test::HardeningStack {
  protected:
+  // A limiter whose clock stands still: its buckets never refill during a test, so
+  // RateLimit-Remaining counts exactly the requests charged, however slowly they run (a refill
+  // of 100 tokens per millisecond hid every charge under ThreadSanitizer).
+  std::unique_ptr<RateLimiter> MakeLimiter() override {
+    MemoryRateLimiterOptions options;
+    options.now = [] { return std::chrono::steady_clock::time_point{}; };
+    return std::make_unique<MemoryRateLimiter>(RateLimitPolicy{100000, 1000000}, options);
+  }
   HttpRequest Post(const std::string& body) {
     HttpRequest request;
     request.method = "POST";
