@@ -40,6 +40,11 @@ std::optional<bool> OptionalBoolField(const Json& body, const char* field) {
   return value->get<bool>();
 }
 
+DomainError InvalidRequestField(const std::string& field, const std::string& what) {
+  return DomainError(errc::kRequestInvalid, "'" + field + "' " + what + ".",
+                     Json{{"field", field}});
+}
+
 std::string RequiredStringField(const Json& body, const char* field) {
   const Json* value = Given(body, field);
   if (!value || !value->is_string()) Invalid(field, "is required and must be a string");

@@ -26,17 +26,9 @@ HttpResponse ResultResponse(const RestCall& call, Json result, const std::string
 }
 
 ExecutionListQuery ListQuery(const HttpRequest& request) {
-  ExecutionListQuery query;
-  query.pipeline_id = QueryParam(request.query, "pipeline_id");
-  query.status = QueryParam(request.query, "status");
-  if (auto after = QueryParam(request.query, "started_after")) {
-    query.started_after_ms = ExecutionListQuery::ParseTimeBound(*after, "started_after");
-  }
-  if (auto before = QueryParam(request.query, "started_before")) {
-    query.started_before_ms = ExecutionListQuery::ParseTimeBound(*before, "started_before");
-  }
-  ParseListWindow(request, query.limit, query.offset);
-  return query;
+  return ExecutionListQuery::FromJson(QueryArguments(
+      request, {.strings = {"pipeline_id", "status", "started_after", "started_before"},
+                .integers = {"limit", "offset"}}));
 }
 
 // The result cursor (rest-api §7): no inline cap, it IS the place the bytes are fetched from.

@@ -23,13 +23,9 @@ namespace {
 constexpr std::string_view kPrefix = "/api/v1/pipelines";
 
 PipelineListQuery QueryFrom(const HttpRequest& request) {
-  PipelineListQuery query;
-  query.owner = QueryParam(request.query, "owner");
-  query.datasource = QueryParam(request.query, "datasource");
-  query.q = QueryParam(request.query, "q");
-  query.prefix = QueryParam(request.query, "prefix");
-  ParseListWindow(request, query.limit, query.offset);
-  return query;
+  return PipelineListQuery::FromJson(QueryArguments(
+      request,
+      {.strings = {"owner", "datasource", "q", "prefix"}, .integers = {"limit", "offset"}}));
 }
 
 Json ListData(const PipelineListing& listing, const PipelineListQuery& query) {

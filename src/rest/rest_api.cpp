@@ -145,25 +145,17 @@ HttpResponse RestApi::Route(const HttpRequest& request, const Principal& princip
 
 HttpResponse RestApi::AdminAudit(const HttpRequest& request, const Principal& principal) {
   auth_.accounts().RequireInstanceAdmin(principal);
-  int limit = 50;
-  int offset = 0;
-  ParseListWindow(request, limit, offset);
-  int64_t since = 0;
-  if (auto text = QueryParam(request.query, "since")) {
-    auto parsed = AuditLog::ParseSince(*text, NowMs());
-    if (!parsed) {
-      throw InvalidField("since",
-                         "must be an ISO-8601 UTC instant (2026-12-01T00:00:00Z) or a span back "
-                         "from now (90s, 15m, 24h, 7d)");
-    }
-    since = *parsed;
-  }
-  std::string event = QueryParam(request.query, "event").value_or("");
-  AuditLog::Page page = auth_.audit_log().Read(since, event, offset, limit);
+  AuditReadRequest read = AuditReadRequest::FromJson(
+      QueryArguments(request, {.strings = {"since", "event"}, .integers = {"limit", "offset"}}),
+      NowMs());
+  AuditLog::Page page = auth_.audit_log().Read(read);
   Json items = Json::array();
   for (const AuditEvent& row : page.rows) items.push_back(AuditLog::View(row));
   Json data{{"items", std::move(items)},
-            {"pagination", {{"offset", offset}, {"limit", limit}, {"has_more", page.has_more}}}};
+            {"pagination",
+             {{"offset", read.window.offset},
+              {"limit", read.window.limit},
+              {"has_more", page.has_more}}}};
   return SuccessEnvelope(std::move(data), request.correlation_id);
 }
 

@@ -12,8 +12,7 @@
 namespace dp {
 
 DomainError InvalidField(const std::string& field, const std::string& what) {
-  return DomainError(errc::kRequestInvalid, "'" + field + "' " + what + ".",
-                     Json{{"field", field}});
+  return InvalidRequestField(field, what);
 }
 
 int ParseIntField(const std::string& text, const std::string& field) {
@@ -25,15 +24,26 @@ int ParseIntField(const std::string& text, const std::string& field) {
   return value;
 }
 
-void ParseListWindow(const HttpRequest& request, int& limit, int& offset) {
-  if (auto text = QueryParam(request.query, "limit")) {
-    limit = ParseIntField(*text, "limit");
-    if (limit < 1 || limit > 200) throw InvalidField("limit", "must be 1..200");
+Json QueryArguments(const HttpRequest& request, const QueryFields& fields) {
+  Json arguments = Json::object();
+  auto text = [&](const char* name) -> std::optional<std::string> {
+    std::optional<std::string> value = QueryParam(request.query, name);
+    if (value && value->empty() && fields.empty_is_absent) return std::nullopt;
+    return value;
+  };
+  for (const char* name : fields.strings) {
+    if (auto value = text(name)) arguments[name] = std::move(*value);
   }
-  if (auto text = QueryParam(request.query, "offset")) {
-    offset = ParseIntField(*text, "offset");
-    if (offset < 0) throw InvalidField("offset", "must be >= 0");
+  for (const char* name : fields.booleans) {
+    if (auto value = text(name)) {
+      if (*value != "true" && *value != "false") throw InvalidField(name, "must be true or false");
+      arguments[name] = *value == "true";
+    }
   }
+  for (const char* name : fields.integers) {
+    if (auto value = text(name)) arguments[name] = ParseIntField(*value, name);
+  }
+  return arguments;
 }
 
 Json PagedItems(const Json& items, int offset, int limit, int64_t total, bool has_more) {

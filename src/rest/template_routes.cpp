@@ -18,18 +18,10 @@ namespace {
 constexpr std::string_view kPrefix = "/api/v1/templates";
 
 TemplateListQuery QueryFrom(const HttpRequest& request) {
-  TemplateListQuery query;
-  query.dialect = QueryParam(request.query, "dialect");
-  query.type = QueryParam(request.query, "type");
-  query.q = QueryParam(request.query, "q");
-  query.prefix = QueryParam(request.query, "prefix");
-  if (auto lib = QueryParam(request.query, "is_library")) {
-    if (*lib != "true" && *lib != "false")
-      throw InvalidField("is_library", "must be true or false");
-    query.is_library = *lib == "true";
-  }
-  ParseListWindow(request, query.limit, query.offset);
-  return query;
+  return TemplateListQuery::FromJson(
+      QueryArguments(request, {.strings = {"dialect", "type", "q", "prefix"},
+                               .integers = {"limit", "offset"},
+                               .booleans = {"is_library"}}));
 }
 
 Json ListData(const TemplateListing& listing, const TemplateListQuery& query) {

@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "datapipelines/domain/request_fields.hpp"
 #include "datapipelines/util/clock.hpp"
 
 namespace dp {
@@ -161,6 +162,22 @@ std::optional<int64_t> AuditLog::ParseSince(std::string_view text, int64_t now_m
     amount = amount * 10 + (c - '0');
   }
   return now_ms - amount * unit_ms;
+}
+
+AuditReadRequest AuditReadRequest::FromJson(const Json& arguments, int64_t now_ms) {
+  AuditReadRequest request;
+  request.window = ListWindow::FromJson(arguments);
+  if (auto text = OptionalStringField(arguments, "since")) {
+    auto since = AuditLog::ParseSince(*text, now_ms);
+    if (!since) {
+      throw InvalidRequestField("since",
+                                "must be an ISO-8601 UTC instant (2026-12-01T00:00:00Z) or a span "
+                                "back from now (90s, 15m, 24h, 7d)");
+    }
+    request.since_ms = *since;
+  }
+  request.event_prefix = OptionalStringField(arguments, "event").value_or("");
+  return request;
 }
 
 }  // namespace dp

@@ -14,6 +14,7 @@
 #include "datapipelines/auth/access_policy.hpp"
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
+#include "datapipelines/domain/request_fields.hpp"
 #include "datapipelines/executor/execution_cancellation.hpp"
 #include "datapipelines/executor/execution_context.hpp"
 #include "datapipelines/executor/execution_environment.hpp"
@@ -256,6 +257,25 @@ ExecutionService::ExecutionService(MetadataStore& metadata, ExecutionStore& exec
       instance_id_(NewUuid()) {}
 
 ExecutionService::~ExecutionService() { Stop(); }
+
+ExecutionListQuery ExecutionListQuery::FromJson(const Json& arguments, ListWindowRules window,
+                                                StartedBounds bounds) {
+  ExecutionListQuery query;
+  query.pipeline_id = OptionalStringField(arguments, "pipeline_id");
+  query.status = OptionalStringField(arguments, "status");
+  if (bounds == StartedBounds::kRead) {
+    if (auto after = OptionalStringField(arguments, "started_after")) {
+      query.started_after_ms = ParseTimeBound(*after, "started_after");
+    }
+    if (auto before = OptionalStringField(arguments, "started_before")) {
+      query.started_before_ms = ParseTimeBound(*before, "started_before");
+    }
+  }
+  ListWindow parsed = ListWindow::FromJson(arguments, window);
+  query.limit = parsed.limit;
+  query.offset = parsed.offset;
+  return query;
+}
 
 int64_t ExecutionListQuery::ParseTimeBound(std::string_view text, std::string_view field) {
   std::string whole(text);

@@ -5,6 +5,7 @@
 #include "datapipelines/auth/access_policy.hpp"
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
+#include "datapipelines/domain/request_fields.hpp"
 #include "datapipelines/pipeline/pipeline_body_parser.hpp"
 #include "datapipelines/pipeline/pipeline_structure_validator.hpp"
 #include "datapipelines/pipeline/validation_problems.hpp"
@@ -568,6 +569,18 @@ std::vector<std::string> PipelineService::PipelinesUsingDatasource(PipelineStore
     }
   }
   return {users.begin(), users.end()};
+}
+
+PipelineListQuery PipelineListQuery::FromJson(const Json& arguments, ListWindowRules window) {
+  PipelineListQuery query;
+  query.owner = OptionalStringField(arguments, "owner");
+  query.datasource = OptionalStringField(arguments, "datasource");
+  query.q = OptionalStringField(arguments, "q");
+  query.prefix = OptionalStringField(arguments, "prefix");
+  ListWindow parsed = ListWindow::FromJson(arguments, window);
+  query.limit = parsed.limit;
+  query.offset = parsed.offset;
+  return query;
 }
 
 }  // namespace dp

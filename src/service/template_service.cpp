@@ -472,6 +472,19 @@ void TemplateService::Delete(const Principal& principal, const std::string& id) 
   }
 }
 
+TemplateListQuery TemplateListQuery::FromJson(const Json& arguments, ListWindowRules window) {
+  TemplateListQuery query;
+  query.dialect = OptionalStringField(arguments, "dialect");
+  query.type = OptionalStringField(arguments, "type");
+  query.q = OptionalStringField(arguments, "q");
+  query.prefix = OptionalStringField(arguments, "prefix");
+  query.is_library = OptionalBoolField(arguments, "is_library");
+  ListWindow parsed = ListWindow::FromJson(arguments, window);
+  query.limit = parsed.limit;
+  query.offset = parsed.offset;
+  return query;
+}
+
 TemplateWrite TemplateWrite::FromJson(const Json& body) {
   TemplateWrite write;
   write.id = OptionalStringField(body, "id");

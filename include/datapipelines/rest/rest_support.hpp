@@ -19,8 +19,18 @@ std::string RequiredString(const Json& body, const char* field);
 DomainError InvalidField(const std::string& field, const std::string& what);
 // `text` as a whole decimal int; request.validation.invalid naming `field` otherwise.
 int ParseIntField(const std::string& text, const std::string& field);
-// ?limit= (1..200) and ?offset= (>= 0) of a listing, left unchanged when absent.
-void ParseListWindow(const HttpRequest& request, int& limit, int& offset);
+// The query-string parameters a route reads, by the JSON type they translate to.
+struct QueryFields {
+  std::vector<const char*> strings = {};
+  std::vector<const char*> integers = {};  // whole decimal ints
+  std::vector<const char*> booleans = {};  // "true" | "false"
+  bool empty_is_absent = false;            // a present-but-empty ?name= is not given at all
+};
+// The named parameters of the query string as a JSON object of typed members, for the service's
+// FromJson both surfaces share (absent parameters stay absent). Only the text is translated: a
+// non-integer is request.validation.invalid "'<name>' must be an integer.", a boolean other than
+// true/false "'<name>' must be true or false."; ranges and defaults are the service's.
+Json QueryArguments(const HttpRequest& request, const QueryFields& fields);
 // The flat listing envelope of rest-api §4.3: {items, pagination: {offset, limit, total,
 // has_more}}.
 Json PagedItems(const Json& items, int offset, int limit, int64_t total, bool has_more);

@@ -12,10 +12,24 @@
 #include <unordered_map>
 #include <vector>
 
+#include "datapipelines/service/list_window.hpp"
 #include "datapipelines/store/audit_sink.hpp"
 #include "datapipelines/store/audit_write_queue.hpp"
 
 namespace dp {
+
+// One read of the log for operators (GET /api/v1/admin/audit): rows at or after since_ms whose
+// event starts with event_prefix, one window of them.
+struct AuditReadRequest {
+  int64_t since_ms = 0;
+  std::string event_prefix;
+  ListWindow window;
+
+  // {since?, event?, limit?, offset?}: the window refused out of range (ListWindowRules'
+  // default), `since` as AuditLog::ParseSince reads it against now_ms, else
+  // request.validation.invalid naming it.
+  static AuditReadRequest FromJson(const Json& arguments, int64_t now_ms);
+};
 
 class AuditLog {
  public:
@@ -43,6 +57,10 @@ class AuditLog {
     bool has_more = false;
   };
   Page Read(int64_t since_ms, const std::string& event_prefix, int offset, int limit);
+  Page Read(const AuditReadRequest& request) {
+    return Read(request.since_ms, request.event_prefix, request.window.offset,
+                request.window.limit);
+  }
   // The wire shape of one row (timestamps ISO-8601 UTC; empty ids are null).
   static Json View(const AuditEvent& event);
   // "--since" as operators write it: an ISO-8601 UTC instant, or a span back from now_ms

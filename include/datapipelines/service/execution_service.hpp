@@ -20,6 +20,7 @@
 #include "datapipelines/auth/principal.hpp"
 #include "datapipelines/calculators/calculator_context.hpp"
 #include "datapipelines/executor/pipeline_executor.hpp"
+#include "datapipelines/service/list_window.hpp"
 #include "datapipelines/util/json.hpp"
 
 namespace dp {
@@ -90,8 +91,16 @@ struct ExecutionListQuery {
   // store's query, so total and paging count only the matching rows.
   std::optional<int64_t> started_after_ms;
   std::optional<int64_t> started_before_ms;
-  int limit = 50;
+  int limit = ListWindow::kDefaultLimit;
   int offset = 0;
+
+  // Whether a surface has the started_after / started_before filters (executions_list has not:
+  // they are ignored there, as `offset` is).
+  enum class StartedBounds { kRead, kIgnored };
+  // {pipeline_id?, status?, started_after?, started_before?, limit?, offset?} as both surfaces
+  // pass them; the window as `window` says.
+  static ExecutionListQuery FromJson(const Json& arguments, ListWindowRules window = {},
+                                     StartedBounds bounds = StartedBounds::kRead);
 
   // A started_after / started_before value: ISO-8601 UTC, "2026-12-01T09:30:00Z" with optional
   // milliseconds ("…:00.250Z"), else request.validation.invalid naming `field`.

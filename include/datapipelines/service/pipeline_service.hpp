@@ -17,6 +17,7 @@
 
 #include "datapipelines/auth/principal.hpp"
 #include "datapipelines/calculators/calculator_context.hpp"
+#include "datapipelines/service/list_window.hpp"
 #include "datapipelines/service/template_pin_source.hpp"
 #include "datapipelines/store/pipeline_store.hpp"
 #include "datapipelines/util/json.hpp"
@@ -57,9 +58,13 @@ struct PipelineListQuery {
   std::optional<std::string> owner;
   std::optional<std::string> datasource;
   std::optional<std::string> q;
-  std::optional<std::string> prefix;  // present → one-level browse ("" is the root)
-  int limit = 50;                     // 1..200
+  std::optional<std::string> prefix;      // present → one-level browse ("" is the root)
+  int limit = ListWindow::kDefaultLimit;  // 1..200
   int offset = 0;
+
+  // {owner?, datasource?, q?, prefix?, limit?, offset?} as both surfaces pass them; the window
+  // as `window` says.
+  static PipelineListQuery FromJson(const Json& arguments, ListWindowRules window = {});
 };
 
 // Flat: `items`, `total`, `has_more`. Browse: also `prefix` and `folders`.

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "datapipelines/auth/principal.hpp"
+#include "datapipelines/service/list_window.hpp"
 #include "datapipelines/service/user_concurrency.hpp"
 #include "datapipelines/template/template_renderer.hpp"
 #include "datapipelines/util/json.hpp"
@@ -66,8 +67,12 @@ struct TemplateListQuery {
   std::optional<std::string> q;
   std::optional<std::string> prefix;  // present → one-level browse ("" is the root)
   std::optional<bool> is_library;
-  int limit = 50;  // 1..200
+  int limit = ListWindow::kDefaultLimit;  // 1..200
   int offset = 0;
+
+  // {dialect?, type?, q?, prefix?, is_library?, limit?, offset?} as both surfaces pass them (REST
+  // its query string through rest/QueryArguments); the window as `window` says.
+  static TemplateListQuery FromJson(const Json& arguments, ListWindowRules window = {});
 };
 
 // Flat: `items`, `total`, `has_more`. Browse: `prefix`, `folders`, `items` (the level's

@@ -2,6 +2,7 @@
 
 #include "datapipelines/domain/request_fields.hpp"
 #include "datapipelines/mcp/tool_catalog.hpp"
+#include "datapipelines/mcp/tools/list_tool_window.hpp"
 #include "datapipelines/service/execution_service.hpp"
 
 namespace dp {
@@ -28,10 +29,9 @@ void BindExecutionTools(ToolCatalog& catalog, ExecutionService& executions) {
     return executions.Execute(call.principal, request);
   });
   catalog.Bind("executions_list", [&executions](const ToolCall& call) {
-    ExecutionListQuery query;
-    query.pipeline_id = OptionalStringField(call.arguments, "pipeline_id");
-    query.status = OptionalStringField(call.arguments, "status");
-    query.limit = OptionalIntField(call.arguments, "limit").value_or(50);
+    // No started_after / started_before either: the tool's schema has neither.
+    ExecutionListQuery query = ExecutionListQuery::FromJson(
+        call.arguments, kListToolWindow, ExecutionListQuery::StartedBounds::kIgnored);
     return executions.List(call.principal, query)["items"];
   });
   catalog.Bind("executions_get", [&executions](const ToolCall& call) {

@@ -2,6 +2,7 @@
 
 #include "datapipelines/domain/request_fields.hpp"
 #include "datapipelines/mcp/tool_catalog.hpp"
+#include "datapipelines/mcp/tools/list_tool_window.hpp"
 #include "datapipelines/service/pipeline_service.hpp"
 
 namespace dp {
@@ -19,14 +20,8 @@ PipelineWriteFlags AgentFlags(const Json& args) {
 
 void BindPipelineTools(ToolCatalog& catalog, PipelineService& pipelines) {
   catalog.Bind("pipelines_list", [&pipelines](const ToolCall& call) {
-    const Json& args = call.arguments;
-    PipelineListQuery query;
-    query.owner = OptionalStringField(args, "owner");
-    query.datasource = OptionalStringField(args, "datasource");
-    query.q = OptionalStringField(args, "q");
-    query.prefix = OptionalStringField(args, "prefix");
-    query.limit = OptionalIntField(args, "limit").value_or(50);
-    PipelineListing listing = pipelines.List(call.principal, query);
+    PipelineListing listing = pipelines.List(
+        call.principal, PipelineListQuery::FromJson(call.arguments, kListToolWindow));
     return listing.browse ? listing.BrowseJson() : listing.items;
   });
   catalog.Bind("pipelines_get", [&pipelines](const ToolCall& call) {

@@ -5,6 +5,7 @@
 
 #include "datapipelines/domain/request_fields.hpp"
 #include "datapipelines/mcp/tool_catalog.hpp"
+#include "datapipelines/mcp/tools/list_tool_window.hpp"
 #include "datapipelines/service/template_service.hpp"
 
 namespace dp {
@@ -16,15 +17,8 @@ const std::string& Id(const Json& args) { return args["id"].get_ref<const std::s
 
 void BindTemplateTools(ToolCatalog& catalog, TemplateService& templates) {
   catalog.Bind("templates_list", [&templates](const ToolCall& call) {
-    const Json& args = call.arguments;
-    TemplateListQuery query;
-    query.dialect = OptionalStringField(args, "dialect");
-    query.type = OptionalStringField(args, "type");
-    query.q = OptionalStringField(args, "q");
-    query.prefix = OptionalStringField(args, "prefix");
-    query.is_library = OptionalBoolField(args, "is_library");
-    query.limit = OptionalIntField(args, "limit").value_or(50);
-    TemplateListing listing = templates.List(call.principal, query);
+    TemplateListing listing = templates.List(
+        call.principal, TemplateListQuery::FromJson(call.arguments, kListToolWindow));
     return listing.browse ? listing.BrowseJson() : listing.items;
   });
   catalog.Bind("templates_get", [&templates](const ToolCall& call) {
