@@ -48,6 +48,10 @@ struct StringHash {
 };
 
 struct Value {
+  // User-provided, so a new value is initialised member by member only: value-initialising a
+  // class with an implicit constructor zero-fills all of its ~200 bytes first.
+  Value() noexcept {}
+
   ValueType type = ValueType::kString;
   bool boolean = false;
   std::string str;  // kString, kMarkup (already escaped output)
