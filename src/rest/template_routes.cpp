@@ -39,10 +39,8 @@ Json RenderContext(const HttpRequest& request) {
 HttpResponse Update(TemplateService& templates, const RestCall& call) {
   Json body = ParseBody(call.request);
   TemplateWrite write = TemplateWrite::FromJson(body);
-  const std::string& id = call.Param("id");
-  if (write.id && *write.id != id) throw InvalidField("id", "cannot change (there is no rename)");
-  write.id.reset();
-  return call.Ok(templates.Update(call.principal, id, RequiredString(body, "expected_hash"), write,
+  return call.Ok(templates.Update(call.principal, call.Param("id"),
+                                  RequiredString(body, "expected_hash"), write,
                                   TemplateSurface::kHuman));
 }
 

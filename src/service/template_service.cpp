@@ -237,6 +237,10 @@ Json TemplateService::Update(const Principal& principal, const std::string& id,
                              const std::string& expected_hash, const TemplateWrite& write,
                              TemplateSurface surface) {
   EnforceAccess(principal, Operation::kTemplatesUpdate);
+  // The id is the template's identity: a write naming another one is refused, not a rename.
+  if (write.id && *write.id != id) {
+    throw InvalidRequestField("id", "cannot change (there is no rename)");
+  }
   ValidateTemplateId(id);
   Loaded loaded = Load(principal, id);
   const TemplateVersionRecord working = *loaded.Working();

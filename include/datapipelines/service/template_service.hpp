@@ -106,6 +106,8 @@ class TemplateService {
   Json ListVersions(const Principal& principal, const std::string& id);
   Json Create(const Principal& principal, const TemplateWrite& write, bool confirm_new_root,
               TemplateSurface surface);
+  // `write.id`, when given, must be `id` (there is no rename): request.validation.invalid
+  // {field: id} otherwise; the write is otherwise what TemplateWrite::FromJson read.
   Json Update(const Principal& principal, const std::string& id, const std::string& expected_hash,
               const TemplateWrite& write, TemplateSurface surface);
   // {id, version, status, type, rendered}; a missing variable fails as

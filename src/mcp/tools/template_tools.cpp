@@ -31,12 +31,11 @@ void BindTemplateTools(ToolCatalog& catalog, TemplateService& templates) {
                             TemplateSurface::kAgent);
   });
   catalog.Bind("templates_update", [&templates](const ToolCall& call) {
+    // `id` names the template to update, so the write's id is that one (no rename to refuse).
     const Json& args = call.arguments;
-    TemplateWrite write = TemplateWrite::FromJson(args);
-    write.id.reset();
     return templates.Update(call.principal, Id(args),
-                            args["expected_hash"].get_ref<const std::string&>(), write,
-                            TemplateSurface::kAgent);
+                            args["expected_hash"].get_ref<const std::string&>(),
+                            TemplateWrite::FromJson(args), TemplateSurface::kAgent);
   });
   catalog.Bind("templates_render", [&templates](const ToolCall& call) {
     return templates.Render(call.principal, Id(call.arguments),
