@@ -1,7 +1,5 @@
 #include "datapipelines/rest/datasource_routes.hpp"
 
-#include <charconv>
-
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/net/envelope.hpp"
@@ -14,20 +12,6 @@ namespace dp {
 namespace {
 
 constexpr std::string_view kPrefix = "/api/v1/datasources";
-constexpr int kMaxPageSize = 200;
-
-int QueryInt(const HttpRequest& request, const char* name, int fallback) {
-  auto text = QueryParam(request.query, name);
-  if (!text || text->empty()) return fallback;
-  int value = 0;
-  auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), value);
-  if (ec != std::errc() || end != text->data() + text->size() || value < 0) {
-    throw DomainError(errc::kRequestInvalid, std::string("'") + name + "' must be an integer.",
-                      Json{{"field", name}});
-  }
-  return value;
-}
-
 // A present-but-empty ?schema= is absent (REST §9.7).
 Json LocatorArgs(const HttpRequest& request, const std::string& name, const std::string& table) {
   Json args{{"name", name}};
@@ -38,24 +22,16 @@ Json LocatorArgs(const HttpRequest& request, const std::string& name, const std:
   return args;
 }
 
-// ?scope=instance: the whole registry for an instance admin (granted here or not).
+// ?scope=instance: the whole registry for an instance admin; a present-but-empty parameter is
+// absent (REST §9.7).
 HttpResponse ListPage(DatasourceService& service, const HttpRequest& request,
                       const Principal& principal) {
-  Json all = QueryParam(request.query, "scope") == std::optional<std::string>("instance")
-                 ? service.ListRegistry(principal)
-                 : service.List(principal, QueryParam(request.query, "dialect"));
-  int offset = QueryInt(request, "offset", 0);
-  int limit = std::min(std::max(QueryInt(request, "limit", 50), 1), kMaxPageSize);
-  Json items = Json::array();
-  for (std::size_t i = offset; i < all.size() && items.size() < static_cast<std::size_t>(limit);
-       ++i) {
-    items.push_back(all[i]);
-  }
-  bool has_more = static_cast<std::size_t>(offset) + items.size() < all.size();
+  DatasourceListQuery query = DatasourceListQuery::FromJson(QueryArguments(
+      request,
+      {.strings = {"scope", "dialect"}, .integers = {"offset", "limit"}, .empty_is_absent = true}));
+  DatasourceService::Page page = service.ListPage(principal, query);
   return SuccessEnvelope(
-      Json{{"items", items},
-           {"pagination",
-            {{"offset", offset}, {"limit", limit}, {"total", all.size()}, {"has_more", has_more}}}},
+      PagedItems(page.items, query.window.offset, query.window.limit, page.total, page.has_more),
       request.correlation_id);
 }
 

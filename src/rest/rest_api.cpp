@@ -224,51 +224,11 @@ HttpResponse RestApi::Me(const HttpRequest& request, const Principal& principal)
 }
 
 HttpResponse RestApi::CreateKey(const HttpRequest& request, const Principal& principal) {
-  Json body = ParseBody(request);
-  CreateApiKeyRequest create;
-  create.name = RequiredString(body, "name");
-  create.scope =
-      ApiKeyService::ParseRequestedScope(OptionalStringField(body, "scope").value_or("read"));
-  auto kind = ParseKeyKind(OptionalStringField(body, "kind").value_or("user"));
-  if (!kind) {
-    throw DomainError(errc::kRequestInvalid, "'kind' must be user, endpoint or server.",
-                      Json{{"field", "kind"}});
-  }
-  create.kind = *kind;
-  std::vector<std::string> bindings;
-  if (body.contains("bindings") && !body["bindings"].is_null()) {
-    if (!body["bindings"].is_array()) {
-      throw DomainError(errc::kRequestInvalid, "'bindings' must be an array of endpoint paths.",
-                        Json{{"field", "bindings"}});
-    }
-    for (const Json& node : body["bindings"]) {
-      if (!node.is_string()) {
-        throw DomainError(errc::kRequestInvalid, "'bindings' must be an array of endpoint paths.",
-                          Json{{"field", "bindings"}});
-      }
-      bindings.push_back(node.get<std::string>());
-    }
-  }
-  create.workspace_name = OptionalStringField(body, "workspace").value_or("");
-  if (body.contains("expires_at") && !body["expires_at"].is_null()) {
-    create.expires_at_ms = ParseIso8601Utc(RequiredString(body, "expires_at"));
-    if (!create.expires_at_ms) {
-      throw DomainError(errc::kRequestInvalid,
-                        "'expires_at' must be an ISO-8601 UTC timestamp like 2026-12-31T00:00:00Z.",
-                        Json{{"field", "expires_at"}});
-    }
-  }
-  IssuedApiKey issued;
-  if (endpoints_) {
-    issued = endpoints_->IssueKey(principal, create, bindings, body.contains("scope"));
-  } else if (!bindings.empty()) {
-    throw DomainError(errc::kRequestInvalid, "This server does not serve endpoint bindings.",
-                      Json{{"field", "bindings"}});
-  } else {
-    issued = auth_.keys().CreateApiKey(principal, create);
-  }
+  ApiKeyIssueRequest create = ApiKeyIssueRequest::FromJson(ParseBody(request));
+  IssuedApiKey issued = endpoints_ ? endpoints_->IssueKey(principal, create)
+                                   : auth_.keys().CreateApiKey(principal, create);
   Json data = ApiKeyView(issued.record);
-  if (issued.record.kind == KeyKind::kEndpoint) data["bindings"] = bindings;
+  if (issued.record.kind == KeyKind::kEndpoint) data["bindings"] = create.bindings;
   data["api_key"] = issued.plaintext;  // shown once, never again
   return SuccessEnvelope(std::move(data), request.correlation_id, 201);
 }

@@ -1,10 +1,13 @@
 #include "datapipelines/service/api_key_service.hpp"
 
+#include <algorithm>
+
 #include "datapipelines/auth/access_policy.hpp"
 #include "datapipelines/auth/account_rules.hpp"
 #include "datapipelines/auth/api_key_format.hpp"
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
+#include "datapipelines/domain/request_fields.hpp"
 #include "datapipelines/service/authenticator.hpp"
 #include "datapipelines/util/clock.hpp"
 
@@ -78,6 +81,44 @@ IssuedApiKey ApiKeyService::CreateApiKey(const Principal& issuer,
   RequireKindMintableBy(issuer, request.kind);
   return IssueKey(*user, workspace, cap, request, issuer.via_session ? "session" : issuer.key_id,
                   true);
+}
+
+ApiKeyIssueRequest ApiKeyIssueRequest::FromJson(const Json& body) {
+  ApiKeyIssueRequest request;
+  CreateApiKeyRequest& key = request.key;
+  key.name = RequiredStringField(body, "name");
+  request.scope_stated = body.contains("scope");
+  key.scope =
+      ApiKeyService::ParseRequestedScope(OptionalStringField(body, "scope").value_or("read"));
+  auto kind = ParseKeyKind(OptionalStringField(body, "kind").value_or("user"));
+  if (!kind) throw InvalidRequestField("kind", "must be user, endpoint or server");
+  key.kind = *kind;
+  if (body.contains("bindings") && !body["bindings"].is_null()) {
+    const Json& bindings = body["bindings"];
+    const bool paths =
+        bindings.is_array() && std::all_of(bindings.begin(), bindings.end(),
+                                           [](const Json& node) { return node.is_string(); });
+    if (!paths) throw InvalidRequestField("bindings", "must be an array of endpoint paths");
+    for (const Json& node : bindings) request.bindings.push_back(node.get<std::string>());
+  }
+  key.workspace_name = OptionalStringField(body, "workspace").value_or("");
+  if (body.contains("expires_at") && !body["expires_at"].is_null()) {
+    key.expires_at_ms = ParseIso8601Utc(RequiredStringField(body, "expires_at"));
+    if (!key.expires_at_ms) {
+      throw InvalidRequestField("expires_at",
+                                "must be an ISO-8601 UTC timestamp like 2026-12-31T00:00:00Z");
+    }
+  }
+  return request;
+}
+
+IssuedApiKey ApiKeyService::CreateApiKey(const Principal& issuer,
+                                         const ApiKeyIssueRequest& request) {
+  if (!request.bindings.empty()) {
+    throw DomainError(errc::kRequestInvalid, "This server does not serve endpoint bindings.",
+                      Json{{"field", "bindings"}});
+  }
+  return CreateApiKey(issuer, request.key);
 }
 
 Scope ApiKeyService::ParseRequestedScope(std::string_view text) {

@@ -82,4 +82,12 @@ ProbeRequest ProbeRequest::FromJson(const Json& args) {
   return request;
 }
 
+DatasourceListQuery DatasourceListQuery::FromJson(const Json& arguments) {
+  DatasourceListQuery query;
+  query.instance_registry = OptionalStringField(arguments, "scope") == "instance";
+  query.dialect = OptionalStringField(arguments, "dialect");
+  query.window = ListWindow::FromJson(arguments, kWindowRules);
+  return query;
+}
+
 }  // namespace dp

@@ -255,6 +255,20 @@ Json DatasourceService::List(const Principal& principal,
   return out;
 }
 
+DatasourceService::Page DatasourceService::ListPage(const Principal& principal,
+                                                    const DatasourceListQuery& query) {
+  Json all = query.instance_registry ? ListRegistry(principal) : List(principal, query.dialect);
+  Page page;
+  const auto offset = static_cast<std::size_t>(query.window.offset);
+  const auto limit = static_cast<std::size_t>(query.window.limit);
+  for (std::size_t i = offset; i < all.size() && page.items.size() < limit; ++i) {
+    page.items.push_back(std::move(all[i]));
+  }
+  page.total = static_cast<int64_t>(all.size());
+  page.has_more = offset + page.items.size() < all.size();
+  return page;
+}
+
 Json DatasourceService::Get(const Principal& principal, const std::string& name) {
   EnforceAccess(principal, Operation::kDatasourcesGet);
   Json entry = View(RequireVisible(principal, name), true);

@@ -389,8 +389,10 @@ Json EndpointService::ListBindings(const Principal& principal) {
 }
 
 IssuedApiKey EndpointService::IssueKey(const Principal& principal,
-                                       const CreateApiKeyRequest& request,
-                                       const std::vector<std::string>& bindings, bool scope_given) {
+                                       const ApiKeyIssueRequest& issue) {
+  const CreateApiKeyRequest& request = issue.key;
+  const std::vector<std::string>& bindings = issue.bindings;
+  const bool scope_given = issue.scope_stated;
   // A kind is not a scope (auth.md §7.7): a scopeless kind asking for scopes, or a user key
   // asking for bindings, holds a model this surface corrects out loud.
   if (request.kind != KeyKind::kUser && scope_given) {

@@ -24,6 +24,20 @@ struct CreateApiKeyRequest {
   std::optional<int64_t> expires_at_ms;
 };
 
+// POST /api/v1/auth/api-keys as the service reads it (auth.md §7.5, §7.7): the key with its
+// defaults, the endpoint nodes to bind it to, and whether the caller stated a scope at all (a
+// scopeless kind stating one is refused by EndpointService::IssueKey).
+struct ApiKeyIssueRequest {
+  CreateApiKeyRequest key;
+  std::vector<std::string> bindings;
+  bool scope_stated = false;
+
+  // {name, scope? (default read), kind? (default user), bindings? [path], workspace? (default
+  // the issuer's), expires_at? ISO-8601 UTC}: request.validation.invalid naming the field
+  // (auth.key_scope_unavailable for scope admin), checked in that order.
+  static ApiKeyIssueRequest FromJson(const Json& body);
+};
+
 struct IssuedApiKey {
   ApiKeyRecord record;  // key_hash cleared
   std::string workspace_name;
@@ -39,6 +53,9 @@ class ApiKeyService {
   // both axes, and a `server` key is minted by a super admin's session only. The record names
   // the minting credential (ApiKeyRecord::minted_by).
   IssuedApiKey CreateApiKey(const Principal& issuer, const CreateApiKeyRequest& request);
+  // The same issuance where no endpoint service is wired (EndpointService::IssueKey is the one
+  // that binds): a request naming bindings is request.validation.invalid {field: bindings}.
+  IssuedApiKey CreateApiKey(const Principal& issuer, const ApiKeyIssueRequest& request);
   std::vector<ApiKeyRecord> ListApiKeys(const Principal& principal);  // own keys, no hashes
   // Own keys; a ws_admin any key pinned to their workspace; a super admin any key. A key
   // revokes only inside its own workspace and only keys no wider than itself (auth.md §7.6):

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "datapipelines/connectors/bind_value.hpp"
+#include "datapipelines/service/list_window.hpp"
 #include "datapipelines/util/json.hpp"
 
 namespace dp {
@@ -47,6 +48,22 @@ struct ProbeRequest {
   // {name, sql, limit?, timeout_seconds?, parameters? {name: {type, value}}}; a value that does
   // not read as its type is refused here, before any lease.
   static ProbeRequest FromJson(const Json& arguments);
+};
+
+// The paged datasource listing (REST §9.1): the workspace's datasources, or with scope=instance
+// the whole registry for an instance admin; one window of them.
+struct DatasourceListQuery {
+  // The listing's window: a limit clamped into 1..200 (0 reads as 1), a negative limit or offset
+  // refused.
+  static constexpr ListWindowRules kWindowRules{
+      .out_of_range = ListWindowRules::OutOfRange::kClampRefusingNegative};
+
+  std::optional<std::string> dialect;  // empty = every dialect
+  bool instance_registry = false;
+  ListWindow window;
+
+  // {scope? ("instance" = the registry), dialect?, limit?, offset?}
+  static DatasourceListQuery FromJson(const Json& arguments);
 };
 
 }  // namespace dp

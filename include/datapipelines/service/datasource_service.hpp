@@ -17,6 +17,7 @@
 #include "datapipelines/auth/principal.hpp"
 #include "datapipelines/connectors/connector_config.hpp"
 #include "datapipelines/connectors/introspection.hpp"
+#include "datapipelines/service/datasource_requests.hpp"
 #include "datapipelines/util/json.hpp"
 #include "datapipelines/util/secret_box.hpp"
 
@@ -98,6 +99,14 @@ class DatasourceService {
   // ---- the registry's reads (MCP tools and their REST twins); the catalog, preview and
   // probe reads are DatasourceExplorer's
   Json List(const Principal& principal, const std::optional<std::string>& dialect);
+  // One window of List (or, query.instance_registry, of ListRegistry): the items, how many
+  // there are in all and whether more follow the window.
+  struct Page {
+    Json items = Json::array();
+    int64_t total = 0;
+    bool has_more = false;
+  };
+  Page ListPage(const Principal& principal, const DatasourceListQuery& query);
   Json Get(const Principal& principal, const std::string& name);
   Json Test(const Principal& principal, const std::string& name);
 

@@ -26,7 +26,7 @@ class ApiKeyService;
 class ExecutionService;
 class PathPattern;
 class PipelineService;
-struct CreateApiKeyRequest;
+struct ApiKeyIssueRequest;
 struct IssuedApiKey;
 
 struct EndpointServiceOptions {
@@ -85,8 +85,7 @@ class EndpointService {
   Json ListBindings(const Principal& principal);
   // POST /api/v1/auth/api-keys with kind and bindings: the bindings are validated BEFORE the key
   // is minted (the plaintext is shown once), then written with it (auth.md §7.7 Issuance).
-  IssuedApiKey IssueKey(const Principal& principal, const CreateApiKeyRequest& request,
-                        const std::vector<std::string>& bindings, bool scope_given);
+  IssuedApiKey IssueKey(const Principal& principal, const ApiKeyIssueRequest& request);
 
   // The path patterns publishing a pipeline (pipelines_get, the delete refusal).
   std::vector<std::string> PathsOfPipeline(const std::string& pipeline_id);

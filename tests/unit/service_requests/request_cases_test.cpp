@@ -15,7 +15,9 @@
 
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/mcp/tools/list_tool_window.hpp"
+#include "datapipelines/service/api_key_service.hpp"
 #include "datapipelines/service/audit_log.hpp"
+#include "datapipelines/service/datasource_requests.hpp"
 #include "datapipelines/service/execution_service.hpp"
 #include "datapipelines/service/list_window.hpp"
 #include "datapipelines/service/pipeline_service.hpp"
@@ -87,6 +89,25 @@ const std::map<std::string, Parser>& Parsers() {
                      {"event_prefix", r.event_prefix},
                      {"limit", r.window.limit},
                      {"offset", r.window.offset}};
+       }},
+      {"datasource_list",
+       [](const Json& c) {
+         DatasourceListQuery q = DatasourceListQuery::FromJson(c["arguments"]);
+         return Json{{"dialect", Optional(q.dialect)},
+                     {"instance_registry", q.instance_registry},
+                     {"limit", q.window.limit},
+                     {"offset", q.window.offset}};
+       }},
+      {"api_key_issue",
+       [](const Json& c) {
+         ApiKeyIssueRequest r = ApiKeyIssueRequest::FromJson(c["arguments"]);
+         return Json{{"name", r.key.name},
+                     {"scope", std::string(ToString(r.key.scope))},
+                     {"kind", std::string(ToString(r.key.kind))},
+                     {"workspace", r.key.workspace_name},
+                     {"expires_at_ms", Optional(r.key.expires_at_ms)},
+                     {"bindings", r.bindings},
+                     {"scope_stated", r.scope_stated}};
        }},
   };
   return parsers;
