@@ -20,7 +20,7 @@ foreach(source
     results/redis_connection.cpp results/redis_pool.cpp
     service/audit_log.cpp service/auth_service.cpp service/auth_records.cpp
     service/authenticator.cpp service/api_key_service.cpp service/account_administration.cpp
-    service/skill_docs.cpp
+    service/skill_docs.cpp service/list_window.cpp
     service/request_authenticator.cpp
     mcp/mcp_server.cpp mcp/mcp_http_endpoint.cpp mcp/json_schema_validator.cpp
     mcp/tool_catalog.cpp mcp/tool_definitions.cpp mcp/resource_cursor.cpp
