@@ -10,8 +10,6 @@
 namespace dp::tmpl {
 namespace {
 
-constexpr uint64_t kBytesPerStep = 64;
-
 std::string PosText(const SourcePos& pos) {
   return "line " + std::to_string(pos.line) + ", column " + std::to_string(pos.column);
 }
@@ -98,48 +96,43 @@ void Evaluator::FailSteps(const SourcePos& pos) {
 }
 
 ValuePtr Evaluator::MakeString(std::string s, const SourcePos& pos) {
-  if (s.size() > options_.max_output_bytes) {
-    throw RenderError{"output_limit_exceeded",
-                      "A string value exceeded the output cap of " +
-                          std::to_string(options_.max_output_bytes) + " bytes (at " + PosText(pos) +
-                          ")",
-                      pos, Json{{"max_output_bytes", options_.max_output_bytes}}};
-  }
+  if (s.size() > options_.max_output_bytes) [[unlikely]]
+    FailOutputCap("A string value exceeded the output cap of ", pos);
   Step(s.size() / kBytesPerStep, pos);
   return Value::String(std::move(s));
 }
 
-void Evaluator::Write(std::string_view text, const SourcePos& pos) {
-  output_total_ += text.size();
-  if (output_total_ > options_.max_output_bytes) {
-    throw RenderError{"output_limit_exceeded",
-                      "Render output exceeded the cap of " +
-                          std::to_string(options_.max_output_bytes) + " bytes (at " + PosText(pos) +
-                          ")",
-                      pos, Json{{"max_output_bytes", options_.max_output_bytes}}};
-  }
-  Step(text.size() / kBytesPerStep, pos);
-  out_->append(text);
+void Evaluator::FailOutputCap(std::string_view what, const SourcePos& pos) {
+  throw RenderError{"output_limit_exceeded",
+                    std::string(what) + std::to_string(options_.max_output_bytes) + " bytes (at " +
+                        PosText(pos) + ")",
+                    pos, Json{{"max_output_bytes", options_.max_output_bytes}}};
 }
 
 // ---------------------------------------------------------------------------------------------
 // Namespaces and libraries
 
+void Evaluator::FailForbidden(const Node* node) {
+  Fail(node->begin, "Forbidden construct " + node->text);
+}
+
+ValuePtr Evaluator::Callable(const Node* definition, Namespace* home) {
+  auto v = Value::New();
+  v->type = definition->kind == NodeKind::kFunction ? ValueType::kFunction : ValueType::kMacro;
+  v->callable = definition;
+  v->home = home;
+  return v;
+}
+
 void Evaluator::DefineMacros(const ParsedTemplate& tmpl, Namespace* ns) {
-  for (const Node* def : tmpl.ast().definitions) {
-    auto v = Value::New();
-    v->type = def->kind == NodeKind::kFunction ? ValueType::kFunction : ValueType::kMacro;
-    v->callable = def;
-    v->home = ns;
-    ns->vars[def->names[0]] = v;
-  }
+  for (const Node* def : tmpl.ast().definitions) ns->vars.Set(def->names[0], Callable(def, ns));
 }
 
 ValuePtr Evaluator::NamespaceHash(Namespace* ns) {
   auto hash = Value::New();
   hash->type = ValueType::kHash;
   // Sorted by name, as FreeMarker lists a namespace; sorted by reference (no key copies).
-  std::vector<const std::pair<const std::string, ValuePtr>*> entries;
+  std::vector<const NameTable::Entry*> entries;
   entries.reserve(ns->vars.size());
   for (const auto& entry : ns->vars) entries.push_back(&entry);
   std::sort(entries.begin(), entries.end(),
@@ -159,7 +152,7 @@ Namespace* Evaluator::InstantiateLibrary(const ParsedTemplate* library) {
   ns->tmpl = library;
   library_namespaces_[library] = ns;
   for (const auto& [alias, imported] : library->imports()) {
-    ns->vars[alias] = NamespaceHash(InstantiateLibrary(imported.get()));
+    ns->vars.Set(alias, NamespaceHash(InstantiateLibrary(imported.get())));
   }
   DefineMacros(*library, ns);
   // Run the library's top level (assignments); its output is discarded like an #import's.
@@ -187,10 +180,10 @@ std::string Evaluator::Run(const ParsedTemplate& main, const Json& data_model,
   main_ns_ = main_ns;
   main_ns->tmpl = &main;
   for (const auto& [alias, imported] : main.imports()) {
-    main_ns->vars[alias] = NamespaceHash(InstantiateLibrary(imported.get()));
+    main_ns->vars.Set(alias, NamespaceHash(InstantiateLibrary(imported.get())));
   }
   for (const auto& [alias, library] : libraries) {
-    main_ns->vars[alias] = NamespaceHash(InstantiateLibrary(library));
+    main_ns->vars.Set(alias, NamespaceHash(InstantiateLibrary(library)));
   }
   DefineMacros(main, main_ns);
   std::string output;
@@ -259,14 +252,9 @@ Flow Evaluator::Exec(const Node* node, Ctx& ctx) {
       ExecAssignBlock(node, ctx);
       return Flow::kNormal;
     case NodeKind::kMacro:
-    case NodeKind::kFunction: {
-      auto v = Value::New();
-      v->type = node->kind == NodeKind::kFunction ? ValueType::kFunction : ValueType::kMacro;
-      v->callable = node;
-      v->home = ctx.frame->ns;
-      ctx.frame->ns->vars[node->names[0]] = v;
+    case NodeKind::kFunction:
+      ctx.frame->ns->vars.Set(node->names[0], Callable(node, ctx.frame->ns));
       return Flow::kNormal;
-    }
     case NodeKind::kNested:
       ExecNested(node, ctx);
       return Flow::kNormal;
@@ -281,7 +269,7 @@ Flow Evaluator::Exec(const Node* node, Ctx& ctx) {
     case NodeKind::kComment:
       return Flow::kNormal;
     case NodeKind::kForbidden:
-      Fail(node->begin, "Forbidden construct " + node->text);
+      FailForbidden(node);
     default:
       return ExecChildren(node->children, ctx);
   }
@@ -397,10 +385,10 @@ void Evaluator::SetVariable(const Node* node, AssignScope scope, const std::stri
                             ValuePtr value, Ctx& ctx) {
   switch (scope) {
     case AssignScope::kAssign:
-      ctx.frame->ns->vars[name] = std::move(value);
+      ctx.frame->ns->vars.Set(name, std::move(value));
       break;
     case AssignScope::kGlobal:
-      globals_[name] = std::move(value);
+      globals_.Set(name, std::move(value));
       break;
     case AssignScope::kLocal:
       if (!ctx.frame->callable) Fail(node->begin, "<#local> used outside a macro or function");
@@ -518,9 +506,8 @@ void Evaluator::ExecAssignBlock(const Node* node, Ctx& ctx) {
   SetVariable(node, node->scope, node->names[0], std::move(value), ctx);
 }
 
-void Evaluator::BindParams(const Node* callable, Frame* frame, std::vector<ValuePtr> positional,
-                           std::vector<std::pair<std::string, ValuePtr>> named,
-                           const SourcePos& pos) {
+void Evaluator::BindParams(const Node* callable, Frame* frame, std::span<const ValuePtr> positional,
+                           std::span<const NamedArgument> named, const SourcePos& pos) {
   const std::string& name = callable->names[0];
   const MacroParam* catch_all = nullptr;
   for (const auto& p : callable->params) {
@@ -543,7 +530,7 @@ void Evaluator::BindParams(const Node* callable, Frame* frame, std::vector<Value
     rest = Value::New();
     rest->type = ValueType::kHash;
   }
-  for (auto& [arg_name, value] : named) {
+  for (const auto& [arg_name, value] : named) {
     // The parameter's own name is kept: it lives in the parse tree, `named` does not.
     const MacroParam* param = nullptr;
     for (size_t i = 0; i < regular && !param; ++i) {
@@ -554,7 +541,8 @@ void Evaluator::BindParams(const Node* callable, Frame* frame, std::vector<Value
     } else if (catch_all) {
       if (value) rest->HashPut(arg_name, value);
     } else {
-      Fail(pos, "Macro \"" + name + "\" has no parameter with name \"" + arg_name + "\"");
+      Fail(pos,
+           "Macro \"" + name + "\" has no parameter with name \"" + std::string(arg_name) + "\"");
     }
   }
   if (catch_all) {
@@ -577,12 +565,10 @@ void Evaluator::ExecCall(const Node* node, Ctx& ctx) {
   const Expr* callee_expr = node->exprs[0].get();
   ValuePtr callee = EvalRequired(callee_expr, ctx);
   if (callee->type != ValueType::kMacro) FailType(callee_expr, "a macro", callee);
-  std::vector<ValuePtr> positional;
-  positional.reserve(node->exprs.size() - 1);
+  Arguments positional;
   for (size_t i = 1; i < node->exprs.size(); ++i)
     positional.push_back(Eval(node->exprs[i].get(), ctx));
-  std::vector<std::pair<std::string, ValuePtr>> named;
-  named.reserve(node->named_args.size());
+  boost::container::small_vector<NamedArgument, 4> named;
   for (const auto& [name, expr] : node->named_args) named.emplace_back(name, Eval(expr.get(), ctx));
   if (++call_depth_ > options_.max_call_depth) {
     throw RenderError{"call_depth_exceeded",
@@ -597,7 +583,8 @@ void Evaluator::ExecCall(const Node* node, Ctx& ctx) {
   frame.call_site = node;
   frame.caller = ctx.frame;
   frame.caller_loops = ctx.loops;
-  BindParams(callee->callable, &frame, std::move(positional), std::move(named), node->begin);
+  BindParams(callee->callable, &frame, {positional.data(), positional.size()},
+             {named.data(), named.size()}, node->begin);
   Ctx inner{&frame, nullptr};
   ExecChildren(callee->callable->children, inner);
   --call_depth_;
@@ -621,7 +608,7 @@ void Evaluator::ExecNested(const Node* node, Ctx& ctx) {
   ExecChildren(frame->call_site->children, caller);
 }
 
-ValuePtr Evaluator::CallFunction(const Value& fn, std::vector<ValuePtr> args,
+ValuePtr Evaluator::CallFunction(const Value& fn, std::span<const ValuePtr> args,
                                  const SourcePos& pos) {
   if (++call_depth_ > options_.max_call_depth) {
     throw RenderError{"call_depth_exceeded",
@@ -632,7 +619,7 @@ ValuePtr Evaluator::CallFunction(const Value& fn, std::vector<ValuePtr> args,
   Frame frame;
   frame.ns = const_cast<Namespace*>(fn.home);
   frame.callable = fn.callable;
-  BindParams(fn.callable, &frame, std::move(args), {}, pos);
+  BindParams(fn.callable, &frame, args, {}, pos);
   std::string discard;
   std::string* saved = out_;
   out_ = &discard;

@@ -6,9 +6,12 @@
 #include <chrono>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
+
+#include <boost/container/small_vector.hpp>
 
 #include "datapipelines/template/parsed_template.hpp"
 #include "datapipelines/template/template_renderer.hpp"
@@ -29,7 +32,7 @@ struct RenderError {
 };
 
 struct Namespace {
-  std::unordered_map<std::string, ValuePtr> vars;
+  NameTable vars;
   const ParsedTemplate* tmpl = nullptr;
 };
 
@@ -107,6 +110,9 @@ enum class Flow { kNormal, kBreak, kContinue, kReturn };
 class SequenceStream;
 struct BuiltInArgs;
 
+// Output and string bytes charged as one step of the render's budget.
+inline constexpr uint64_t kBytesPerStep = 64;
+
 class Evaluator {
  public:
   Evaluator(const RenderOptions& options, TemplateMode mode, std::string template_name);
@@ -133,20 +139,42 @@ class Evaluator {
   void ExecNested(const Node* node, Ctx& ctx);
   void SetVariable(const Node* node, AssignScope scope, const std::string& name, ValuePtr value,
                    Ctx& ctx);
-  void Write(std::string_view text, const SourcePos& pos);
+  // Inline: every text block and interpolation; only the failure is out of line.
+  void Write(std::string_view text, const SourcePos& pos) {
+    output_total_ += text.size();
+    if (output_total_ > options_.max_output_bytes) [[unlikely]]
+      FailOutputCap("Render output exceeded the cap of ", pos);
+    Step(text.size() / kBytesPerStep, pos);
+    out_->append(text);
+  }
+  // Throws `what` + "<max_output_bytes> bytes (at <pos>)".
+  [[noreturn]] void FailOutputCap(std::string_view what, const SourcePos& pos);
 
   // Macros, functions, namespaces
-  void BindParams(const Node* callable, Frame* frame, std::vector<ValuePtr> positional,
-                  std::vector<std::pair<std::string, ValuePtr>> named, const SourcePos& pos);
-  ValuePtr CallFunction(const Value& fn, std::vector<ValuePtr> args, const SourcePos& pos);
+  // The arguments of one call, evaluated in place (a typical call allocates nothing).
+  using Arguments = boost::container::small_vector<ValuePtr, 4>;
+  using NamedArgument = std::pair<std::string_view, ValuePtr>;  // the name is the call site's
+  void BindParams(const Node* callable, Frame* frame, std::span<const ValuePtr> positional,
+                  std::span<const NamedArgument> named, const SourcePos& pos);
+  ValuePtr CallFunction(const Value& fn, std::span<const ValuePtr> args, const SourcePos& pos);
   Namespace* InstantiateLibrary(const ParsedTemplate* library);
   void DefineMacros(const ParsedTemplate& tmpl, Namespace* ns);
+  // The macro or function value of a <#macro>/<#function> defined in `home`.
+  static ValuePtr Callable(const Node* definition, Namespace* home);
+  [[noreturn]] void FailForbidden(const Node* node);
   ValuePtr NamespaceHash(Namespace* ns);
 
  public:
   // Expressions (public for the built-in helpers in builtins.cpp)
   ValuePtr Eval(const Expr* e, Ctx& ctx);
-  ValuePtr EvalRequired(const Expr* e, Ctx& ctx);
+  // Inline: every operand goes through it; only the failure is out of line.
+  ValuePtr EvalRequired(const Expr* e, Ctx& ctx) {
+    ValuePtr v = Eval(e, ctx);
+    if (!v) [[unlikely]]
+      FailUndefined(e);
+    return v;
+  }
+  [[noreturn]] void FailUndefined(const Expr* e);
   ValuePtr EvalLenient(const Expr* e, Ctx& ctx);
   ValuePtr Lookup(const std::string& name, const Ctx& ctx);
   ValuePtr EvalBuiltIn(const Expr* e, Ctx& ctx);
@@ -169,7 +197,8 @@ class Evaluator {
   std::optional<ValuePtr> EvalRegexBuiltIn(const Expr* e, const std::string& s,
                                            const std::vector<ValuePtr>& args);
   ValuePtr RegexGroupsOf(const Expr* e, const ValuePtr& target);
-  ValuePtr Add(const ValuePtr& a, const ValuePtr& b, const Expr* e);
+  // `a` by value: a temporary string held by this call alone is extended in place.
+  ValuePtr Add(ValuePtr a, const ValuePtr& b, const Expr* e);
   bool Compare(const ValuePtr& a, const ValuePtr& b, Operator op, const Expr* e);
   bool RequireBoolean(const ValuePtr& v, const Expr* e);
   const Decimal& RequireNumber(const ValuePtr& v, const Expr* e);
@@ -210,6 +239,10 @@ class Evaluator {
   void RegexFindAll(const Expr* e, const JavaRegex& regex, std::string_view s, Fn fn);
   void AppendReplacement(const Expr* e, const JavaRegex& regex, std::string_view s,
                          const RegexMatch& m, std::string_view replacement, std::string* out);
+  ValuePtr EvalDot(const Expr* e, Ctx& ctx);
+  ValuePtr EvalMethodCall(const Expr* e, Ctx& ctx);
+  ValuePtr EvalArithmetic(const Expr* e, Ctx& ctx);
+  ValuePtr EvalUncommon(const Expr* e, Ctx& ctx);
   ValuePtr EvalDynamicKey(const Expr* e, Ctx& ctx);
   ValuePtr EvalRange(const Expr* e, Ctx& ctx);
   ValuePtr EvalSpecialVariable(const Expr* e);
@@ -241,7 +274,7 @@ class Evaluator {
   std::string* out_ = nullptr;
   size_t output_total_ = 0;
   ValuePtr data_model_;
-  std::unordered_map<std::string, ValuePtr> globals_;
+  NameTable globals_;
   Namespace* main_ns_ = nullptr;
   std::vector<std::unique_ptr<Namespace>> namespaces_;
   std::map<const ParsedTemplate*, Namespace*> library_namespaces_;

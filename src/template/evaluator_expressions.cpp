@@ -34,18 +34,14 @@ ValuePtr Evaluator::Lookup(const std::string& name, const Ctx& ctx) {
   if (ctx.frame->callable) {
     if (const ValuePtr* local = ctx.frame->locals.Find(name)) return *local;
   }
-  auto ns = ctx.frame->ns->vars.find(name);
-  if (ns != ctx.frame->ns->vars.end()) return ns->second;
+  if (const ValuePtr* var = ctx.frame->ns->vars.Find(name)) return *var;
   if (!globals_.empty()) {
-    auto global = globals_.find(name);
-    if (global != globals_.end()) return global->second;
+    if (const ValuePtr* global = globals_.Find(name)) return *global;
   }
   return data_model_ ? data_model_->HashGet(name) : nullptr;
 }
 
-ValuePtr Evaluator::EvalRequired(const Expr* e, Ctx& ctx) {
-  ValuePtr v = Eval(e, ctx);
-  if (v) return v;
+void Evaluator::FailUndefined(const Expr* e) {
   throw RenderError{"undefined_variable",
                     "The following has evaluated to null or missing: ==> " + e->source + " (at " +
                         PosText(e->pos) + ")",
@@ -99,7 +95,7 @@ std::string Evaluator::ToOutput(const ValuePtr& v, const Expr* e) {
   return Stringify(v, e, "a string, number, boolean or markup for ${...}");
 }
 
-ValuePtr Evaluator::Add(const ValuePtr& a, const ValuePtr& b, const Expr* e) {
+ValuePtr Evaluator::Add(ValuePtr a, const ValuePtr& b, const Expr* e) {
   if (a->type == ValueType::kNumber && b->type == ValueType::kNumber) {
     GuardArithmetic(a->number, b->number, Operator::kAdd, e->pos);
     return Value::Number(a->number + b->number);
@@ -133,6 +129,17 @@ ValuePtr Evaluator::Add(const ValuePtr& a, const ValuePtr& b, const Expr* e) {
     return Value::Markup(std::move(joined));
   }
   if (a->type == ValueType::kString && b->type == ValueType::kString) {
+    if (a.use_count() == 1 && !a->regex) {
+      // `a` is the temporary of the "+" before it ("'" + s + "'"), held by this call only:
+      // `b` is appended to it in place instead of copying both into a new value.
+      std::string& joined = const_cast<Value*>(a.get())->str;
+      if (joined.size() + b->str.size() > options_.max_output_bytes) [[unlikely]] {
+        FailOutputCap("A string value exceeded the output cap of ", e->pos);
+      }
+      joined.append(b->str);
+      Step(joined.size() / kBytesPerStep, e->pos);
+      return a;
+    }
     // The common case (SQL quoting, identifiers): one buffer, no intermediate copies.
     std::string joined;
     joined.reserve(a->str.size() + b->str.size());
@@ -245,10 +252,10 @@ bool Evaluator::IsBareStringBuiltIn(const Expr* e) {
 }
 
 // n?string.percent, n?string["0.00"]: FreeMarker's number ?string is also a hash from format
-// names and patterns to the formatted number. Null when `target` is not such an expression.
+// names and patterns to the formatted number. `target` is a bare ?string (IsBareStringBuiltIn);
+// null when its operand is not a number.
 std::optional<ValuePtr> Evaluator::NumberStringMember(const Expr* target, const std::string& key,
                                                       Ctx& ctx) {
-  if (!IsBareStringBuiltIn(target)) return std::nullopt;
   const ValuePtr number = EvalRequired(target->args[0].get(), ctx);
   if (number->type != ValueType::kNumber) return std::nullopt;
   auto formatted = NumberFormat::Format(number->number, key);
@@ -269,12 +276,11 @@ std::optional<ValuePtr> Evaluator::SpecialVariableMember(const Expr* special,
                                                          const std::string& key, const Ctx& ctx) {
   if (special->name == "vars") return Lookup(key, ctx);
   if (special->name == "main") {
-    auto found = main_ns_->vars.find(key);
-    return found == main_ns_->vars.end() ? nullptr : found->second;
+    const ValuePtr* found = main_ns_->vars.Find(key);
+    return found ? *found : nullptr;
   }
   if (special->name == "globals") {
-    auto found = globals_.find(key);
-    if (found != globals_.end()) return found->second;
+    if (const ValuePtr* found = globals_.Find(key)) return *found;
     return data_model_ ? data_model_->HashGet(key) : nullptr;
   }
   return std::nullopt;
@@ -337,57 +343,22 @@ ValuePtr Evaluator::EvalDynamicKey(const Expr* e, Ctx& ctx) {
   FailType(key_expr, "a number, string or range", key);
 }
 
+// The kinds nearly every expression is made of; the rest go through EvalUncommon, so this
+// function's frame (entered for every operand) stays small.
 ValuePtr Evaluator::Eval(const Expr* e, Ctx& ctx) {
   StackGuard guard(this, e->pos);
   switch (e->kind) {
     case ExprKind::kNumber:
     case ExprKind::kString:
       return Unowned(e->constant.get());
-    case ExprKind::kStringInterp: {
-      std::string out;
-      for (const auto& part : e->args) {
-        if (part->kind == ExprKind::kString) {
-          out += part->text;
-        } else {
-          out +=
-              Stringify(EvalRequired(part.get(), ctx), part.get(), "a string, number or boolean");
-        }
-      }
-      return MakeString(std::move(out), e->pos);
-    }
     case ExprKind::kBoolean:
       return Value::Boolean(e->boolean);
     case ExprKind::kVariable:
       return Lookup(e->name, ctx);
-    case ExprKind::kSpecialVariable:
-      return EvalSpecialVariable(e);
-    case ExprKind::kLegacyNumber: {
-      const ValuePtr value = EvalRequired(e->args[0].get(), ctx);
-      const Decimal& n = RequireNumber(value, e->args[0].get());
-      if (e->text.empty()) return Value::String(NumberFormat::Computer(n));
-      auto formatted = NumberFormat::Format(n, e->text);
-      if (!formatted) Fail(e->pos, "Unsupported #{...} format");
-      return MakeString(std::move(*formatted), e->pos);
-    }
-    case ExprKind::kDot: {
-      if (e->args[0]->kind == ExprKind::kSpecialVariable) {
-        if (auto member = SpecialVariableMember(e->args[0].get(), e->name, ctx)) return *member;
-      }
-      if (auto formatted = NumberStringMember(e->args[0].get(), e->name, ctx)) return *formatted;
-      ValuePtr target = EvalRequired(e->args[0].get(), ctx);
-      if (target->type != ValueType::kHash) FailType(e->args[0].get(), "a hash", target);
-      return target->HashGet(e->name);
-    }
-    case ExprKind::kDynamicKey:
-      return EvalDynamicKey(e, ctx);
-    case ExprKind::kMethodCall: {
-      ValuePtr callee = EvalRequired(e->args[0].get(), ctx);
-      if (callee->type != ValueType::kFunction) FailType(e->args[0].get(), "a function", callee);
-      std::vector<ValuePtr> args;
-      args.reserve(e->args.size() - 1);
-      for (size_t i = 1; i < e->args.size(); ++i) args.push_back(Eval(e->args[i].get(), ctx));
-      return CallFunction(*callee, std::move(args), e->pos);
-    }
+    case ExprKind::kDot:
+      return EvalDot(e, ctx);
+    case ExprKind::kMethodCall:
+      return EvalMethodCall(e, ctx);
     case ExprKind::kBuiltIn:
       return EvalBuiltIn(e, ctx);
     case ExprKind::kDefaultTo: {
@@ -402,31 +373,8 @@ ValuePtr Evaluator::Eval(const Expr* e, Ctx& ctx) {
       return Eval(e->args[0].get(), ctx);
     case ExprKind::kNot:
       return Value::Boolean(!RequireBoolean(EvalRequired(e->args[0].get(), ctx), e->args[0].get()));
-    case ExprKind::kNegate:
-      return Value::Number(
-          RequireNumber(EvalRequired(e->args[0].get(), ctx), e->args[0].get()).EngineNegate());
-    case ExprKind::kUnaryPlus:
-      return Value::Number(RequireNumber(EvalRequired(e->args[0].get(), ctx), e->args[0].get()));
-    case ExprKind::kArithmetic: {
-      ValuePtr a = EvalRequired(e->args[0].get(), ctx);
-      ValuePtr b = EvalRequired(e->args[1].get(), ctx);
-      const Operator op = e->op;
-      if (op == Operator::kAdd) return Add(a, b, e);
-      const Decimal& x = RequireNumber(a, e->args[0].get());
-      const Decimal& y = RequireNumber(b, e->args[1].get());
-      GuardArithmetic(x, y, op, e->pos);
-      if (op == Operator::kSubtract) return Value::Number(x - y);
-      if (op == Operator::kMultiply) return Value::Number(x.EngineMultiply(y));
-      if (op == Operator::kDivide) {
-        auto q = x.Divide(y);
-        if (!q) Fail(e->pos, "Division by zero");
-        return Value::Number(*q);
-      }
-      const int64_t divisor = y.LongValue();
-      if (divisor == 0) Fail(e->pos, "Division by zero");
-      // Java's Long.MIN_VALUE % -1 is 0; in C++ it overflows.
-      return Value::Int(divisor == -1 ? 0 : x.LongValue() % divisor);
-    }
+    case ExprKind::kArithmetic:
+      return EvalArithmetic(e, ctx);
     case ExprKind::kCompare:
       return Value::Boolean(Compare(EvalRequired(e->args[0].get(), ctx),
                                     EvalRequired(e->args[1].get(), ctx), e->op, e));
@@ -440,6 +388,84 @@ ValuePtr Evaluator::Eval(const Expr* e, Ctx& ctx) {
         return Value::Boolean(true);
       }
       return Value::Boolean(RequireBoolean(EvalRequired(e->args[1].get(), ctx), e->args[1].get()));
+    default:
+      return EvalUncommon(e, ctx);
+  }
+}
+
+ValuePtr Evaluator::EvalDot(const Expr* e, Ctx& ctx) {
+  const Expr* target_expr = e->args[0].get();
+  if (target_expr->kind == ExprKind::kSpecialVariable) {
+    if (auto member = SpecialVariableMember(target_expr, e->name, ctx)) return *member;
+  }
+  if (IsBareStringBuiltIn(target_expr)) {
+    if (auto formatted = NumberStringMember(target_expr, e->name, ctx)) return *formatted;
+  }
+  ValuePtr target = EvalRequired(target_expr, ctx);
+  if (target->type != ValueType::kHash) FailType(target_expr, "a hash", target);
+  return target->HashGet(e->name);
+}
+
+ValuePtr Evaluator::EvalMethodCall(const Expr* e, Ctx& ctx) {
+  ValuePtr callee = EvalRequired(e->args[0].get(), ctx);
+  if (callee->type != ValueType::kFunction) FailType(e->args[0].get(), "a function", callee);
+  Arguments args;
+  for (size_t i = 1; i < e->args.size(); ++i) args.push_back(Eval(e->args[i].get(), ctx));
+  return CallFunction(*callee, {args.data(), args.size()}, e->pos);
+}
+
+ValuePtr Evaluator::EvalArithmetic(const Expr* e, Ctx& ctx) {
+  ValuePtr a = EvalRequired(e->args[0].get(), ctx);
+  ValuePtr b = EvalRequired(e->args[1].get(), ctx);
+  const Operator op = e->op;
+  if (op == Operator::kAdd) return Add(std::move(a), b, e);
+  const Decimal& x = RequireNumber(a, e->args[0].get());
+  const Decimal& y = RequireNumber(b, e->args[1].get());
+  GuardArithmetic(x, y, op, e->pos);
+  if (op == Operator::kSubtract) return Value::Number(x - y);
+  if (op == Operator::kMultiply) return Value::Number(x.EngineMultiply(y));
+  if (op == Operator::kDivide) {
+    auto q = x.Divide(y);
+    if (!q) Fail(e->pos, "Division by zero");
+    return Value::Number(*q);
+  }
+  const int64_t divisor = y.LongValue();
+  if (divisor == 0) Fail(e->pos, "Division by zero");
+  // Java's Long.MIN_VALUE % -1 is 0; in C++ it overflows.
+  return Value::Int(divisor == -1 ? 0 : x.LongValue() % divisor);
+}
+
+ValuePtr Evaluator::EvalUncommon(const Expr* e, Ctx& ctx) {
+  switch (e->kind) {
+    case ExprKind::kStringInterp: {
+      std::string out;
+      for (const auto& part : e->args) {
+        if (part->kind == ExprKind::kString) {
+          out += part->text;
+        } else {
+          out +=
+              Stringify(EvalRequired(part.get(), ctx), part.get(), "a string, number or boolean");
+        }
+      }
+      return MakeString(std::move(out), e->pos);
+    }
+    case ExprKind::kSpecialVariable:
+      return EvalSpecialVariable(e);
+    case ExprKind::kLegacyNumber: {
+      const ValuePtr value = EvalRequired(e->args[0].get(), ctx);
+      const Decimal& n = RequireNumber(value, e->args[0].get());
+      if (e->text.empty()) return Value::String(NumberFormat::Computer(n));
+      auto formatted = NumberFormat::Format(n, e->text);
+      if (!formatted) Fail(e->pos, "Unsupported #{...} format");
+      return MakeString(std::move(*formatted), e->pos);
+    }
+    case ExprKind::kDynamicKey:
+      return EvalDynamicKey(e, ctx);
+    case ExprKind::kNegate:
+      return Value::Number(
+          RequireNumber(EvalRequired(e->args[0].get(), ctx), e->args[0].get()).EngineNegate());
+    case ExprKind::kUnaryPlus:
+      return Value::Number(RequireNumber(EvalRequired(e->args[0].get(), ctx), e->args[0].get()));
     case ExprKind::kRange:
       return EvalRange(e, ctx);
     case ExprKind::kSequence: {
@@ -462,6 +488,8 @@ ValuePtr Evaluator::Eval(const Expr* e, Ctx& ctx) {
       hash->SetLiteralSize(e->args.size() / 2);
       return hash;
     }
+    default:
+      break;
   }
   Fail(e->pos, "Unsupported expression");
 }

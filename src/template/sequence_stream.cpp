@@ -42,7 +42,8 @@ ValuePtr SequenceStream::UpstreamNext() {
 
 ValuePtr SequenceStream::Apply(const ValuePtr& item) {
   evaluator_->Step(1, expr_->pos);
-  if (function_) return evaluator_->CallFunction(*function_, {item}, expr_->pos);
+  if (function_)
+    return evaluator_->CallFunction(*function_, std::span<const ValuePtr>(&item, 1), expr_->pos);
   const Expr* lambda = expr_->call_args[0].get();
   LambdaArg arg{lambda->name, item, ctx_.lambda};
   Ctx inner = ctx_;

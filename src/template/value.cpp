@@ -67,8 +67,8 @@ ValuePtr Value::HashGet(std::string_view key) const {
                                     : JsonChild(it->second, members.begin()[it->second].second);
   }
   if (!hash_) return nullptr;
-  auto it = hash_->index.find(key);
-  return it == hash_->index.end() ? nullptr : hash_->entries[it->second].second;
+  const ValuePtr* found = hash_->entries.Find(key);
+  return found ? *found : nullptr;
 }
 
 MutableValuePtr Value::New() {
@@ -117,15 +117,9 @@ void Value::SetLiteralSize(size_t written_pairs) {
   hash_->literal_size = written_pairs;
 }
 
-void Value::HashPut(const std::string& key, ValuePtr value) {
+void Value::HashPut(std::string_view key, ValuePtr value) {
   if (!hash_) hash_ = std::make_unique<HashStore>();
-  auto it = hash_->index.find(key);
-  if (it != hash_->index.end()) {
-    hash_->entries[it->second].second = std::move(value);
-    return;
-  }
-  hash_->index.emplace(key, hash_->entries.size());
-  hash_->entries.emplace_back(key, std::move(value));
+  hash_->entries.Set(key, std::move(value));
 }
 
 ValuePtr Value::String(std::string&& s) {

@@ -12,6 +12,7 @@
 
 #include "datapipelines/util/json.hpp"
 #include "template/decimal.hpp"
+#include "template/name_table.hpp"
 #include "template/template_ast.hpp"
 #include "template/value_pool.hpp"
 #include "template/value_ptr.hpp"
@@ -33,18 +34,6 @@ struct RangeSpec {
   bool right_unbounded = false;
   bool right_adaptive = false;
   bool inclusive_end = false;
-};
-
-// Name equality for the short names scanned on every lookup (loop variables, locals, the keys
-// of a small JSON object): the first byte rules out most candidates before memcmp is called.
-inline bool SameName(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && (a.empty() || (a[0] == b[0] && a == b));
-}
-
-// Lets the hash index be probed with a string_view (no temporary std::string).
-struct StringHash {
-  using is_transparent = void;
-  size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
 };
 
 struct Value {
@@ -83,7 +72,7 @@ struct Value {
   ValuePtr HashValueAt(size_t i) const;
   ValuePtr HashGet(std::string_view key) const;
   // Only for hashes built during the render (never a JSON-backed one).
-  void HashPut(const std::string& key, ValuePtr value);
+  void HashPut(std::string_view key, ValuePtr value);
   // ?size: a hash literal reports the number of its key-value pairs as written, duplicates
   // included (FreeMarker's HashLiteral), while listing it visits each key once.
   size_t ReportedHashSize() const;
@@ -106,8 +95,7 @@ struct Value {
  private:
   // Kept out of line so scalar values (most of a render's allocations) stay small.
   struct HashStore {
-    std::vector<std::pair<std::string, ValuePtr>> entries;  // insertion order
-    std::unordered_map<std::string, size_t, StringHash, std::equal_to<>> index;
+    NameTable entries;
     size_t literal_size = 0;  // pairs written in a hash literal; 0 for any other hash
   };
   ValuePtr JsonChild(size_t i, const Json& child) const;
