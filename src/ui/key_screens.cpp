@@ -67,14 +67,10 @@ std::optional<HttpResponse> KeyScreens(UiContext& ctx, const std::vector<std::st
   if (s.size() == 1 && !ctx.IsPost()) return Render(ctx, page, nullptr);
   if (s.size() == 1 && ctx.IsPost()) {
     try {
-      CreateApiKeyRequest create;
-      create.name = ctx.FormOr("name");
-      auto scope = ParseScope(ctx.FormOr("scope", "read"));
-      if (!scope) {
-        throw DomainError(errc::kRequestInvalid, "'scope' must be read, execute or author.",
-                          Json{{"field", "scope"}});
-      }
-      create.scope = *scope;
+      // The form's fields read by the same parser as POST /api/v1/keys: its defaults and
+      // refusals (admin is auth.key_scope_unavailable) are the service's, not this screen's.
+      const ApiKeyIssueRequest create = ApiKeyIssueRequest::FromJson(
+          Json{{"name", ctx.FormOr("name")}, {"scope", ctx.FormOr("scope", "read")}});
       IssuedApiKey issued = ctx.s.auth.keys().CreateApiKey(ctx.principal, create);
       return Render(ctx, page, &issued);  // 200 with the plaintext: shown once, never in a URL
     } catch (const DomainError& refusal) {

@@ -390,6 +390,18 @@ describe('the web UI in headless chromium', () => {
     await shot(page, '17-connect-key-issued');
     const listed = await ok('pipelines_list', {}, key);
     assert.ok(JSON.stringify(listed).includes(PIPELINE_NAME));
+    // The form is read by the service's parser, as POST /api/v1/keys is: a forged admin scope
+    // gets the same catalogued refusal, and no key.
+    const csrf = (await page.cookies()).find((c) => c.name === 'dp_csrf').value;
+    const forged = await page.evaluate(async (token) => {
+      const r = await fetch('/ui/keys', {
+        method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: `_csrf=${token}&name=forged-admin&scope=admin`,
+      });
+      return r.text();
+    }, csrf);
+    assert.match(forged, /auth\.key_scope_unavailable/);
+    assert.doesNotMatch(forged, /id="new-key"/);
     await page.goto(`${server.baseUrl}/ui/keys`);
     await shot(page, '18-keys');
     const rows = await page.$$eval('#key-list tr[data-key-id]', (r) => r.map((e) => e.textContent));
