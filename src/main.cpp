@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "datapipelines/app/allocator_tuning.hpp"
 #include "datapipelines/app/application.hpp"
 #include "datapipelines/cli/datasource_commands.hpp"
 #include "datapipelines/cli/demo_data_command.hpp"
@@ -97,6 +98,7 @@ int main(int argc, char** argv) {
   }
   try {
     if (serve->parsed()) {
+      dp::TuneAllocatorForServing();
       dp::Application application(config);
       application.Listen();
       spdlog::info("datapipelines {} listening on http://{}:{} (MCP: /mcp)", dp::ServerVersion(),

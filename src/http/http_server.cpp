@@ -128,7 +128,7 @@ bhttp::response<bhttp::string_body> ToBeastResponse(HttpResponse&& response,
   return out;
 }
 
-// One connection: its stream (used only on the connection's strand, `executor`) and the
+// One connection: its stream (used only on its I/O thread's context, `executor`) and the
 // correlation id of the request it is serving, for the log line when the session ends by an
 // exception. On a TLS port the plain stream moves into `tls` once the handshake starts.
 struct Connection {
@@ -139,7 +139,7 @@ struct Connection {
   std::shared_ptr<ssl::context> tls_context;  // outlives `tls`, whatever a reload does
   std::optional<beast::ssl_stream<beast::tcp_stream>> tls;
   std::string correlation_id;
-  bool idle = false;  // waiting for a request's header (read and written on the strand only)
+  bool idle = false;  // waiting for a request's header (read and written on `executor` only)
   beast::tcp_stream& Transport() { return tls ? beast::get_lowest_layer(*tls) : stream; }
 };
 
@@ -191,9 +191,18 @@ struct HttpServer::Impl {
   std::unordered_map<std::string, int> per_client;  // open connections per client address
   std::mutex sessions_mutex;
   // Every open connection, registered once per connection (not per request): shutdown posts
-  // a close onto each one's strand, which closes it there only if it is idle.
+  // a close onto each one's I/O thread, which closes it there only if it is idle.
   std::set<std::shared_ptr<Connection>> open_connections;
-  asio::io_context io{options.io_threads};
+  // One io_context per I/O thread, as nginx runs one event loop per worker: a connection lives
+  // on one thread's context from accept to close, so its coroutine, its timers and the
+  // shutdown's close of it are serialized by that thread alone (no strand to pay on every
+  // handler), and no request wakes another I/O thread. Contexts are made for one thread each
+  // (concurrency hint 1), still safe to post to from the pool's threads.
+  std::vector<std::unique_ptr<asio::io_context>> workers = MakeWorkers(options.io_threads);
+  std::vector<asio::executor_work_guard<asio::io_context::executor_type>> keep_running =
+      KeepRunning(workers);
+  asio::io_context& io = *workers.front();  // signals, the accept loop, shutdown
+  std::size_t next_worker = 0;              // on `control` only
   asio::thread_pool blocking{static_cast<std::size_t>(options.blocking_threads)};
   // The accept loop and the shutdown drain share one strand: both touch the acceptor.
   asio::strand<asio::io_context::executor_type> control{asio::make_strand(io)};
@@ -214,6 +223,33 @@ struct HttpServer::Impl {
   }
 
   bool ServesTls() const { return !options.tls_certificate_file.empty(); }
+
+  static std::vector<std::unique_ptr<asio::io_context>> MakeWorkers(int threads) {
+    std::vector<std::unique_ptr<asio::io_context>> made;
+    for (int i = 0; i < std::max(1, threads); ++i)
+      made.push_back(std::make_unique<asio::io_context>(1));
+    return made;
+  }
+
+  // A worker with no connection yet must not return from run(): each keeps a work guard
+  // until shutdown stops them all.
+  static std::vector<asio::executor_work_guard<asio::io_context::executor_type>> KeepRunning(
+      const std::vector<std::unique_ptr<asio::io_context>>& contexts) {
+    std::vector<asio::executor_work_guard<asio::io_context::executor_type>> guards;
+    for (const auto& context : contexts) guards.push_back(asio::make_work_guard(*context));
+    return guards;
+  }
+
+  // The I/O thread a new connection lives on: round robin.
+  asio::io_context::executor_type NextWorker() {
+    asio::io_context& worker = *workers[next_worker];
+    next_worker = (next_worker + 1) % workers.size();
+    return worker.get_executor();
+  }
+
+  void StopWorkers() {
+    for (auto& context : workers) context->stop();
+  }
 
   // Each SIGHUP re-reads the certificate on the pool, then waits for the next one.
   void ArmTlsReload(asio::signal_set& reload) {
@@ -352,7 +388,7 @@ struct HttpServer::Impl {
     stream->socket().close(ec);
   }
 
-  // Runs on the connection's own strand (Accept), so its socket is never touched concurrently.
+  // Runs on the connection's I/O thread (Accept), so its socket is never touched concurrently.
   awaitable<void> Session(std::shared_ptr<Connection> connection, std::string remote_ip) {
     {
       std::lock_guard lock(sessions_mutex);
@@ -652,10 +688,10 @@ struct HttpServer::Impl {
     std::chrono::milliseconds backoff{0};
     for (;;) {
       beast::error_code ec;
-      // Each connection gets its own strand (Beast's examples): its coroutine and the
-      // shutdown's close of an idle socket are serialized there.
-      tcp::socket socket = co_await acceptor.async_accept(asio::make_strand(io),
-                                                          asio::redirect_error(use_awaitable, ec));
+      // Each connection lives on one I/O thread's context, which serializes its coroutine and
+      // the shutdown's close of an idle socket as a strand would (see `workers`).
+      tcp::socket socket =
+          co_await acceptor.async_accept(NextWorker(), asio::redirect_error(use_awaitable, ec));
       if (ec) {
         if (stopping || ec == asio::error::operation_aborted) co_return;
         // EMFILE / ENFILE (or any accept failure): keep serving the connections we have and
@@ -676,12 +712,12 @@ struct HttpServer::Impl {
       auto endpoint = socket.remote_endpoint(ec);
       if (!ec) remote_ip = endpoint.address().to_string();
       auto connection = std::make_shared<Connection>(std::move(socket));
-      auto strand = connection->executor;
+      auto executor = connection->executor;
       if (!AdmitConnection(remote_ip)) {
-        asio::co_spawn(strand, RefuseConnection(connection), SessionCompletion{connection});
+        asio::co_spawn(executor, RefuseConnection(connection), SessionCompletion{connection});
         continue;
       }
-      asio::co_spawn(strand, Session(connection, std::move(remote_ip)),
+      asio::co_spawn(executor, Session(connection, std::move(remote_ip)),
                      SessionCompletion{connection});
     }
   }
@@ -703,12 +739,12 @@ struct HttpServer::Impl {
     }
     if (in_flight > 0)
       spdlog::warn("shutdown grace elapsed with {} request(s) in flight", in_flight.load());
-    io.stop();
+    StopWorkers();
   }
 
   // Closes the connections waiting for a request. The close itself is posted onto each
-  // connection's strand and skipped there when the connection is serving one: on the strand
-  // the session's idle flag cannot change under it, and a session that is not idle sees
+  // connection's I/O thread and skipped there when the connection is serving one: there the
+  // session's idle flag cannot change under it, and a session that is not idle sees
   // `stopping` before it reads the next request.
   std::size_t OpenConnections() {
     std::lock_guard lock(sessions_mutex);
@@ -791,7 +827,9 @@ void HttpServer::Run(bool handle_signals) {
     asio::co_spawn(impl_->control, impl_->Heartbeat(), SessionCompletion{});
   }
   std::vector<std::thread> threads;
-  for (int i = 1; i < impl_->options.io_threads; ++i) threads.emplace_back([&io] { io.run(); });
+  for (std::size_t i = 1; i < impl_->workers.size(); ++i) {
+    threads.emplace_back([worker = impl_->workers[i].get()] { worker->run(); });
+  }
   io.run();
   for (auto& thread : threads) thread.join();
 }

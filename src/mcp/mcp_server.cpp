@@ -173,8 +173,16 @@ std::string McpServer::HandleRequestText(const Json& request, const McpRequestCo
   auto params = request.find("params");
   bool plain_params = params == request.end() || params->is_null() || params->is_object();
   if (request["method"] == "tools/list" && plain_params) {
-    return R"({"jsonrpc":"2.0","id":)" + request["id"].dump() + R"(,"result":)" +
-           catalog_.ListResultText() + "}";
+    // One buffer sized once: the catalog is ~60 KB, and growing a string through it per
+    // request costs reallocations and fresh pages.
+    constexpr std::string_view kHead = R"({"jsonrpc":"2.0","id":)";
+    constexpr std::string_view kResult = R"(,"result":)";
+    const std::string id = request["id"].dump();
+    const std::string& tools = catalog_.ListResultText();
+    std::string text;
+    text.reserve(kHead.size() + id.size() + kResult.size() + tools.size() + 1);
+    text.append(kHead).append(id).append(kResult).append(tools).push_back('}');
+    return text;
   }
   return HandleRequest(request, context).dump();
 }
