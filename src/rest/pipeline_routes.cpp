@@ -30,7 +30,8 @@ PipelineListQuery QueryFrom(const HttpRequest& request) {
 
 Json ListData(const PipelineListing& listing, const PipelineListQuery& query) {
   if (listing.browse) return listing.BrowseJson();
-  return PagedItems(listing.items, query.offset, query.limit, listing.total, listing.has_more);
+  return PagedItems(listing.items, query.window.offset, query.window.limit, listing.total,
+                    listing.has_more);
 }
 
 // If-Match carries the body_hash precondition (rest-api §5.5); quotes are tolerated.

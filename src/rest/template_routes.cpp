@@ -26,7 +26,8 @@ TemplateListQuery QueryFrom(const HttpRequest& request) {
 
 Json ListData(const TemplateListing& listing, const TemplateListQuery& query) {
   if (listing.browse) return listing.BrowseJson();
-  return PagedItems(listing.items, query.offset, query.limit, listing.total, listing.has_more);
+  return PagedItems(listing.items, query.window.offset, query.window.limit, listing.total,
+                    listing.has_more);
 }
 
 Json RenderContext(const HttpRequest& request) {

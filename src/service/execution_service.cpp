@@ -271,9 +271,7 @@ ExecutionListQuery ExecutionListQuery::FromJson(const Json& arguments, ListWindo
       query.started_before_ms = ParseTimeBound(*before, "started_before");
     }
   }
-  ListWindow parsed = ListWindow::FromJson(arguments, window);
-  query.limit = parsed.limit;
-  query.offset = parsed.offset;
+  query.window = ListWindow::FromJson(arguments, window);
   return query;
 }
 
@@ -611,8 +609,8 @@ Json ExecutionService::List(const Principal& principal, const ExecutionListQuery
   q.started_before_ms = query.started_before_ms;
   if (!principal.super_admin && principal.role != Role::kWsAdmin)
     q.triggered_by = principal.user_id;
-  q.limit = std::clamp(query.limit, 1, 200);
-  q.offset = std::max(0, query.offset);
+  q.limit = std::clamp(query.window.limit, 1, ListWindow::kMaxLimit);
+  q.offset = std::max(0, query.window.offset);
   Json items = Json::array();
   for (const auto& r : executions_.List(q)) {
     Json row = Projection(r);

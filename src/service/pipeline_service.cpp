@@ -577,9 +577,7 @@ PipelineListQuery PipelineListQuery::FromJson(const Json& arguments, ListWindowR
   query.datasource = OptionalStringField(arguments, "datasource");
   query.q = OptionalStringField(arguments, "q");
   query.prefix = OptionalStringField(arguments, "prefix");
-  ListWindow parsed = ListWindow::FromJson(arguments, window);
-  query.limit = parsed.limit;
-  query.offset = parsed.offset;
+  query.window = ListWindow::FromJson(arguments, window);
   return query;
 }
 

@@ -36,8 +36,8 @@ bool MatchesText(const TemplateVersionRecord& v, const std::string& q) {
 
 void Page(const std::vector<const TemplateVersionRecord*>& rows, const TemplateListQuery& query,
           TemplateListing& out) {
-  size_t offset = static_cast<size_t>(std::max(0, query.offset));
-  size_t limit = static_cast<size_t>(std::clamp(query.limit, 1, 200));
+  size_t offset = static_cast<size_t>(std::max(0, query.window.offset));
+  size_t limit = static_cast<size_t>(std::clamp(query.window.limit, 1, ListWindow::kMaxLimit));
   out.total = static_cast<int64_t>(rows.size());
   for (size_t i = offset; i < rows.size() && i < offset + limit; ++i) {
     out.items.push_back(TemplateListItem(*rows[i]));

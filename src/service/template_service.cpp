@@ -483,9 +483,7 @@ TemplateListQuery TemplateListQuery::FromJson(const Json& arguments, ListWindowR
   query.q = OptionalStringField(arguments, "q");
   query.prefix = OptionalStringField(arguments, "prefix");
   query.is_library = OptionalBoolField(arguments, "is_library");
-  ListWindow parsed = ListWindow::FromJson(arguments, window);
-  query.limit = parsed.limit;
-  query.offset = parsed.offset;
+  query.window = ListWindow::FromJson(arguments, window);
   return query;
 }
 

@@ -9,10 +9,10 @@ namespace dp::ui {
 std::optional<HttpResponse> DashboardScreen(UiContext& ctx, const std::vector<std::string>& s) {
   if (!s.empty() || ctx.IsPost()) return std::nullopt;
   ExecutionListQuery recent;
-  recent.limit = 10;
+  recent.window.limit = 10;
   Json executions = ctx.s.executions.List(ctx.principal, recent);
   PipelineListQuery all;
-  all.limit = 200;
+  all.window.limit = ListWindow::kMaxLimit;
   PipelineListing listing = ctx.s.pipelines.List(ctx.principal, all);
   Json drafts = Json::array();
   for (const Json& p : listing.items) {

@@ -71,8 +71,9 @@ HttpResponse List(UiContext& ctx) {
   ExecutionListQuery query;
   if (auto id = ctx.Query("pipeline_id"); id && !id->empty()) query.pipeline_id = *id;
   if (auto status = ctx.Query("status"); status && !status->empty()) query.status = *status;
-  query.limit = 100;
-  if (auto offset = ctx.Query("offset")) query.offset = std::max(0, ParseInt(*offset, "offset"));
+  query.window.limit = 100;
+  if (auto offset = ctx.Query("offset"))
+    query.window.offset = std::max(0, ParseInt(*offset, "offset"));
   // The time filter is the store's (REST's started_after / started_before), so the total and
   // the pager count only matching runs. "since" is a preset age; the two bounds come from
   // datetime-local inputs, read as UTC ("2026-12-01T09:30" gains ":00Z").
@@ -94,7 +95,8 @@ HttpResponse List(UiContext& ctx) {
   Json listing = ctx.s.executions.List(ctx.principal, query);
   AddHrefs(listing["items"], "/ui/executions", "execution_id");
   // The pager keeps every filter: the next page of the SAME query.
-  std::string older = "/ui/executions?offset=" + std::to_string(query.offset + query.limit);
+  std::string older =
+      "/ui/executions?offset=" + std::to_string(query.window.offset + query.window.limit);
   for (const auto& [name, value] : std::vector<std::pair<std::string, std::string>>{
            {"pipeline_id", query.pipeline_id.value_or("")},
            {"status", query.status.value_or("")},
@@ -107,8 +109,8 @@ HttpResponse List(UiContext& ctx) {
              {"older_href", older},
              {"total", listing["total"]},
              {"has_more", listing["has_more"]},
-             {"offset", query.offset},
-             {"next_offset", query.offset + query.limit},
+             {"offset", query.window.offset},
+             {"next_offset", query.window.offset + query.window.limit},
              {"filter",
               {{"pipeline_id", query.pipeline_id.value_or("")},
                {"status", query.status.value_or("")},

@@ -30,8 +30,9 @@ HttpResponse List(UiContext& ctx) {
   PipelineListQuery query;
   query.q = NonEmpty(ctx.Query("q"));
   if (!query.q) query.prefix = ctx.QueryOr("prefix", "");
-  query.limit = 200;
-  if (auto offset = ctx.Query("offset")) query.offset = std::max(0, ParseInt(*offset, "offset"));
+  query.window.limit = ListWindow::kMaxLimit;
+  if (auto offset = ctx.Query("offset"))
+    query.window.offset = std::max(0, ParseInt(*offset, "offset"));
   PipelineListing listing = ctx.s.pipelines.List(ctx.principal, query);
   AddHrefs(listing.items, "/ui/pipelines", "id");
   for (Json& folder : listing.folders) {
@@ -44,8 +45,8 @@ HttpResponse List(UiContext& ctx) {
              {"pipelines", listing.items},
              {"total", listing.total},
              {"has_more", listing.has_more},
-             {"offset", query.offset},
-             {"next_offset", query.offset + query.limit}};
+             {"offset", query.window.offset},
+             {"next_offset", query.window.offset + query.window.limit}};
   // Breadcrumbs of the browsed prefix: "a/b" → [{label a, prefix a}, {label b, prefix a/b}].
   Json crumbs = Json::array();
   std::string prefix = query.prefix.value_or("");
@@ -83,7 +84,7 @@ HttpResponse Detail(UiContext& ctx, const std::string& id) {
   model["checks"] = ctx.s.checks.Latest(ctx.principal, id, shown["version"].get<int>())["checks"];
   ExecutionListQuery runs;
   runs.pipeline_id = id;
-  runs.limit = 10;
+  runs.window.limit = 10;
   Json recent = ctx.s.executions.List(ctx.principal, runs)["items"];
   AddHrefs(recent, "/ui/executions", "execution_id");
   model["executions"] = recent;

@@ -13,7 +13,7 @@ HttpResponse List(UiContext& ctx) {
   TemplateListQuery query;
   if (auto q = ctx.Query("q"); q && !q->empty()) query.q = *q;
   if (!query.q) query.prefix = ctx.QueryOr("prefix", "");
-  query.limit = 200;
+  query.window.limit = ListWindow::kMaxLimit;
   TemplateListing listing = ctx.s.templates.List(ctx.principal, query);
   AddHrefs(listing.items, "/ui/templates", "id");
   for (Json& folder : listing.folders) {

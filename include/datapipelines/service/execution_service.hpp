@@ -91,8 +91,7 @@ struct ExecutionListQuery {
   // store's query, so total and paging count only the matching rows.
   std::optional<int64_t> started_after_ms;
   std::optional<int64_t> started_before_ms;
-  int limit = ListWindow::kDefaultLimit;
-  int offset = 0;
+  ListWindow window;
 
   // Whether a surface has the started_after / started_before filters (executions_list has not:
   // they are ignored there, as `offset` is).

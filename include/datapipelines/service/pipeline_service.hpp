@@ -58,9 +58,8 @@ struct PipelineListQuery {
   std::optional<std::string> owner;
   std::optional<std::string> datasource;
   std::optional<std::string> q;
-  std::optional<std::string> prefix;      // present → one-level browse ("" is the root)
-  int limit = ListWindow::kDefaultLimit;  // 1..200
-  int offset = 0;
+  std::optional<std::string> prefix;  // present → one-level browse ("" is the root)
+  ListWindow window;
 
   // {owner?, datasource?, q?, prefix?, limit?, offset?} as both surfaces pass them; the window
   // as `window` says.

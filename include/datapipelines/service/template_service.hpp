@@ -67,8 +67,7 @@ struct TemplateListQuery {
   std::optional<std::string> q;
   std::optional<std::string> prefix;  // present → one-level browse ("" is the root)
   std::optional<bool> is_library;
-  int limit = ListWindow::kDefaultLimit;  // 1..200
-  int offset = 0;
+  ListWindow window;
 
   // {dialect?, type?, q?, prefix?, is_library?, limit?, offset?} as both surfaces pass them (REST
   // its query string through rest/QueryArguments); the window as `window` says.

@@ -42,8 +42,8 @@ PipelineResources::PipelineResources(PipelineService& pipelines) : pipelines_(pi
 Json PipelineResources::List(const Principal& principal) {
   Json descriptors = Json::array();
   PipelineListQuery query;
-  query.limit = kListPageSize;
-  for (bool more = true; more; query.offset += kListPageSize) {
+  query.window.limit = kListPageSize;
+  for (bool more = true; more; query.window.offset += kListPageSize) {
     PipelineListing listing = pipelines_.List(principal, query);
     for (const Json& item : listing.items) {
       Json descriptor{{"uri", std::string(kPrefix) + item["id"].get<std::string>()},

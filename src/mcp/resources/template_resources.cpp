@@ -74,8 +74,8 @@ TemplateResources::TemplateResources(TemplateService& templates) : templates_(te
 Json TemplateResources::List(const Principal& principal) {
   Json descriptors = Json::array();
   TemplateListQuery query;
-  query.limit = kListPageSize;
-  for (bool more = true; more; query.offset += kListPageSize) {
+  query.window.limit = kListPageSize;
+  for (bool more = true; more; query.window.offset += kListPageSize) {
     TemplateListing listing = templates_.List(principal, query);
     for (const Json& item : listing.items) descriptors.push_back(Descriptor(item));
     more = listing.has_more;

@@ -300,13 +300,13 @@ TEST_P(ExecutionFlows, TheTimeFilterIsTheStoresQueryAndPagesCorrectly) {
   query.pipeline_id = id;
   query.started_after_ms = base;                // exclusive: run 0 is out
   query.started_before_ms = base + 5 * 60'000;  // exclusive: run 5 is out
-  query.limit = 3;
+  query.window.limit = 3;
   Json first = executions_->List(P("alice"), query);
   EXPECT_EQ(first["total"], 4);
   EXPECT_EQ(first["has_more"], true);
   std::vector<std::string> seen;
   for (const Json& item : first["items"]) seen.push_back(item["execution_id"]);
-  query.offset = 3;
+  query.window.offset = 3;
   Json second = executions_->List(P("alice"), query);
   EXPECT_EQ(second["total"], 4);
   EXPECT_EQ(second["has_more"], false);

@@ -92,19 +92,19 @@ Json Window(const std::string& listing, const HttpRequest& request) {
         QueryArguments(request, {.strings = {"dialect", "type", "q", "prefix"},
                                  .integers = {"limit", "offset"},
                                  .booleans = {"is_library"}}));
-    return Json{{"limit", q.limit}, {"offset", q.offset}};
+    return Json{{"limit", q.window.limit}, {"offset", q.window.offset}};
   }
   if (listing == "pipelines") {
     auto q = PipelineListQuery::FromJson(QueryArguments(
         request,
         {.strings = {"owner", "datasource", "q", "prefix"}, .integers = {"limit", "offset"}}));
-    return Json{{"limit", q.limit}, {"offset", q.offset}};
+    return Json{{"limit", q.window.limit}, {"offset", q.window.offset}};
   }
   if (listing == "executions") {
     auto q = ExecutionListQuery::FromJson(QueryArguments(
         request, {.strings = {"pipeline_id", "status", "started_after", "started_before"},
                   .integers = {"limit", "offset"}}));
-    return Json{{"limit", q.limit}, {"offset", q.offset}};
+    return Json{{"limit", q.window.limit}, {"offset", q.window.offset}};
   }
   EXPECT_EQ(listing, "audit");
   auto r = AuditReadRequest::FromJson(

@@ -59,15 +59,15 @@ const std::map<std::string, Parser>& Parsers() {
                      {"q", Optional(q.q)},
                      {"prefix", Optional(q.prefix)},
                      {"is_library", Optional(q.is_library)},
-                     {"limit", q.limit},
-                     {"offset", q.offset}};
+                     {"limit", q.window.limit},
+                     {"offset", q.window.offset}};
        }},
       {"pipeline_list",
        [](const Json& c) {
          PipelineListQuery q = PipelineListQuery::FromJson(c["arguments"], Rules(c));
          return Json{{"owner", Optional(q.owner)}, {"datasource", Optional(q.datasource)},
                      {"q", Optional(q.q)},         {"prefix", Optional(q.prefix)},
-                     {"limit", q.limit},           {"offset", q.offset}};
+                     {"limit", q.window.limit},    {"offset", q.window.offset}};
        }},
       {"execution_list",
        [](const Json& c) {
@@ -79,8 +79,8 @@ const std::map<std::string, Parser>& Parsers() {
                      {"status", Optional(q.status)},
                      {"started_after_ms", Optional(q.started_after_ms)},
                      {"started_before_ms", Optional(q.started_before_ms)},
-                     {"limit", q.limit},
-                     {"offset", q.offset}};
+                     {"limit", q.window.limit},
+                     {"offset", q.window.offset}};
        }},
       {"audit_read",
        [](const Json& c) {
