@@ -259,13 +259,10 @@ DatasourceService::Page DatasourceService::ListPage(const Principal& principal,
                                                     const DatasourceListQuery& query) {
   Json all = query.instance_registry ? ListRegistry(principal) : List(principal, query.dialect);
   Page page;
-  const auto offset = static_cast<std::size_t>(query.window.offset);
-  const auto limit = static_cast<std::size_t>(query.window.limit);
-  for (std::size_t i = offset; i < all.size() && page.items.size() < limit; ++i) {
-    page.items.push_back(std::move(all[i]));
-  }
+  const ListWindow::Slice slice = query.window.Of(all.size());
+  for (std::size_t i = slice.begin; i < slice.end; ++i) page.items.push_back(std::move(all[i]));
   page.total = static_cast<int64_t>(all.size());
-  page.has_more = offset + page.items.size() < all.size();
+  page.has_more = slice.has_more;
   return page;
 }
 

@@ -32,4 +32,14 @@ ListWindow ListWindow::FromJson(const Json& arguments, ListWindowRules rules) {
   return window;
 }
 
+ListWindow::Slice ListWindow::Of(std::size_t total) const {
+  const auto first = static_cast<std::size_t>(std::max(0, offset));
+  const auto count = static_cast<std::size_t>(std::clamp(limit, 1, kMaxLimit));
+  Slice slice;
+  slice.begin = std::min(first, total);
+  slice.end = std::min(total, slice.begin + count);
+  slice.has_more = total > first + count;
+  return slice;
+}
+
 }  // namespace dp

@@ -57,13 +57,10 @@ bool MatchesFlat(const PipelineWithVersions& p, const PipelineListQuery& query) 
 
 void Page(const std::vector<const PipelineWithVersions*>& rows, const PipelineListQuery& query,
           PipelineListing& out) {
-  size_t offset = static_cast<size_t>(std::max(0, query.window.offset));
-  size_t limit = static_cast<size_t>(std::clamp(query.window.limit, 1, ListWindow::kMaxLimit));
+  const ListWindow::Slice slice = query.window.Of(rows.size());
   out.total = static_cast<int64_t>(rows.size());
-  for (size_t i = offset; i < rows.size() && i < offset + limit; ++i) {
-    out.items.push_back(PipelineListItem(*rows[i]));
-  }
-  out.has_more = rows.size() > offset + limit;
+  for (size_t i = slice.begin; i < slice.end; ++i) out.items.push_back(PipelineListItem(*rows[i]));
+  out.has_more = slice.has_more;
 }
 
 }  // namespace

@@ -36,13 +36,10 @@ bool MatchesText(const TemplateVersionRecord& v, const std::string& q) {
 
 void Page(const std::vector<const TemplateVersionRecord*>& rows, const TemplateListQuery& query,
           TemplateListing& out) {
-  size_t offset = static_cast<size_t>(std::max(0, query.window.offset));
-  size_t limit = static_cast<size_t>(std::clamp(query.window.limit, 1, ListWindow::kMaxLimit));
+  const ListWindow::Slice slice = query.window.Of(rows.size());
   out.total = static_cast<int64_t>(rows.size());
-  for (size_t i = offset; i < rows.size() && i < offset + limit; ++i) {
-    out.items.push_back(TemplateListItem(*rows[i]));
-  }
-  out.has_more = rows.size() > offset + limit;
+  for (size_t i = slice.begin; i < slice.end; ++i) out.items.push_back(TemplateListItem(*rows[i]));
+  out.has_more = slice.has_more;
 }
 
 TemplateListing Browse(const std::vector<TemplateVersionRecord>& working,

@@ -3,6 +3,8 @@
 // every surface by ListWindow::FromJson: the MCP tools hand over their arguments, the REST routes
 // their query string as typed JSON (rest/QueryArguments). A surface states how it treats a window
 // outside the range (ListWindowRules) instead of each surface checking it its own way.
+#include <cstddef>
+
 #include "datapipelines/util/json.hpp"
 
 namespace dp {
@@ -34,6 +36,15 @@ struct ListWindow {
 
   int limit = kDefaultLimit;
   int offset = 0;
+
+  // The rows [begin, end) of `total` this window shows, and whether more follow: the one paging
+  // arithmetic of every listing that pages in memory (limit clamped into 1..200, offset >= 0).
+  struct Slice {
+    std::size_t begin = 0;
+    std::size_t end = 0;
+    bool has_more = false;
+  };
+  Slice Of(std::size_t total) const;
 
   // {limit?, offset?} (integers; absent or null = the default); a present field of another type
   // is request.validation.invalid naming it, a value out of range as `rules` say.

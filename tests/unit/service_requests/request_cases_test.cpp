@@ -3,7 +3,8 @@
 // string) and either the parsed request or the refusal's code and details.field.
 //
 // Case shape: {"name", "arguments", "rules"?, "expect": {...}} or {..., "refused": {"code",
-// "field"}}. "rules" names the ListWindowRules / surface variant the case parses with
+// "field"}}; list_slice cases add the row count they page, "total". "rules" names the
+// ListWindowRules / surface variant the case parses with
 // ("rest" by default, "tool" for the MCP list tools, "datasource" for the datasource listing).
 #include <gtest/gtest.h>
 
@@ -50,6 +51,15 @@ const std::map<std::string, Parser>& Parsers() {
        [](const Json& c) {
          ListWindow w = ListWindow::FromJson(c["arguments"], Rules(c));
          return Json{{"limit", w.limit}, {"offset", w.offset}};
+       }},
+      {"list_slice",
+       [](const Json& c) {
+         // The window as given (not parsed: Of() is what clamps it) over `total` rows.
+         ListWindow w;
+         w.limit = c["arguments"].value("limit", ListWindow::kDefaultLimit);
+         w.offset = c["arguments"].value("offset", 0);
+         ListWindow::Slice slice = w.Of(c["total"].get<std::size_t>());
+         return Json{{"begin", slice.begin}, {"end", slice.end}, {"has_more", slice.has_more}};
        }},
       {"template_list",
        [](const Json& c) {
