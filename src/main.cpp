@@ -2,8 +2,6 @@
 #include <spdlog/spdlog.h>
 #include <CLI/CLI.hpp>
 
-#include <malloc.h>
-
 #include <filesystem>
 #include <iostream>
 
@@ -19,11 +17,7 @@
 #include "datapipelines/util/json.hpp"
 
 int main(int argc, char** argv) {
-  // A fixed mmap threshold turns off glibc's dynamic one, which rises to the size of every big
-  // block freed and then keeps such blocks (a probe's multi-megabyte cells, a render's budget)
-  // in the per-thread arenas: RSS grew ~20 MB per blob probe until it was measured at 700 MB
-  // (tests/e2e/hardening_load.test.mjs). Blocks of 1 MiB and more are mapped and unmapped.
-  mallopt(M_MMAP_THRESHOLD, 1 << 20);
+  dp::TuneAllocator();
   CLI::App app{"datapipelines — declarative SQL pipelines, MCP-native"};
   app.require_subcommand(1);
   // `serve --config FILE` (the systemd unit's form) as well as `--config FILE serve`.
@@ -98,7 +92,6 @@ int main(int argc, char** argv) {
   }
   try {
     if (serve->parsed()) {
-      dp::TuneAllocatorForServing();
       dp::Application application(config);
       application.Listen();
       spdlog::info("datapipelines {} listening on http://{}:{} (MCP: /mcp)", dp::ServerVersion(),

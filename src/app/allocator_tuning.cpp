@@ -6,7 +6,7 @@
 
 namespace dp {
 
-void TuneAllocatorForServing() {
+void TuneAllocator() {
   constexpr int kTrimThresholdBytes = 8 << 20;
   constexpr int kMmapThresholdBytes = 1 << 20;
   if (std::getenv("MALLOC_TRIM_THRESHOLD_") == nullptr) {
