@@ -1,8 +1,8 @@
 #pragma once
 // The evaluated arguments of one built-in call, with the checks every family makes of them.
 #include <cstddef>
+#include <span>
 #include <string>
-#include <vector>
 
 #include "template/decimal.hpp"
 #include "template/template_ast.hpp"
@@ -15,7 +15,7 @@ class Evaluator;
 struct BuiltInArgs {
   Evaluator& evaluator;
   const Expr* e;  // the kBuiltIn call; e->call_args[i] produced values[i]
-  const std::vector<ValuePtr>& values;
+  std::span<const ValuePtr> values;
 
   bool empty() const { return values.empty(); }
   size_t size() const { return values.size(); }

@@ -67,8 +67,7 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
   }
   if (family == BuiltInFamily::kLazy) return EvalLazyBuiltIn(e, target, ctx);
 
-  std::vector<ValuePtr> values;
-  values.reserve(e->call_args.size());
+  Arguments values;  // inline: a built-in takes a few arguments, no heap vector per call
   for (const auto& arg : e->call_args) values.push_back(EvalRequired(arg.get(), ctx));
   // FreeMarker's ?matches, ?replace and ?split are legacy string methods: a number or boolean
   // argument arrives formatted as text.
@@ -79,7 +78,7 @@ ValuePtr Evaluator::EvalBuiltIn(const Expr* e, Ctx& ctx) {
       }
     }
   }
-  const BuiltInArgs args{*this, e, values};
+  const BuiltInArgs args{*this, e, {values.data(), values.size()}};
   switch (family) {
     case BuiltInFamily::kTypeTest:
       return EvalTypeTest(e, target);

@@ -209,12 +209,14 @@ Flow Evaluator::ExecChildren(const std::vector<NodePtr>& nodes, Ctx& ctx) {
 }
 
 Flow Evaluator::Exec(const Node* node, Ctx& ctx) {
-  StackGuard guard(this, node->begin);
   Step(1, node->begin);
+  // Text does not recurse, so it needs no stack guard.
+  if (node->kind == NodeKind::kText) {
+    Write(node->text, node->begin);
+    return Flow::kNormal;
+  }
+  StackGuard guard(this, node->begin);
   switch (node->kind) {
-    case NodeKind::kText:
-      Write(node->text, node->begin);
-      return Flow::kNormal;
     case NodeKind::kInterpolation: {
       const Expr* expr = node->exprs[0].get();
       const ValuePtr v = EvalRequired(expr, ctx);

@@ -195,7 +195,7 @@ class Evaluator {
   // ?matches, and ?replace/?split/?keep_*/?ensure_starts_with with a flags argument
   // (evaluator_regex.cpp); nullopt when `e` is a plain string built-in.
   std::optional<ValuePtr> EvalRegexBuiltIn(const Expr* e, const std::string& s,
-                                           const std::vector<ValuePtr>& args);
+                                           std::span<const ValuePtr> args);
   ValuePtr RegexGroupsOf(const Expr* e, const ValuePtr& target);
   // `a` by value: a temporary string held by this call alone is extended in place.
   ValuePtr Add(ValuePtr a, const ValuePtr& b, const Expr* e);

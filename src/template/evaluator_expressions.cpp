@@ -346,7 +346,7 @@ ValuePtr Evaluator::EvalDynamicKey(const Expr* e, Ctx& ctx) {
 // The kinds nearly every expression is made of; the rest go through EvalUncommon, so this
 // function's frame (entered for every operand) stays small.
 ValuePtr Evaluator::Eval(const Expr* e, Ctx& ctx) {
-  StackGuard guard(this, e->pos);
+  // Leaves first: they do not recurse, so they need no stack guard.
   switch (e->kind) {
     case ExprKind::kNumber:
     case ExprKind::kString:
@@ -355,6 +355,11 @@ ValuePtr Evaluator::Eval(const Expr* e, Ctx& ctx) {
       return Value::Boolean(e->boolean);
     case ExprKind::kVariable:
       return Lookup(e->name, ctx);
+    default:
+      break;
+  }
+  StackGuard guard(this, e->pos);
+  switch (e->kind) {
     case ExprKind::kDot:
       return EvalDot(e, ctx);
     case ExprKind::kMethodCall:

@@ -164,7 +164,7 @@ void Evaluator::AppendReplacement(const Expr* e, const JavaRegex& regex, std::st
 }
 
 std::optional<ValuePtr> Evaluator::EvalRegexBuiltIn(const Expr* e, const std::string& s,
-                                                    const std::vector<ValuePtr>& args) {
+                                                    std::span<const ValuePtr> args) {
   const std::string_view name = e->name;
   const BuiltIn id = e->builtin->id;
   auto arg = [&](size_t i) -> const std::string& {

@@ -8,8 +8,6 @@
 namespace dp::tmpl {
 namespace {
 
-thread_local ValuePool* current_pool = nullptr;
-
 // Chunks of finished renders, reused by the thread's next ones instead of going back to
 // malloc each time; at most kSpareChunks are kept per thread.
 constexpr size_t kSpareChunks = 8;
@@ -66,8 +64,6 @@ void ValuePool::Deallocate(void* p, size_t bytes) {
   free_ = new (p) FreeBlock{free_};
 }
 
-ValuePool* ValuePool::Current() { return current_pool; }
-
 void ValueSlots::Allocate(size_t size) {
   Release();
   pool_ = ValuePool::Current();
@@ -89,8 +85,8 @@ void ValueSlots::Release() {
   slots_ = nullptr;
 }
 
-ValuePool::Scope::Scope(ValuePool* pool) : saved_(current_pool) { current_pool = pool; }
+ValuePool::Scope::Scope(ValuePool* pool) : saved_(current_) { current_ = pool; }
 
-ValuePool::Scope::~Scope() { current_pool = saved_; }
+ValuePool::Scope::~Scope() { current_ = saved_; }
 
 }  // namespace dp::tmpl

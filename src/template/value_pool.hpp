@@ -36,7 +36,7 @@ class ValuePool {
 
   // The pool of the render running on this thread (nullptr outside a render): values made
   // through Value's factories come from it.
-  static ValuePool* Current();
+  static ValuePool* Current() { return current_; }
   // Makes `pool` current for the scope's lifetime (restores the previous one after).
   class Scope {
    public:
@@ -58,6 +58,9 @@ class ValuePool {
   void Charge(size_t bytes);
   using Chunk = std::unique_ptr<std::byte[]>;
   static Chunk NewChunk();
+
+  // Inline: every value a render makes asks for it.
+  static inline thread_local ValuePool* current_ = nullptr;
 
   size_t max_bytes_ = 0;
   size_t footprint_ = 0;  // chunks carved + large blocks alive
