@@ -20,7 +20,7 @@ pkg_check_modules(PQ REQUIRED IMPORTED_TARGET libpq)
 # The template engine's regular-expression built-ins (?matches, ?replace(re, s, "r"), ...).
 pkg_check_modules(PCRE2 REQUIRED IMPORTED_TARGET libpcre2-8)
 # DuckDB's shared library (C API) is not a Debian package: scripts/install-duckdb puts a
-# checksum-checked copy in third_party/duckdb/. Nothing links it: connectors/duckdb_library.cpp
+# checksum-checked copy in third_party/duckdb/. Nothing links it: connectors/duckdb/duckdb_library.cpp
 # opens it on first use, from the binary's own search path or, failing that, this folder.
 set(DP_DUCKDB_DIR "${PROJECT_SOURCE_DIR}/third_party/duckdb" CACHE PATH "folder holding libduckdb.so")
 if(DP_FUZZ)

@@ -5,30 +5,30 @@
 # the seed corpus of tests/template_cases. The test fails on any crash, leak, timeout or OOM.
 # Include after enable_testing().
 find_program(DP_CLANGXX NAMES clang++ clang++-14)
-set(DP_FUZZ_SECONDS 60 CACHE STRING "Bounded run time of integration.template_fuzz")
+set(DP_FUZZ_SECONDS 30 CACHE STRING "Bounded run time of fuzz.template")
 if(DP_CLANGXX)
-  add_test(NAME integration.template_fuzz
+  add_test(NAME fuzz.template
            COMMAND sh ${PROJECT_SOURCE_DIR}/tests/fuzz/run_fuzz.sh
                    ${PROJECT_SOURCE_DIR} ${CMAKE_BINARY_DIR}/fuzz ${DP_FUZZ_SECONDS})
   # Budget: a cold sanitizer compile of ~20 sources (minutes on 2 cores) plus the fuzz run.
-  set_tests_properties(integration.template_fuzz PROPERTIES
-                       LABELS integration TIMEOUT 900
+  set_tests_properties(fuzz.template PROPERTIES
+                       LABELS fuzz TIMEOUT 900
                        ENVIRONMENT CLANGXX=${DP_CLANGXX})
 else()
-  message(STATUS "clang++ not found: integration.template_fuzz disabled "
+  message(STATUS "clang++ not found: fuzz.template disabled "
                  "(apt-get install clang libclang-rt-14-dev)")
 endif()
 
 # libFuzzer targets for the server's edge (issue 9): request bodies + tool input schemas +
 # REST path/query/cookie parsing, the SQL statement classifier, the connector URL parser and
 # the jdbc_url credential rules (tests/fuzz/edge_fuzz.cpp, tests/fuzz/run_edge_fuzz.sh).
-set(DP_EDGE_FUZZ_SECONDS 20 CACHE STRING "Bounded run time of each integration.edge_fuzz target")
+set(DP_EDGE_FUZZ_SECONDS 10 CACHE STRING "Bounded run time of each fuzz.edge target")
 if(DP_CLANGXX)
-  add_test(NAME integration.edge_fuzz
+  add_test(NAME fuzz.edge
            COMMAND sh ${PROJECT_SOURCE_DIR}/tests/fuzz/run_edge_fuzz.sh
                    ${PROJECT_SOURCE_DIR} ${CMAKE_BINARY_DIR}/edge_fuzz ${DP_EDGE_FUZZ_SECONDS})
-  set_tests_properties(integration.edge_fuzz PROPERTIES
-                       LABELS integration TIMEOUT 900
+  set_tests_properties(fuzz.edge PROPERTIES
+                       LABELS fuzz TIMEOUT 900
                        ENVIRONMENT CLANGXX=${DP_CLANGXX})
 endif()
 
@@ -38,13 +38,13 @@ endif()
 # -DDP_FUZZ=ON (cmake/fuzz_tree.cmake) in build/dispatcher_fuzz by
 # tests/fuzz/run_dispatcher_fuzz.sh. Budget: a cold build of ~65 sanitized sources (about 3-5
 # minutes on 2 cores) plus the fuzz run.
-set(DP_DISPATCHER_FUZZ_SECONDS 60 CACHE STRING "Bounded run time of integration.dispatcher_fuzz")
+set(DP_DISPATCHER_FUZZ_SECONDS 30 CACHE STRING "Bounded run time of fuzz.dispatcher")
 if(DP_CLANGXX)
-  add_test(NAME integration.dispatcher_fuzz
+  add_test(NAME fuzz.dispatcher
            COMMAND sh ${PROJECT_SOURCE_DIR}/tests/fuzz/run_dispatcher_fuzz.sh
                    ${PROJECT_SOURCE_DIR} ${CMAKE_BINARY_DIR}/dispatcher_fuzz
                    ${DP_DISPATCHER_FUZZ_SECONDS})
-  set_tests_properties(integration.dispatcher_fuzz PROPERTIES
-                       LABELS integration TIMEOUT 1200
+  set_tests_properties(fuzz.dispatcher PROPERTIES
+                       LABELS fuzz TIMEOUT 1200
                        ENVIRONMENT CLANGXX=${DP_CLANGXX})
 endif()

@@ -9,19 +9,22 @@ set(DP_FUZZ_FLAGS -O1 -gline-tables-only -fno-omit-frame-pointer
                   -fsanitize=address,undefined -fno-sanitize-recover=undefined)
 
 set(dp_fuzz_sources "")
-foreach(dir util domain net auth store)
+foreach(dir util domain limits net store)
   file(GLOB module_sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/${dir}/*.cpp)
   list(APPEND dp_fuzz_sources ${module_sources})
 endforeach()
 foreach(source
-    connectors/sqlite_hardening.cpp
-    results/rate_limiter.cpp results/memory_rate_limiter.cpp results/memory_throttle_store.cpp
-    results/redis_rate_limiter.cpp results/redis_throttle_store.cpp results/redis_url.cpp
-    results/redis_connection.cpp results/redis_pool.cpp
-    service/audit_log.cpp service/auth_service.cpp service/auth_records.cpp
-    service/authenticator.cpp service/api_key_service.cpp service/account_administration.cpp
-    service/skill_docs.cpp service/list_window.cpp
-    service/request_authenticator.cpp
+    connectors/sqlite/sqlite_hardening.cpp
+    redis/redis_url.cpp
+    redis/redis_connection.cpp redis/redis_pool.cpp
+    service/identity/access_policy.cpp service/identity/account_rules.cpp
+    service/identity/api_key_format.cpp service/identity/attempt_window.cpp
+    service/identity/login_throttle.cpp service/identity/operation.cpp
+    service/identity/secret_hasher.cpp
+    service/audit/audit_log.cpp service/identity/auth_service.cpp service/identity/auth_records.cpp
+    service/identity/authenticator.cpp service/identity/api_key_service.cpp service/identity/account_administration.cpp
+    service/docs/skill_docs.cpp service/list_window.cpp
+    service/identity/request_authenticator.cpp
     mcp/mcp_server.cpp mcp/mcp_http_endpoint.cpp mcp/json_schema_validator.cpp
     mcp/tool_catalog.cpp mcp/tool_definitions.cpp mcp/resource_cursor.cpp
     mcp/tools/docs_tools.cpp)

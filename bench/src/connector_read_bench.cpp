@@ -26,7 +26,7 @@
 #include "datapipelines/connectors/connection.hpp"
 #include "datapipelines/connectors/connector.hpp"
 #include "datapipelines/connectors/connector_config.hpp"
-#include "datapipelines/connectors/wire_json_writer.hpp"
+#include "datapipelines/connectors/wire/wire_json_writer.hpp"
 #include "datapipelines/domain/domain_error.hpp"
 
 namespace {

@@ -18,11 +18,11 @@
 #include <vector>
 
 #include "bench_timing.hpp"
-#include "connectors/duckdb_c_api.hpp"
+#include "connectors/duckdb/duckdb_c_api.hpp"
 #include "datapipelines/connectors/connection.hpp"
-#include "datapipelines/connectors/connection_pool.hpp"
 #include "datapipelines/connectors/connector.hpp"
-#include "datapipelines/connectors/parquet_writer.hpp"
+#include "datapipelines/connectors/duckdb/parquet_writer.hpp"
+#include "datapipelines/connectors/pool/connection_pool.hpp"
 
 namespace {
 

@@ -16,6 +16,7 @@
 #include "datapipelines/http/http_server.hpp"
 #include "datapipelines/lake/lake_table_service.hpp"
 #include "datapipelines/lake/lake_table_store.hpp"
+#include "datapipelines/limits/rate_limiter.hpp"
 #include "datapipelines/mcp/mcp_http_endpoint.hpp"
 #include "datapipelines/mcp/mcp_server.hpp"
 #include "datapipelines/mcp/resources/datasource_resources.hpp"
@@ -44,23 +45,22 @@
 #include "datapipelines/rest/published_endpoint_handler.hpp"
 #include "datapipelines/rest/rest_api.hpp"
 #include "datapipelines/rest/template_routes.hpp"
-#include "datapipelines/results/rate_limiter.hpp"
 #include "datapipelines/results/result_store.hpp"
-#include "datapipelines/service/account_service.hpp"
-#include "datapipelines/service/audit_log.hpp"
-#include "datapipelines/service/auth_service.hpp"
-#include "datapipelines/service/check_run_service.hpp"
-#include "datapipelines/service/datasource_explorer.hpp"
-#include "datapipelines/service/datasource_service.hpp"
-#include "datapipelines/service/endpoint_service.hpp"
-#include "datapipelines/service/execution_service.hpp"
-#include "datapipelines/service/node_run_service.hpp"
-#include "datapipelines/service/pipeline_service.hpp"
-#include "datapipelines/service/request_authenticator.hpp"
-#include "datapipelines/service/semantics_service.hpp"
-#include "datapipelines/service/skill_docs.hpp"
-#include "datapipelines/service/template_service.hpp"
-#include "datapipelines/service/workspace_admin_service.hpp"
+#include "datapipelines/service/audit/audit_log.hpp"
+#include "datapipelines/service/datasources/datasource_explorer.hpp"
+#include "datapipelines/service/datasources/datasource_service.hpp"
+#include "datapipelines/service/docs/skill_docs.hpp"
+#include "datapipelines/service/endpoints/endpoint_service.hpp"
+#include "datapipelines/service/executions/execution_service.hpp"
+#include "datapipelines/service/executions/node_run_service.hpp"
+#include "datapipelines/service/identity/account_service.hpp"
+#include "datapipelines/service/identity/auth_service.hpp"
+#include "datapipelines/service/identity/request_authenticator.hpp"
+#include "datapipelines/service/identity/workspace_admin_service.hpp"
+#include "datapipelines/service/pipelines/check_run_service.hpp"
+#include "datapipelines/service/pipelines/pipeline_service.hpp"
+#include "datapipelines/service/semantics/semantics_service.hpp"
+#include "datapipelines/service/templates/template_service.hpp"
 #include "datapipelines/store/audit_reader.hpp"
 #include "datapipelines/store/audit_write_queue.hpp"
 #include "datapipelines/store/endpoint_store.hpp"
@@ -227,6 +227,26 @@ struct Application::Impl {
   ReadinessProbe readiness;
 
   explicit Impl(Config c) : config(std::move(c)) {
+    OpenStores();
+    WireIdentity();
+    WireRestAndDocs();
+    // Domain services: each binds its MCP tools and mounts its REST resource in its own step.
+    WireTemplates();
+    WireDatasources();
+    WireLake();
+    BindDatasourceSurfaces();
+    WirePipelines();
+    WireSemantics();
+    WireExecutions();
+    WireNodeRunsAndChecks();
+    WireEndpoints();
+    WireMcp();
+    WireUi();
+    WireServer();
+  }
+
+  // The metadata store (migrated), the result store, the shared limits and the audit log.
+  void OpenStores() {
     std::filesystem::create_directories(config.data_dir);
     store = OpenMetadataStore(config.EffectiveMetadataUrl());
     int version = store->Migrate();
@@ -241,6 +261,10 @@ struct Application::Impl {
           AuditWriteQueue::Options{static_cast<std::size_t>(config.audit_queue_capacity)});
     }
     audit = std::make_unique<AuditLog>(store->Audit(), audit_queue.get());
+  }
+
+  // Who is calling: accounts, sessions, keys and the per-request authenticator.
+  void WireIdentity() {
     AuthOptions auth_options;
     auth_options.cache_ttl = std::chrono::seconds(config.api_key_cache_ttl_seconds);
     auth_options.argon2_per_key_per_minute = config.api_key_verifications_per_key_per_minute;
@@ -255,13 +279,18 @@ struct Application::Impl {
                                          *audit, auth_options);
     authenticator = std::make_unique<RequestAuthenticator>(auth->authentication(), *limiter,
                                                            store->Workspaces());
+  }
+
+  // The REST API every domain mounts its resources on, and the agent manual's tools.
+  void WireRestAndDocs() {
     const SkillDocs& docs = BuiltInSkillDocs();
+    BindDocsTools(catalog, docs);
     rest = std::make_unique<RestApi>(*auth, *authenticator, docs,
                                      RestApiOptions{config.session_ttl_hours,
                                                     /*secure_cookies=*/config.ClientsUseHttps()});
-    BindDocsTools(catalog, docs);
-    // Domain services: each binds its MCP tools and mounts its REST resource here.
-    // [templates]
+  }
+
+  void WireTemplates() {
     TemplateServiceOptions template_options;
     template_options.cache_size = static_cast<size_t>(config.template_cache_size);
     template_options.max_body_chars = static_cast<size_t>(config.template_max_body_chars);
@@ -274,7 +303,10 @@ struct Application::Impl {
     templates = std::make_unique<TemplateService>(store->Templates(), nullptr, template_options);
     BindTemplateTools(catalog, *templates);
     rest->Mount("/api/v1/templates", TemplateRoutes(*templates));
-    // [datasources]
+  }
+
+  // [datasources] the registry, its pools and the explorer over them
+  void WireDatasources() {
     SecretBox secrets =
         SecretBox::FromConfigOrKeyFile(config.encryption_key, config.data_dir + "/encryption.key",
                                        /*may_generate=*/!config.IsProductionMode());
@@ -286,7 +318,11 @@ struct Application::Impl {
                                             std::move(secrets), DatasourceOptions(config));
     explorer =
         std::make_unique<DatasourceExplorer>(*datasources, ExplorerOptions(config, &expensive));
-    // [lake] the dp-lake registry: a LAKE datasource's tables are its rows (spec §6.2.29–31)
+  }
+
+  // [lake] the dp-lake registry: a LAKE datasource's tables are its rows (spec §6.2.29–31);
+  // the bootstrap file's datasources (and their lake manifests) are registered after it.
+  void WireLake() {
     lake_store = OpenLakeTableStore(*store);
     lake = std::make_unique<LakeTableService>(*lake_store, *datasources, *audit);
     datasources->SetLakeTableSource(
@@ -306,9 +342,15 @@ struct Application::Impl {
         spdlog::info("bootstrap: datasource {} registered", name);
       }
     }
+  }
+
+  void BindDatasourceSurfaces() {
     BindDatasourceTools(catalog, *datasources, *explorer);
     rest->Mount("/api/v1/datasources", DatasourceRoutes(*datasources, *explorer));
-    // [pipelines] pin templates and datasources, and evaluate the calculator catalog
+  }
+
+  // [pipelines] pin templates and datasources, and evaluate the calculator catalog
+  void WirePipelines() {
     pipeline_store = OpenPipelineStore(*store);
     audit_reader = OpenAuditReader(*store, audit_queue.get());
     pipelines = std::make_unique<PipelineService>(store->Templates(), store->Datasources(),
@@ -319,13 +361,19 @@ struct Application::Impl {
         [this](const std::string& name) { return pipelines->PipelinesUsingDatasource(name); });
     BindPipelineTools(catalog, *pipelines);
     BindCalculatorTools(catalog, config.org);
-    // [semantics] learned facts, served inline on the datasource reads (spec §6.2.18a)
+  }
+
+  // [semantics] learned facts, served inline on the datasource reads (spec §6.2.18a)
+  void WireSemantics() {
     fact_store = OpenLearnedFactStore(*store);
     semantics = std::make_unique<SemanticsService>(*fact_store, *datasources, *explorer,
                                                    *pipeline_store, *audit);
     datasources->SetFactEnricher(semantics.get());
     BindSemanticsTools(catalog, *semantics);
-    // [executions] run pipeline versions through the executor and serve their results
+  }
+
+  // [executions] run pipeline versions through the executor and serve their results
+  void WireExecutions() {
     execution_store = OpenExecutionStore(*store);
     ExecutionServiceOptions execution_options = ExecutionOptions(config);
     execution_options.on_finished = [this](const ExecutionRecord& record,
@@ -337,7 +385,10 @@ struct Application::Impl {
                                                     *datasources, std::move(execution_options));
     executions->Start();
     BindExecutionTools(catalog, *executions);
-    // [node runs and release checks] one node for real; the server-run checks gating release
+  }
+
+  // [node runs and release checks] one node for real; the server-run checks gating release
+  void WireNodeRunsAndChecks() {
     NodeRunServiceOptions node_run_options;
     node_run_options.org = config.org;
     node_run_options.node_timeout_seconds = config.executor_node_timeout_seconds;
@@ -349,7 +400,10 @@ struct Application::Impl {
     BindDebugTools(catalog, *node_runs, *check_runs);
     rest->Mount("/api/v1/pipelines", PipelineRoutes(*pipelines, *executions, *check_runs));
     rest->Mount("/api/v1/executions", ExecutionRoutes(*executions));
-    // [endpoints] released, side-effect-free pipelines served as GET /api/x/… (REST API §19)
+  }
+
+  // [endpoints] released, side-effect-free pipelines served as GET /api/x/… (REST API §19)
+  void WireEndpoints() {
     endpoint_store = OpenEndpointStore(*store);
     EndpointServiceOptions endpoint_options;
     endpoint_options.timeout_default_seconds = config.endpoints_timeout_default_seconds;
@@ -363,8 +417,12 @@ struct Application::Impl {
     rest->Mount("/api/v1/endpoints", EndpointRoutes(*endpoints));
     rest->SetEndpointService(endpoints.get());
     published = std::make_unique<PublishedEndpointHandler>(*authenticator, *endpoints);
-    mcp = std::make_unique<McpServer>(catalog, *audit, docs, std::string(ServerVersion()),
-                                      cursor_signing_key);
+  }
+
+  // The MCP server over the catalog every domain bound its tools into, and its resources.
+  void WireMcp() {
+    mcp = std::make_unique<McpServer>(catalog, *audit, BuiltInSkillDocs(),
+                                      std::string(ServerVersion()), cursor_signing_key);
     // [resources] entity kinds of spec §7.1, after the services they read exist.
     mcp->AddResourceProvider(std::make_unique<PipelineResources>(*pipelines));
     mcp->AddResourceProvider(std::make_unique<TemplateResources>(*templates));
@@ -377,7 +435,10 @@ struct Application::Impl {
     mcp_endpoint = std::make_unique<McpHttpEndpoint>(*mcp, *authenticator);
     metrics_endpoint = std::make_unique<MetricsEndpoint>(metrics, config.metrics_token);
     AddGaugeCollectors();
-    // [ui] the pages for the human verbs, over the same services (issue 17)
+  }
+
+  // [ui] the pages for the human verbs, over the same services (issue 17)
+  void WireUi() {
     workspace_admin = std::make_unique<WorkspaceAdminService>(auth->accounts());
     account = std::make_unique<AccountService>(auth->accounts());
     ui = std::make_unique<UiApp>(
@@ -385,6 +446,10 @@ struct Application::Impl {
                    *check_runs, *workspace_admin, *account},
         UiOptions{config.session_ttl_hours,
                   /*secure_cookies=*/config.ClientsUseHttps()});
+  }
+
+  // The HTTP server: its options, header-time admission, the router and the access log.
+  void WireServer() {
     HttpServerOptions server_options = ServerOptions(config);
     // Running executions end ABORTED with a recorded reason instead of outliving the grace.
     server_options.on_shutdown = [this] {

@@ -11,8 +11,6 @@
 namespace dp {
 namespace {
 
-int64_t FloorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
-
 bool IsBlank(const std::string& text) {
   return std::all_of(text.begin(), text.end(),
                      [](unsigned char c) { return std::isspace(c) != 0; });
@@ -66,13 +64,13 @@ std::string BuiltInContextKeyType(const std::string& name) {
 std::string CurrentDateIn(const std::string& zone_name, int64_t now_ms) {
   auto zone = calc::TimeZone::Find(zone_name);
   if (!zone) throw std::invalid_argument("not an IANA time zone: " + zone_name);
-  const int64_t utc_seconds = FloorDiv(now_ms, 1000);
+  const int64_t utc_seconds = calc::FloorDiv(now_ms, 1000);
   const int64_t local_seconds = utc_seconds + zone->OffsetAt(utc_seconds);
-  return calc::FormatIsoDate(calc::CivilFromDays(FloorDiv(local_seconds, 86400)));
+  return calc::FormatIsoDate(calc::CivilFromDays(calc::FloorDiv(local_seconds, 86400)));
 }
 
 Json BuiltInContextValues(const CalculatorEnvironment& env, const std::string& execution_id) {
-  const int64_t seconds = FloorDiv(env.now_ms, 1000);
+  const int64_t seconds = calc::FloorDiv(env.now_ms, 1000);
   const auto nanos = static_cast<int32_t>((env.now_ms - seconds * 1000) * 1'000'000);
   return Json{{"org_currency_name", env.org.currency_name},
               {"org_currency_symbol", env.org.currency_symbol},

@@ -3,8 +3,6 @@
 namespace dp::calc {
 namespace {
 
-int64_t FloorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
-
 // The first day of fiscal quarter `quarter` (0-3; 4 = the next fiscal year's first day).
 // Quarters are whole months after the year's first day, clamped like add_months; the next
 // year's first day is resolved on its own so a 02-29 start lands on 02-29 in leap years.

@@ -3,9 +3,10 @@
 #include <cstdio>
 
 namespace dp::calc {
-namespace {
 
 int64_t FloorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
+
+namespace {
 
 bool ParseDigits(std::string_view text, size_t pos, size_t count, int* out) {
   int value = 0;

@@ -16,6 +16,9 @@ struct CivilDate {
   friend bool operator==(const CivilDate&, const CivilDate&) = default;
 };
 
+// Division rounding toward negative infinity (a day or month count before 1970 included).
+int64_t FloorDiv(int64_t a, int64_t b);
+
 bool IsLeapYear(int64_t year);
 int DaysInMonth(int64_t year, int month);
 // Days since 1970-01-01 (negative before it).

@@ -3,9 +3,9 @@
 #include <iostream>
 
 #include "datapipelines/domain/domain_error.hpp"
-#include "datapipelines/service/audit_log.hpp"
-#include "datapipelines/service/datasource_service.hpp"
-#include "datapipelines/service/pipeline_service.hpp"
+#include "datapipelines/service/audit/audit_log.hpp"
+#include "datapipelines/service/datasources/datasource_service.hpp"
+#include "datapipelines/service/pipelines/pipeline_service.hpp"
 #include "datapipelines/store/metadata_store.hpp"
 #include "datapipelines/store/pipeline_store.hpp"
 

@@ -5,10 +5,10 @@
 #include <map>
 
 #include "datapipelines/domain/domain_error.hpp"
-#include "datapipelines/service/api_key_view.hpp"
-#include "datapipelines/service/audit_log.hpp"
-#include "datapipelines/service/auth_service.hpp"
-#include "datapipelines/service/workspace_admin_service.hpp"
+#include "datapipelines/service/audit/audit_log.hpp"
+#include "datapipelines/service/identity/api_key_view.hpp"
+#include "datapipelines/service/identity/auth_service.hpp"
+#include "datapipelines/service/identity/workspace_admin_service.hpp"
 #include "datapipelines/store/metadata_store.hpp"
 #include "datapipelines/util/clock.hpp"
 #include "datapipelines/util/json.hpp"

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "datapipelines/connectors/wire_encoder.hpp"
+#include "datapipelines/connectors/wire/wire_encoder.hpp"
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/util/crypto.hpp"
@@ -48,7 +48,7 @@ std::string IntegerText(const std::string& name, const BindValue& bind) {
   return std::to_string(*number);
 }
 
-std::string DecimalText(const std::string& name, const BindValue& bind) {
+std::string DecimalBindText(const std::string& name, const BindValue& bind) {
   const Json& v = bind.value;
   if (v.is_number_integer()) return std::to_string(v.get<int64_t>());
   if (v.is_number_float()) {
@@ -108,7 +108,7 @@ std::optional<std::string> BindValue::DriverText(const std::string& name) const 
       return IntegerText(name, *this);
     case CanonicalType::kDecimal:
     case CanonicalType::kBigDecimal:
-      return DecimalText(name, *this);
+      return DecimalBindText(name, *this);
     case CanonicalType::kBinary:
       if (!value.is_string()) Mistyped(name, type);
       try {

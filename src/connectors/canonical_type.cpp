@@ -6,7 +6,7 @@
 namespace dp {
 namespace {
 
-constexpr std::array<std::pair<CanonicalType, std::string_view>, 11> kNames{{
+constexpr std::array<std::pair<CanonicalType, std::string_view>, 11> kCanonicalTypeNames{{
     {CanonicalType::kNull, "NULL"},
     {CanonicalType::kBoolean, "BOOLEAN"},
     {CanonicalType::kInteger, "INTEGER"},
@@ -23,14 +23,14 @@ constexpr std::array<std::pair<CanonicalType, std::string_view>, 11> kNames{{
 }  // namespace
 
 std::string_view ToString(CanonicalType type) {
-  for (const auto& [value, name] : kNames) {
+  for (const auto& [value, name] : kCanonicalTypeNames) {
     if (value == type) return name;
   }
   return "STRING";
 }
 
 std::optional<CanonicalType> ParseCanonicalType(std::string_view text) {
-  for (const auto& [value, name] : kNames) {
+  for (const auto& [value, name] : kCanonicalTypeNames) {
     if (name == text) return value;
   }
   return std::nullopt;

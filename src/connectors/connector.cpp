@@ -4,10 +4,6 @@
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/util/clock.hpp"
-#include "duckdb_connector.hpp"
-#include "mysql_connector.hpp"
-#include "postgres_connector.hpp"
-#include "sqlite_connector.hpp"
 
 namespace dp {
 
@@ -85,27 +81,6 @@ QueryResult Connector::Query(std::string_view sql, const BindMap& binds,
                              const ColumnsCallback& on_columns) {
   auto lease = Acquire();
   return lease->Query(sql, binds, options, on_row, on_columns);
-}
-
-std::unique_ptr<Connector> MakeConnector(const ConnectorConfig& config) {
-  switch (config.dialect) {
-    case Dialect::kPostgres:
-      return std::make_unique<PostgresConnector>(config);
-    case Dialect::kMysql:
-      return std::make_unique<MysqlConnector>(config);
-    case Dialect::kSqlite:
-      return std::make_unique<SqliteConnector>(config);
-    case Dialect::kDuckdb:
-    case Dialect::kLake:
-      return std::make_unique<DuckdbConnector>(config);
-    default:
-      break;
-  }
-  std::string name(ToString(config.dialect));
-  throw DomainError(
-      errc::kDatasourceDriverNotLoaded,
-      "dialect " + name + " is in the spec's enum but this build has no driver for it",
-      Json{{"dialect", name}, {"supported", DialectNames(/*served_only=*/true)}});
 }
 
 }  // namespace dp

@@ -10,7 +10,7 @@
 namespace dp {
 namespace {
 
-constexpr std::array<std::pair<Dialect, std::string_view>, 8> kNames{{
+constexpr std::array<std::pair<Dialect, std::string_view>, 8> kDialectNames{{
     {Dialect::kPostgres, "POSTGRES"},
     {Dialect::kOracle, "ORACLE"},
     {Dialect::kMssql, "MSSQL"},
@@ -24,14 +24,14 @@ constexpr std::array<std::pair<Dialect, std::string_view>, 8> kNames{{
 }  // namespace
 
 std::string_view ToString(Dialect dialect) {
-  for (const auto& [value, name] : kNames) {
+  for (const auto& [value, name] : kDialectNames) {
     if (value == dialect) return name;
   }
   return "POSTGRES";
 }
 
 std::optional<Dialect> ParseDialect(std::string_view text) {
-  for (const auto& [value, name] : kNames) {
+  for (const auto& [value, name] : kDialectNames) {
     if (name == text) return value;
   }
   return std::nullopt;
@@ -52,7 +52,7 @@ bool IsDialectServed(Dialect dialect) {
 
 std::vector<std::string> DialectNames(bool served_only) {
   std::vector<std::string> names;
-  for (const auto& [value, name] : kNames) {
+  for (const auto& [value, name] : kDialectNames) {
     if (!served_only || IsDialectServed(value)) names.emplace_back(name);
   }
   return names;

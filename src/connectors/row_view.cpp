@@ -1,6 +1,6 @@
 #include "datapipelines/connectors/row_view.hpp"
 
-#include "datapipelines/connectors/wire_encoder.hpp"
+#include "datapipelines/connectors/wire/wire_encoder.hpp"
 
 namespace dp {
 

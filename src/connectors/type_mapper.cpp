@@ -1,34 +1,6 @@
 #include "datapipelines/connectors/type_mapper.hpp"
 
-#include "datapipelines/connectors/duckdb_type_mapper.hpp"
-#include "datapipelines/connectors/fallback_type_mapper.hpp"
-#include "datapipelines/connectors/mysql_type_mapper.hpp"
-#include "datapipelines/connectors/postgres_type_mapper.hpp"
-#include "datapipelines/connectors/sqlite_type_mapper.hpp"
-
 namespace dp {
-
-const TypeMapper& TypeMapperFor(Dialect dialect) {
-  static const PostgresTypeMapper kPostgres;
-  static const MysqlTypeMapper kMysql;
-  static const SqliteTypeMapper kSqlite;
-  static const DuckdbTypeMapper kDuckdb;
-  static const FallbackTypeMapper kFallback;
-  switch (dialect) {
-    case Dialect::kPostgres:
-      return kPostgres;
-    case Dialect::kMysql:
-      return kMysql;
-    case Dialect::kSqlite:
-      return kSqlite;
-    case Dialect::kDuckdb:
-    case Dialect::kLake:
-      return kDuckdb;  // §5.8: LAKE's engine is DuckDB, one table
-    default:
-      // Oracle/MSSQL/H2 have no native driver in this build (§11.2 else path).
-      return kFallback;
-  }
-}
 
 TypeMapping UnknownSourceType(const SourceType& source, std::string_view column) {
   const std::string& shown = source.display.empty() ? source.name : source.display;

@@ -2,7 +2,7 @@
 
 #include <chrono>
 
-#include "datapipelines/connectors/copy_text.hpp"
+#include "datapipelines/connectors/wire/copy_text.hpp"
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/util/clock.hpp"
 

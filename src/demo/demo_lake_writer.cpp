@@ -5,7 +5,7 @@
 #include <fstream>
 #include <stdexcept>
 
-#include "datapipelines/connectors/parquet_writer.hpp"
+#include "datapipelines/connectors/duckdb/parquet_writer.hpp"
 #include "datapipelines/util/crypto.hpp"
 
 namespace dp {

@@ -2,7 +2,7 @@
 
 #include <string_view>
 
-#include "connectors/deadline_watchdog.hpp"
+#include "connectors/pool/deadline_watchdog.hpp"
 #include "datapipelines/domain/error_codes.hpp"
 
 namespace dp {

@@ -7,10 +7,10 @@
 #include <algorithm>
 #include <charconv>
 
-#include "connectors/sqlite_connection.hpp"
-#include "datapipelines/connectors/duckdb_staging.hpp"
-#include "datapipelines/connectors/sqlite_hardening.hpp"
-#include "datapipelines/connectors/wire_encoder.hpp"
+#include "connectors/sqlite/sqlite_connection.hpp"
+#include "datapipelines/connectors/duckdb/duckdb_staging.hpp"
+#include "datapipelines/connectors/sqlite/sqlite_hardening.hpp"
+#include "datapipelines/connectors/wire/wire_encoder.hpp"
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
 #include "tempdb_columns.hpp"

@@ -4,7 +4,7 @@
 #include <set>
 
 #include "datapipelines/connectors/sql_quoting.hpp"
-#include "datapipelines/connectors/sqlite_type_mapper.hpp"
+#include "datapipelines/connectors/sqlite/sqlite_type_mapper.hpp"
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
 

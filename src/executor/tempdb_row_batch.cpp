@@ -3,7 +3,7 @@
 #include <charconv>
 #include <cmath>
 
-#include "datapipelines/connectors/wire_encoder.hpp"
+#include "datapipelines/connectors/wire/wire_encoder.hpp"
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
 #include "tempdb_columns.hpp"

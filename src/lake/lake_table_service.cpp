@@ -5,13 +5,13 @@
 #include <set>
 #include <sstream>
 
-#include "datapipelines/auth/access_policy.hpp"
 #include "datapipelines/connectors/connector.hpp"
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/lake/lake_table_store.hpp"
-#include "datapipelines/service/audit_log.hpp"
-#include "datapipelines/service/datasource_service.hpp"
+#include "datapipelines/service/audit/audit_log.hpp"
+#include "datapipelines/service/datasources/datasource_service.hpp"
+#include "datapipelines/service/identity/access_policy.hpp"
 #include "datapipelines/store/metadata_store.hpp"
 #include "datapipelines/util/clock.hpp"
 

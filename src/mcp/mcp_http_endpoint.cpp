@@ -8,7 +8,7 @@
 #include "datapipelines/mcp/mcp_server.hpp"
 #include "datapipelines/net/envelope.hpp"
 #include "datapipelines/net/event_stream.hpp"
-#include "datapipelines/service/request_authenticator.hpp"
+#include "datapipelines/service/identity/request_authenticator.hpp"
 
 namespace dp {
 namespace {

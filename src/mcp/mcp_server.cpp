@@ -7,12 +7,12 @@
 #include <cstdio>
 #include <iterator>
 
-#include "datapipelines/auth/access_policy.hpp"
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/mcp/prompts/prompt_catalog.hpp"
-#include "datapipelines/service/audit_log.hpp"
-#include "datapipelines/service/skill_docs.hpp"
+#include "datapipelines/service/audit/audit_log.hpp"
+#include "datapipelines/service/docs/skill_docs.hpp"
+#include "datapipelines/service/identity/access_policy.hpp"
 #include "datapipelines/util/crypto.hpp"
 
 namespace dp {

@@ -1,9 +1,9 @@
 // The MCP tool catalog as data: src/mcp/catalog/order.json (the spec's §6.1 list) and one
 // <tool>.json per tool (its description and input schema), extracted from the spec text by
 // tools/tool-catalog/extract.py and compiled in (cmake/embed_files.cmake); parsed once, on first
-// use. The name, floors and mutating flag are the tool's operation row (auth/operation.hpp),
-// which tests/unit/mcp_schema/tool_definitions_test.cpp holds equal to the files' scope and
-// mutating.
+// use. The name, floors and mutating flag are the tool's operation row
+// (service/identity/operation.hpp), which tests/unit/mcp_schema/tool_definitions_test.cpp holds
+// equal to the files' scope and mutating.
 #include "datapipelines/mcp/tool_definition.hpp"
 
 #include <array>

@@ -7,7 +7,7 @@
 namespace dp {
 namespace {
 
-std::string TypeOf(const Json& schema) {
+std::string SchemaTypeText(const Json& schema) {
   auto type = schema.find("type");
   if (type == schema.end()) return "any";
   if (type->is_string()) return type->get<std::string>();
@@ -53,8 +53,8 @@ std::string RenderToolReference(const ToolCatalog& catalog) {
     out += "\n| argument | type | required | description |\n|---|---|---|---|\n";
     for (const auto& [name, schema] : properties.items()) {
       bool is_required = std::find(required.begin(), required.end(), name) != required.end();
-      out += "| `" + name + "` | " + TypeOf(schema) + " | " + (is_required ? "yes" : "no") + " | " +
-             Cell(schema.value("description", std::string())) + " |\n";
+      out += "| `" + name + "` | " + SchemaTypeText(schema) + " | " + (is_required ? "yes" : "no") +
+             " | " + Cell(schema.value("description", std::string())) + " |\n";
     }
   }
   return out;

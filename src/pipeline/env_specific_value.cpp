@@ -5,6 +5,8 @@
 #include <functional>
 #include <vector>
 
+#include "datapipelines/util/ascii.hpp"
+
 namespace dp {
 namespace {
 
@@ -43,14 +45,6 @@ std::vector<std::string_view> Labels(std::string_view token) {
     }
   }
   return labels;
-}
-
-bool AllDigits(std::string_view text) {
-  if (text.empty()) return false;
-  for (char c : text) {
-    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
-  }
-  return true;
 }
 
 bool IsJdbcUrl(std::string_view lower) { return lower.rfind("jdbc:", 0) == 0; }
@@ -95,7 +89,8 @@ bool HasIpAddress(std::string_view lower) {
     if (labels.size() != 4) continue;
     bool quad = true;
     for (auto label : labels) {
-      quad = quad && AllDigits(label) && label.size() <= 3 && std::stoi(std::string(label)) <= 255;
+      quad = quad && AsciiAllDigits(label) && label.size() <= 3 &&
+             std::stoi(std::string(label)) <= 255;
     }
     if (quad) return true;
   }

@@ -9,20 +9,12 @@
 
 #include "datapipelines/pipeline/pipeline_structure_validator.hpp"
 
+#include "datapipelines/util/ascii.hpp"
+
 namespace dp {
 namespace {
 
 using Failure = std::optional<std::string>;
-
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-
-bool AllDigits(std::string_view text) {
-  if (text.empty()) return false;
-  for (char c : text) {
-    if (!IsDigit(c)) return false;
-  }
-  return true;
-}
 
 int DigitsValue(std::string_view text) {
   int value = 0;
@@ -41,10 +33,10 @@ std::optional<DecimalDigits> SplitPlainDecimal(std::string_view text) {
   const size_t point = text.find('.');
   DecimalDigits digits;
   digits.integer = std::string(text.substr(0, point));
-  if (!AllDigits(digits.integer)) return std::nullopt;
+  if (!AsciiAllDigits(digits.integer)) return std::nullopt;
   if (point != std::string_view::npos) {
     digits.fraction = std::string(text.substr(point + 1));
-    if (!AllDigits(digits.fraction)) return std::nullopt;
+    if (!AsciiAllDigits(digits.fraction)) return std::nullopt;
   }
   return digits;
 }
@@ -94,8 +86,8 @@ bool IsLeapYear(int year) { return (year % 4 == 0 && year % 100 != 0) || year % 
 
 bool IsRealDate(std::string_view text) {
   if (text.size() != 10 || text[4] != '-' || text[7] != '-') return false;
-  if (!AllDigits(text.substr(0, 4)) || !AllDigits(text.substr(5, 2)) ||
-      !AllDigits(text.substr(8, 2))) {
+  if (!AsciiAllDigits(text.substr(0, 4)) || !AsciiAllDigits(text.substr(5, 2)) ||
+      !AsciiAllDigits(text.substr(8, 2))) {
     return false;
   }
   const int year = DigitsValue(text.substr(0, 4));
@@ -112,7 +104,7 @@ bool IsRealDate(std::string_view text) {
 bool IsTimeOfDay(std::string_view text) {
   if (text.size() < 8 || text[2] != ':' || text[5] != ':') return false;
   for (size_t at : {0, 3, 6}) {
-    if (!AllDigits(text.substr(at, 2))) return false;
+    if (!AsciiAllDigits(text.substr(at, 2))) return false;
   }
   if (DigitsValue(text.substr(0, 2)) > 23 || DigitsValue(text.substr(3, 2)) > 59 ||
       DigitsValue(text.substr(6, 2)) > 59) {
@@ -120,14 +112,14 @@ bool IsTimeOfDay(std::string_view text) {
   }
   if (text.size() == 8) return true;
   const std::string_view fraction = text.substr(9);
-  return text[8] == '.' && fraction.size() <= 6 && AllDigits(fraction);
+  return text[8] == '.' && fraction.size() <= 6 && AsciiAllDigits(fraction);
 }
 
 // "Z" or "+HH:MM" / "-HH:MM".
 bool IsOffset(std::string_view text) {
   if (text == "Z") return true;
   if (text.size() != 6 || (text[0] != '+' && text[0] != '-') || text[3] != ':') return false;
-  return AllDigits(text.substr(1, 2)) && AllDigits(text.substr(4, 2)) &&
+  return AsciiAllDigits(text.substr(1, 2)) && AsciiAllDigits(text.substr(4, 2)) &&
          DigitsValue(text.substr(1, 2)) <= 18 && DigitsValue(text.substr(4, 2)) <= 59;
 }
 
@@ -158,7 +150,7 @@ bool IsPaddedBase64(std::string_view text) {
 bool IsInt64Text(std::string_view text) {
   const bool negative = !text.empty() && text.front() == '-';
   if (!text.empty() && (text.front() == '+' || text.front() == '-')) text.remove_prefix(1);
-  if (!AllDigits(text)) return false;
+  if (!AsciiAllDigits(text)) return false;
   while (text.size() > 1 && text.front() == '0') text.remove_prefix(1);
   const std::string_view limit = negative ? "9223372036854775808" : "9223372036854775807";
   return text.size() < limit.size() || (text.size() == limit.size() && text <= limit);

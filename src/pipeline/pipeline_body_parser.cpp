@@ -331,6 +331,11 @@ void ParseSchemaVersion(const ObjectReader& reader, PipelineBody& body) {
 
 }  // namespace
 
+PipelineBody PipelineBodyParser::ParseStored(const Json& stored) {
+  ValidationProblems ignored;
+  return Parse(stored, ignored);
+}
+
 PipelineBody PipelineBodyParser::Parse(const Json& request, ValidationProblems& problems) {
   PipelineBody body;
   if (!request.is_object()) {

@@ -5,13 +5,13 @@
 #include "datapipelines/net/envelope.hpp"
 #include "datapipelines/rest/rest_router.hpp"
 #include "datapipelines/rest/rest_support.hpp"
-#include "datapipelines/service/datasource_explorer.hpp"
-#include "datapipelines/service/datasource_service.hpp"
+#include "datapipelines/service/datasources/datasource_explorer.hpp"
+#include "datapipelines/service/datasources/datasource_service.hpp"
 
 namespace dp {
 namespace {
 
-constexpr std::string_view kPrefix = "/api/v1/datasources";
+constexpr std::string_view kDatasourcesPrefix = "/api/v1/datasources";
 // A present-but-empty ?schema= is absent (REST §9.7).
 Json LocatorArgs(const HttpRequest& request, const std::string& name, const std::string& table) {
   Json args{{"name", name}};
@@ -51,18 +51,12 @@ HttpResponse Delete(DatasourceService& service, const RestCall& c) {
 }
 
 // preview and probe name their datasource in the path, not the body.
-Json BodyNaming(const RestCall& c) {
-  Json body = ParseBody(c.request);
-  body["name"] = c.Param("name");
-  return body;
-}
-
 }  // namespace
 
 RestResource DatasourceRoutes(DatasourceService& datasources, DatasourceExplorer& explorer) {
   auto& d = datasources;
   auto& e = explorer;
-  RestRouter router{std::string(kPrefix)};
+  RestRouter router{std::string(kDatasourcesPrefix)};
   router
       .On("GET", "", Operation::kDatasourcesList,
           [&d](const RestCall& c) { return ListPage(d, c.request, c.principal); })
@@ -96,11 +90,11 @@ RestResource DatasourceRoutes(DatasourceService& datasources, DatasourceExplorer
           })
       .On("POST", "/{name}/preview", Operation::kDatasourcesPreviewRows,
           [&e](const RestCall& c) {
-            return c.Ok(e.PreviewRows(c.principal, PreviewRequest::FromJson(BodyNaming(c))));
+            return c.Ok(e.PreviewRows(c.principal, PreviewRequest::FromJson(c.BodyNamedByPath())));
           })
       .On("POST", "/{name}/probe", Operation::kSqlProbe,
           [&e](const RestCall& c) {
-            return c.Ok(e.Probe(c.principal, ProbeRequest::FromJson(BodyNaming(c))));
+            return c.Ok(e.Probe(c.principal, ProbeRequest::FromJson(c.BodyNamedByPath())));
           })
       .On("GET", "/{name}/grants", Operation::kDatasourcesListGrants,
           [&d](const RestCall& c) { return c.Ok(d.ListGrants(c.principal, c.Param("name"))); })

@@ -4,12 +4,12 @@
 #include "datapipelines/net/envelope.hpp"
 #include "datapipelines/rest/rest_router.hpp"
 #include "datapipelines/rest/rest_support.hpp"
-#include "datapipelines/service/endpoint_service.hpp"
+#include "datapipelines/service/endpoints/endpoint_service.hpp"
 
 namespace dp {
 namespace {
 
-constexpr std::string_view kPrefix = "/api/v1/endpoints";
+constexpr std::string_view kEndpointsPrefix = "/api/v1/endpoints";
 
 std::string RequiredQuery(const HttpRequest& request, const char* name) {
   auto value = QueryParam(request.query, name);
@@ -39,7 +39,7 @@ CreateEndpointRequest CreateRequest(const HttpRequest& request) {
 // ?path=, never in the route.
 RestResource EndpointRoutes(EndpointService& endpoints) {
   auto& e = endpoints;
-  RestRouter router{std::string(kPrefix)};
+  RestRouter router{std::string(kEndpointsPrefix)};
   router
       .On("POST", "", Operation::kEndpointsCreate,
           [&e](const RestCall& c) {

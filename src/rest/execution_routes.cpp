@@ -3,13 +3,13 @@
 #include "datapipelines/net/envelope.hpp"
 #include "datapipelines/rest/rest_router.hpp"
 #include "datapipelines/rest/rest_support.hpp"
-#include "datapipelines/service/execution_service.hpp"
+#include "datapipelines/service/executions/execution_service.hpp"
 #include "datapipelines/util/crypto.hpp"
 
 namespace dp {
 namespace {
 
-constexpr std::string_view kPrefix = "/api/v1/executions";
+constexpr std::string_view kExecutionsPrefix = "/api/v1/executions";
 
 // csv and arrow are served as their own media types (rest-api §7.5), JSON in the envelope.
 HttpResponse ResultResponse(const RestCall& call, Json result, const std::string& format) {
@@ -47,7 +47,7 @@ HttpResponse Result(ExecutionService& executions, const RestCall& c) {
 
 RestResource ExecutionRoutes(ExecutionService& executions) {
   auto& e = executions;
-  RestRouter router{std::string(kPrefix)};
+  RestRouter router{std::string(kExecutionsPrefix)};
   router
       .On("GET", "", Operation::kExecutionsList,
           [&e](const RestCall& c) { return c.Ok(e.List(c.principal, ListQuery(c.request))); })

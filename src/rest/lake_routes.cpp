@@ -8,27 +8,21 @@
 namespace dp {
 namespace {
 
-constexpr std::string_view kPrefix = "/api/v1/datasources";
-
-// register and import name their datasource in the path, not the body.
-Json BodyNaming(const RestCall& c) {
-  Json body = ParseBody(c.request);
-  body["name"] = c.Param("name");
-  return body;
-}
-
+constexpr std::string_view kLakePrefix = "/api/v1/datasources";
 }  // namespace
 
 RestResource LakeRoutes(LakeTableService& lake) {
   auto& l = lake;
-  RestRouter router{std::string(kPrefix)};
+  RestRouter router{std::string(kLakePrefix)};
   router
       .On("GET", "/{name}/lake-tables", Operation::kLakeTablesList,
           [&l](const RestCall& c) { return c.Ok(l.List(c.principal, c.Param("name"))); })
       .On("POST", "/{name}/tables", Operation::kLakeTablesRegister,
-          [&l](const RestCall& c) { return c.Ok(l.Register(c.principal, BodyNaming(c)), 201); })
+          [&l](const RestCall& c) {
+            return c.Ok(l.Register(c.principal, c.BodyNamedByPath()), 201);
+          })
       .On("POST", "/{name}/tables/import", Operation::kLakeTablesImport,
-          [&l](const RestCall& c) { return c.Ok(l.Import(c.principal, BodyNaming(c))); })
+          [&l](const RestCall& c) { return c.Ok(l.Import(c.principal, c.BodyNamedByPath())); })
       .On("DELETE", "/{name}/tables/{namespace}/{table}", Operation::kLakeTablesUnregister,
           [&l](const RestCall& c) {
             return c.Ok(l.Unregister(c.principal, Json{{"name", c.Param("name")},

@@ -13,22 +13,22 @@
 #include "datapipelines/net/event_stream.hpp"
 #include "datapipelines/rest/rest_router.hpp"
 #include "datapipelines/rest/rest_support.hpp"
-#include "datapipelines/service/check_run_service.hpp"
-#include "datapipelines/service/execution_service.hpp"
-#include "datapipelines/service/pipeline_service.hpp"
+#include "datapipelines/service/executions/execution_service.hpp"
+#include "datapipelines/service/pipelines/check_run_service.hpp"
+#include "datapipelines/service/pipelines/pipeline_service.hpp"
 
 namespace dp {
 namespace {
 
-constexpr std::string_view kPrefix = "/api/v1/pipelines";
+constexpr std::string_view kPipelinesPrefix = "/api/v1/pipelines";
 
-PipelineListQuery QueryFrom(const HttpRequest& request) {
+PipelineListQuery PipelineQueryFrom(const HttpRequest& request) {
   return PipelineListQuery::FromJson(QueryArguments(
       request,
       {.strings = {"owner", "datasource", "q", "prefix"}, .integers = {"limit", "offset"}}));
 }
 
-Json ListData(const PipelineListing& listing, const PipelineListQuery& query) {
+Json PipelineListData(const PipelineListing& listing, const PipelineListQuery& query) {
   if (listing.browse) return listing.BrowseJson();
   return PagedItems(listing.items, query.window.offset, query.window.limit, listing.total,
                     listing.has_more);
@@ -60,8 +60,8 @@ class Routes {
   }
 
   HttpResponse List() {
-    PipelineListQuery query = QueryFrom(request_);
-    return Ok(ListData(pipelines_.List(principal_, query), query));
+    PipelineListQuery query = PipelineQueryFrom(request_);
+    return Ok(PipelineListData(pipelines_.List(principal_, query), query));
   }
 
   HttpResponse Update(const std::string& id) {
@@ -182,7 +182,7 @@ RestResource PipelineRoutes(PipelineService& pipelines, ExecutionService& execut
     return Routes(pipelines, executions, checks, c.request, c.principal);
   };
   auto& p = pipelines;
-  RestRouter router{std::string(kPrefix)};
+  RestRouter router{std::string(kPipelinesPrefix)};
   router.On("GET", "", Operation::kPipelinesList, [r](const RestCall& c) { return r(c).List(); })
       .On("POST", "", Operation::kPipelinesCreate,
           [&p](const RestCall& c) {

@@ -3,13 +3,13 @@
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/net/envelope.hpp"
-#include "datapipelines/service/endpoint_service.hpp"
-#include "datapipelines/service/request_authenticator.hpp"
+#include "datapipelines/service/endpoints/endpoint_service.hpp"
+#include "datapipelines/service/identity/request_authenticator.hpp"
 
 namespace dp {
 namespace {
 
-constexpr std::string_view kPrefix = "/api/x";
+constexpr std::string_view kPublishedPrefix = "/api/x";
 
 std::optional<std::string> Header(const HttpRequest& request, std::string_view name) {
   auto value = request.headers.Get(name);
@@ -30,7 +30,9 @@ HttpResponse PublishedEndpointHandler::Handle(const HttpRequest& request) {
                                     request.remote_ip, CredentialPolicy::kPublishedEndpoint);
     EndpointServeRequest serve;
     serve.method = request.method;
-    serve.path = request.path.size() > kPrefix.size() ? request.path.substr(kPrefix.size()) : "/";
+    serve.path = request.path.size() > kPublishedPrefix.size()
+                     ? request.path.substr(kPublishedPrefix.size())
+                     : "/";
     serve.raw_query = request.query;
     serve.accept = Header(request, "Accept");
     serve.if_none_match = Header(request, "If-None-Match");

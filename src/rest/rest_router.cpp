@@ -3,9 +3,9 @@
 #include <memory>
 #include <stdexcept>
 
-#include "datapipelines/auth/access_policy.hpp"
 #include "datapipelines/net/envelope.hpp"
 #include "datapipelines/rest/rest_support.hpp"
+#include "datapipelines/service/identity/access_policy.hpp"
 
 namespace dp {
 
@@ -18,6 +18,12 @@ const std::string& RestCall::Param(std::string_view name) const {
 
 int RestCall::IntParam(std::string_view name) const {
   return ParseIntField(Param(name), std::string(name));
+}
+
+Json RestCall::BodyNamedByPath() const {
+  Json body = ParseBody(request);
+  body["name"] = Param("name");
+  return body;
 }
 
 HttpResponse RestCall::Ok(Json data, int status) const {

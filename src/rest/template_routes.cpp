@@ -10,21 +10,21 @@
 #include "datapipelines/net/envelope.hpp"
 #include "datapipelines/rest/rest_router.hpp"
 #include "datapipelines/rest/rest_support.hpp"
-#include "datapipelines/service/template_service.hpp"
+#include "datapipelines/service/templates/template_service.hpp"
 
 namespace dp {
 namespace {
 
-constexpr std::string_view kPrefix = "/api/v1/templates";
+constexpr std::string_view kTemplatesPrefix = "/api/v1/templates";
 
-TemplateListQuery QueryFrom(const HttpRequest& request) {
+TemplateListQuery TemplateQueryFrom(const HttpRequest& request) {
   return TemplateListQuery::FromJson(
       QueryArguments(request, {.strings = {"dialect", "type", "q", "prefix"},
                                .integers = {"limit", "offset"},
                                .booleans = {"is_library"}}));
 }
 
-Json ListData(const TemplateListing& listing, const TemplateListQuery& query) {
+Json TemplateListData(const TemplateListing& listing, const TemplateListQuery& query) {
   if (listing.browse) return listing.BrowseJson();
   return PagedItems(listing.items, query.window.offset, query.window.limit, listing.total,
                     listing.has_more);
@@ -57,12 +57,12 @@ HttpResponse Release(TemplateService& templates, const RestCall& call) {
 
 RestResource TemplateRoutes(TemplateService& templates) {
   auto& t = templates;
-  RestRouter router{std::string(kPrefix)};
+  RestRouter router{std::string(kTemplatesPrefix)};
   router
       .On("GET", "", Operation::kTemplatesList,
           [&t](const RestCall& c) {
-            TemplateListQuery query = QueryFrom(c.request);
-            return c.Ok(ListData(t.List(c.principal, query), query));
+            TemplateListQuery query = TemplateQueryFrom(c.request);
+            return c.Ok(TemplateListData(t.List(c.principal, query), query));
           })
       .On("POST", "", Operation::kTemplatesCreate,
           [&t](const RestCall& c) {

@@ -3,9 +3,9 @@
 #include <charconv>
 #include <stdexcept>
 
+#include "datapipelines/redis/redis_url.hpp"
 #include "datapipelines/results/memory_result_store.hpp"
 #include "datapipelines/results/redis_result_store.hpp"
-#include "datapipelines/results/redis_url.hpp"
 
 namespace dp {
 namespace {

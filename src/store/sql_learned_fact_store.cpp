@@ -17,13 +17,13 @@ using sql_cells::Text;
 
 namespace {
 
-constexpr const char* kColumns =
+constexpr const char* kFactColumns =
     "id, scope, workspace_id, datasource_name, kind, fact, refs_json, evidence_sql, "
     "evidence_summary, trust, drift, schema_fingerprint, recorded_by, recorded_via, recorded_in, "
     "source_pipeline_id, source_version, recorded_at_ms, supersedes, retired_at_ms, "
     "retired_reason";
 
-LearnedFactRecord ToRecord(const SqlRow& r) {
+LearnedFactRecord ToFactRecord(const SqlRow& r) {
   LearnedFactRecord f;
   f.id = Text(r, 0);
   f.scope = Text(r, 1);
@@ -55,7 +55,7 @@ class SqlLearnedFactStore : public LearnedFactStore {
   explicit SqlLearnedFactStore(SqlExecutor& sql) : sql_(sql) {}
 
   void Insert(const LearnedFactRecord& f) override {
-    sql_.Execute(std::string("INSERT INTO learned_facts (") + kColumns +
+    sql_.Execute(std::string("INSERT INTO learned_facts (") + kFactColumns +
                      ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, "
                      "$16, $17, $18, $19, $20, $21)",
                  {f.id,
@@ -82,24 +82,24 @@ class SqlLearnedFactStore : public LearnedFactStore {
   }
 
   std::optional<LearnedFactRecord> Find(const std::string& id) override {
-    auto rows =
-        sql_.Query(std::string("SELECT ") + kColumns + " FROM learned_facts WHERE id = $1", {id});
+    auto rows = sql_.Query(
+        std::string("SELECT ") + kFactColumns + " FROM learned_facts WHERE id = $1", {id});
     if (rows.empty()) return std::nullopt;
-    return ToRecord(rows.front());
+    return ToFactRecord(rows.front());
   }
 
   std::vector<LearnedFactRecord> ListVisible(const std::string& datasource,
                                              const std::string& reader_workspace_id,
                                              bool include_retired) override {
     // The one visibility predicate (metadata-db §4.18).
-    std::string sql = std::string("SELECT ") + kColumns +
+    std::string sql = std::string("SELECT ") + kFactColumns +
                       " FROM learned_facts WHERE datasource_name = $1 AND (scope = 'DATASOURCE' "
                       "OR workspace_id = $2)";
     if (!include_retired) sql += " AND retired_at_ms IS NULL";
     sql += " ORDER BY recorded_at_ms, id";
     std::vector<LearnedFactRecord> out;
     for (const auto& row : sql_.Query(sql, {datasource, reader_workspace_id})) {
-      out.push_back(ToRecord(row));
+      out.push_back(ToFactRecord(row));
     }
     return out;
   }

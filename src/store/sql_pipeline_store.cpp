@@ -44,7 +44,7 @@ PipelineVersionRecord ToVersion(const SqlRow& r) {
 }
 
 // The 11 column values of kVersionColumns, in order ($1..$11).
-std::vector<SqlValue> VersionValues(const PipelineVersionRecord& v) {
+std::vector<SqlValue> PipelineVersionValues(const PipelineVersionRecord& v) {
   return {v.pipeline_id,
           int64_t{v.version},
           v.status,
@@ -69,7 +69,7 @@ class SqlPipelineStore : public PipelineStore {
     try {
       sql_.Execute(std::string("INSERT INTO pipeline_versions (") + kVersionColumns +
                        ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
-                   VersionValues(first));
+                   PipelineVersionValues(first));
     } catch (...) {
       // No transaction to roll back: remove the entity row so a failed create leaves nothing.
       sql_.Execute("DELETE FROM pipelines WHERE id = $1", {p.id});
@@ -120,7 +120,7 @@ class SqlPipelineStore : public PipelineStore {
 
   bool InsertPipelineDraft(const PipelineVersionRecord& draft, int base_version,
                            const std::string& base_hash) override {
-    std::vector<SqlValue> values = VersionValues(draft);
+    std::vector<SqlValue> values = PipelineVersionValues(draft);
     values.push_back(int64_t{base_version});
     values.push_back(base_hash);
     try {

@@ -19,7 +19,7 @@ using sql_cells::Text;
 namespace {
 
 constexpr const char* kTemplateColumns = "workspace_id, id, created_by, created_at_ms, is_deleted";
-constexpr const char* kVersionColumns =
+constexpr const char* kTemplateVersionColumns =
     "workspace_id, template_id, version, status, engine, type, dialect, display_name, "
     "description, is_library, imports_json, body, body_hash, created_by, created_at_ms, "
     "updated_by, updated_at_ms";
@@ -35,7 +35,7 @@ TemplateRecord ToTemplate(const SqlRow& r) {
   return TemplateRecord{Text(r, 0), Text(r, 1), Text(r, 2), Int(r, 3), Int(r, 4) != 0};
 }
 
-TemplateVersionRecord ToVersion(const SqlRow& r) {
+TemplateVersionRecord ToTemplateVersion(const SqlRow& r) {
   TemplateVersionRecord v;
   v.workspace_id = Text(r, 0);
   v.template_id = Text(r, 1);
@@ -58,8 +58,8 @@ TemplateVersionRecord ToVersion(const SqlRow& r) {
   return v;
 }
 
-// The 17 column values of kVersionColumns, in order ($1..$17).
-std::vector<SqlValue> VersionValues(const TemplateVersionRecord& v) {
+// The 17 column values of kTemplateVersionColumns, in order ($1..$17).
+std::vector<SqlValue> TemplateVersionValues(const TemplateVersionRecord& v) {
   return {v.workspace_id,
           v.template_id,
           int64_t{v.version},
@@ -117,10 +117,10 @@ void SqlTemplateStore::InsertTemplate(const TemplateRecord& t, const TemplateVer
       std::string("INSERT INTO templates (") + kTemplateColumns + ") VALUES ($1, $2, $3, $4, $5)",
       {t.workspace_id, t.id, t.created_by, t.created_at_ms, int64_t{t.is_deleted ? 1 : 0}});
   try {
-    sql_.Execute(std::string("INSERT INTO template_versions (") + kVersionColumns +
+    sql_.Execute(std::string("INSERT INTO template_versions (") + kTemplateVersionColumns +
                      ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, "
                      "$16, $17)",
-                 VersionValues(first));
+                 TemplateVersionValues(first));
   } catch (...) {
     // No transaction to roll back: remove the entity row so a failed create leaves nothing.
     sql_.Execute("DELETE FROM templates WHERE workspace_id = $1 AND id = $2",
@@ -140,23 +140,23 @@ std::optional<TemplateRecord> SqlTemplateStore::FindTemplate(const std::string& 
 
 std::vector<TemplateVersionRecord> SqlTemplateStore::ListTemplateVersions(
     const std::string& workspace_id, const std::string& id) {
-  auto rows = sql_.Query(std::string("SELECT ") + kVersionColumns +
+  auto rows = sql_.Query(std::string("SELECT ") + kTemplateVersionColumns +
                              " FROM template_versions WHERE workspace_id = $1 AND template_id = $2 "
                              "ORDER BY version",
                          {workspace_id, id});
   std::vector<TemplateVersionRecord> out;
-  for (const auto& row : rows) out.push_back(ToVersion(row));
+  for (const auto& row : rows) out.push_back(ToTemplateVersion(row));
   return out;
 }
 
 std::optional<TemplateVersionRecord> SqlTemplateStore::FindTemplateVersion(
     const std::string& workspace_id, const std::string& id, int version) {
-  auto rows = sql_.Query(std::string("SELECT ") + kVersionColumns +
+  auto rows = sql_.Query(std::string("SELECT ") + kTemplateVersionColumns +
                              " FROM template_versions WHERE workspace_id = $1 AND template_id = $2 "
                              "AND version = $3",
                          {workspace_id, id, int64_t{version}});
   if (rows.empty()) return std::nullopt;
-  return ToVersion(rows.front());
+  return ToTemplateVersion(rows.front());
 }
 
 std::vector<TemplateVersionRecord> SqlTemplateStore::ListWorkingTemplateVersions(
@@ -173,7 +173,7 @@ std::vector<TemplateVersionRecord> SqlTemplateStore::ListWorkingTemplateVersions
           kLive + ") ORDER BY v.template_id",
       {workspace_id});
   std::vector<TemplateVersionRecord> out;
-  for (const auto& row : rows) out.push_back(ToVersion(row));
+  for (const auto& row : rows) out.push_back(ToTemplateVersion(row));
   return out;
 }
 
@@ -181,12 +181,12 @@ bool SqlTemplateStore::InsertTemplateDraft(const TemplateVersionRecord& draft, i
                                            const std::string& base_hash) {
   // INSERT … SELECT so the guard and the write are one statement; casts give PostgreSQL the
   // column types it cannot infer for select-list parameters.
-  std::vector<SqlValue> values = VersionValues(draft);
+  std::vector<SqlValue> values = TemplateVersionValues(draft);
   values.push_back(int64_t{base_version});
   values.push_back(base_hash);
   try {
     return sql_.Execute(
-               std::string("INSERT INTO template_versions (") + kVersionColumns +
+               std::string("INSERT INTO template_versions (") + kTemplateVersionColumns +
                    ") SELECT $1, $2, CAST($3 AS INTEGER), $4, $5, $6, $7, $8, $9, "
                    "CAST($10 AS INTEGER), $11, $12, $13, $14, CAST($15 AS BIGINT), $16, "
                    "CAST($17 AS BIGINT) WHERE EXISTS (SELECT 1 FROM template_versions b WHERE "

@@ -5,7 +5,7 @@
 #include <cctype>
 #include <stdexcept>
 
-#include "datapipelines/connectors/sqlite_hardening.hpp"
+#include "datapipelines/connectors/sqlite/sqlite_hardening.hpp"
 #include "datapipelines/store/migration.hpp"
 #include "datapipelines/util/clock.hpp"
 

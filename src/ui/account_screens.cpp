@@ -1,6 +1,6 @@
 // User settings (ui-screens §4.11, §4.14): who you are, your workspace and role, what you may do
 // here, and the password change (AccountService::ChangePassword holds the rules).
-#include "datapipelines/service/account_service.hpp"
+#include "datapipelines/service/identity/account_service.hpp"
 #include "ui/ui_context.hpp"
 
 namespace dp::ui {

@@ -2,7 +2,7 @@
 // role, remove — workspace admins), and for instance admins the users (create a local account
 // with a one-time password, activate, deactivate) and workspaces (create). Each verb is a
 // WorkspaceAdminService call, which holds the checks.
-#include "datapipelines/service/workspace_admin_service.hpp"
+#include "datapipelines/service/identity/workspace_admin_service.hpp"
 #include "ui/ui_context.hpp"
 
 namespace dp::ui {
@@ -45,7 +45,7 @@ HttpResponse CreateUser(UiContext& ctx) {
   return Page(ctx, Json{{"created_user", std::move(notice)}});
 }
 
-std::optional<HttpResponse> Verb(UiContext& ctx, const std::vector<std::string>& s) {
+std::optional<HttpResponse> AdminVerb(UiContext& ctx, const std::vector<std::string>& s) {
   if (s[1] == "members" && s.size() == 2) {
     ctx.s.admin.SetMember(ctx.principal, ctx.FormOr("email"), RoleFromForm(ctx));
     return UiContext::Redirect("/ui/admin", "saved");
@@ -74,7 +74,7 @@ std::optional<HttpResponse> AdminScreens(UiContext& ctx, const std::vector<std::
   if (s.size() == 1 && !ctx.IsPost()) return Page(ctx);
   if (!ctx.IsPost() || s.size() < 2) return std::nullopt;
   try {
-    return Verb(ctx, s);
+    return AdminVerb(ctx, s);
   } catch (const DomainError& refusal) {
     ctx.refusal = refusal;
     return Page(ctx);

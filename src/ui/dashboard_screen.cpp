@@ -1,7 +1,7 @@
 // Dashboard (ui-screens §4.2): recent executions, drafts awaiting review, the datasources.
-#include "datapipelines/service/datasource_service.hpp"
-#include "datapipelines/service/execution_service.hpp"
-#include "datapipelines/service/pipeline_service.hpp"
+#include "datapipelines/service/datasources/datasource_service.hpp"
+#include "datapipelines/service/executions/execution_service.hpp"
+#include "datapipelines/service/pipelines/pipeline_service.hpp"
 #include "ui/ui_context.hpp"
 
 namespace dp::ui {

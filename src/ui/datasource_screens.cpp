@@ -2,7 +2,7 @@
 // test for workspace admins, grants for instance admins. The password field is write-only: it is
 // never rendered back (the view carries password_set only), and an edit that leaves it empty
 // keeps the stored one.
-#include "datapipelines/service/datasource_service.hpp"
+#include "datapipelines/service/datasources/datasource_service.hpp"
 #include "ui/ui_context.hpp"
 
 namespace dp::ui {
@@ -35,7 +35,7 @@ Json BodyFromForm(const UiContext& ctx, bool create) {
   return body;
 }
 
-HttpResponse List(UiContext& ctx) {
+HttpResponse DatasourceList(UiContext& ctx) {
   Json listed = ctx.s.datasources.List(ctx.principal, std::nullopt);
   AddHrefs(listed, "/ui/datasources", "name");
   Json model{{"datasources", listed}};
@@ -55,7 +55,7 @@ HttpResponse List(UiContext& ctx) {
   return ctx.Page("datasources", std::move(model), "datasources");
 }
 
-HttpResponse Detail(UiContext& ctx, const std::string& name, Json test = nullptr) {
+HttpResponse DatasourceDetail(UiContext& ctx, const std::string& name, Json test = nullptr) {
   Json model{{"datasource", ctx.s.datasources.Get(ctx.principal, name)}};
   model["self"] = UiPath({"datasources", name});
   if (ctx.can.super_admin) {
@@ -67,7 +67,8 @@ HttpResponse Detail(UiContext& ctx, const std::string& name, Json test = nullptr
   return ctx.Page("datasource", std::move(model), "datasources");
 }
 
-HttpResponse Verb(UiContext& ctx, const std::string& name, const std::vector<std::string>& s) {
+HttpResponse DatasourceVerb(UiContext& ctx, const std::string& name,
+                            const std::vector<std::string>& s) {
   const std::string back = UiPath({"datasources", name});
   try {
     if (s.size() == 2) {
@@ -76,7 +77,7 @@ HttpResponse Verb(UiContext& ctx, const std::string& name, const std::vector<std
     }
     const std::string& verb = s[2];
     if (s.size() == 3 && verb == "test") {
-      return Detail(ctx, name, ctx.s.datasources.Test(ctx.principal, name));
+      return DatasourceDetail(ctx, name, ctx.s.datasources.Test(ctx.principal, name));
     }
     if (s.size() == 3 && verb == "delete") {
       ctx.s.datasources.Delete(ctx.principal, name);
@@ -92,7 +93,7 @@ HttpResponse Verb(UiContext& ctx, const std::string& name, const std::vector<std
     }
   } catch (const DomainError& refusal) {
     ctx.refusal = refusal;
-    return Detail(ctx, name);
+    return DatasourceDetail(ctx, name);
   }
   throw DomainError(errc::kRouteNotFound, "No such action.");
 }
@@ -101,18 +102,18 @@ HttpResponse Verb(UiContext& ctx, const std::string& name, const std::vector<std
 
 std::optional<HttpResponse> DatasourceScreens(UiContext& ctx, const std::vector<std::string>& s) {
   if (s.empty() || s[0] != "datasources") return std::nullopt;
-  if (s.size() == 1 && !ctx.IsPost()) return List(ctx);
+  if (s.size() == 1 && !ctx.IsPost()) return DatasourceList(ctx);
   if (s.size() == 1 && ctx.IsPost()) {
     try {
       Json created = ctx.s.datasources.Create(ctx.principal, BodyFromForm(ctx, true));
       return UiContext::Redirect(UiPath({"datasources", created.value("name", "")}), "registered");
     } catch (const DomainError& refusal) {
       ctx.refusal = refusal;
-      return List(ctx);
+      return DatasourceList(ctx);
     }
   }
-  if (s.size() == 2 && !ctx.IsPost()) return Detail(ctx, s[1]);
-  if (ctx.IsPost()) return Verb(ctx, s[1], s);
+  if (s.size() == 2 && !ctx.IsPost()) return DatasourceDetail(ctx, s[1]);
+  if (ctx.IsPost()) return DatasourceVerb(ctx, s[1], s);
   return std::nullopt;
 }
 

@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "datapipelines/service/execution_service.hpp"
+#include "datapipelines/service/executions/execution_service.hpp"
 #include "datapipelines/util/clock.hpp"
 #include "ui/ui_context.hpp"
 
@@ -67,7 +67,7 @@ Json Timeline(const Json& record) {
   return bars;
 }
 
-HttpResponse List(UiContext& ctx) {
+HttpResponse ExecutionList(UiContext& ctx) {
   ExecutionListQuery query;
   if (auto id = ctx.Query("pipeline_id"); id && !id->empty()) query.pipeline_id = *id;
   if (auto status = ctx.Query("status"); status && !status->empty()) query.status = *status;
@@ -120,7 +120,7 @@ HttpResponse List(UiContext& ctx) {
   return ctx.Page("executions", std::move(model), "executions");
 }
 
-HttpResponse Detail(UiContext& ctx, const std::string& id) {
+HttpResponse ExecutionDetail(UiContext& ctx, const std::string& id) {
   Json record = ctx.s.executions.Get(ctx.principal, id);
   Json model{{"execution", record},
              {"timeline", Timeline(record)},
@@ -185,15 +185,15 @@ HttpResponse Detail(UiContext& ctx, const std::string& id) {
 
 std::optional<HttpResponse> ExecutionScreens(UiContext& ctx, const std::vector<std::string>& s) {
   if (s.empty() || s[0] != "executions") return std::nullopt;
-  if (s.size() == 1 && !ctx.IsPost()) return List(ctx);
-  if (s.size() == 2 && !ctx.IsPost()) return Detail(ctx, s[1]);
+  if (s.size() == 1 && !ctx.IsPost()) return ExecutionList(ctx);
+  if (s.size() == 2 && !ctx.IsPost()) return ExecutionDetail(ctx, s[1]);
   if (s.size() == 3 && s[2] == "cancel" && ctx.IsPost()) {
     try {
       ctx.s.executions.Cancel(ctx.principal, s[1], ExecutionSurface::kHuman);
       return UiContext::Redirect(UiPath({"executions", s[1]}), "cancel_requested");
     } catch (const DomainError& refusal) {
       ctx.refusal = refusal;
-      return Detail(ctx, s[1]);
+      return ExecutionDetail(ctx, s[1]);
     }
   }
   return std::nullopt;

@@ -2,8 +2,8 @@
 // the sentence about which scope an agent needs, the plaintext shown once on the answer to the
 // create POST (never in a URL, never again), revoke; the MCP URL and copy-paste configs for
 // Claude Code, Claude Desktop, Cursor and a generic HTTP client, the new key filled in.
-#include "datapipelines/service/api_key_view.hpp"
-#include "datapipelines/service/auth_service.hpp"
+#include "datapipelines/service/identity/api_key_view.hpp"
+#include "datapipelines/service/identity/auth_service.hpp"
 #include "ui/ui_context.hpp"
 
 namespace dp::ui {

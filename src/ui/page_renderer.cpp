@@ -2,8 +2,8 @@
 
 #include <stdexcept>
 
-#include "datapipelines/template/template_parser.hpp"
-#include "datapipelines/template/template_renderer.hpp"
+#include "datapipelines/template/evaluation/template_renderer.hpp"
+#include "datapipelines/template/syntax/template_parser.hpp"
 #include "datapipelines/ui/ui_assets.hpp"
 
 namespace dp {

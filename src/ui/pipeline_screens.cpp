@@ -3,9 +3,9 @@
 // release / discard draft / delete — each the PipelineService call its REST route makes.
 #include <optional>
 
-#include "datapipelines/service/check_run_service.hpp"
-#include "datapipelines/service/execution_service.hpp"
-#include "datapipelines/service/pipeline_service.hpp"
+#include "datapipelines/service/executions/execution_service.hpp"
+#include "datapipelines/service/pipelines/check_run_service.hpp"
+#include "datapipelines/service/pipelines/pipeline_service.hpp"
 #include "datapipelines/ui/dag_layout.hpp"
 #include "ui/ui_context.hpp"
 
@@ -26,7 +26,7 @@ std::optional<std::string> NonEmpty(std::optional<std::string> value) {
   return value;
 }
 
-HttpResponse List(UiContext& ctx) {
+HttpResponse PipelineList(UiContext& ctx) {
   PipelineListQuery query;
   query.q = NonEmpty(ctx.Query("q"));
   if (!query.q) query.prefix = ctx.QueryOr("prefix", "");
@@ -61,7 +61,7 @@ HttpResponse List(UiContext& ctx) {
   return ctx.Page("pipelines", std::move(model), "pipelines");
 }
 
-HttpResponse Detail(UiContext& ctx, const std::string& id) {
+HttpResponse PipelineDetail(UiContext& ctx, const std::string& id) {
   std::optional<int> version;
   if (auto text = NonEmpty(ctx.Query("version"))) version = ParseInt(*text, "version");
   Json shown = ctx.s.pipelines.Get(ctx.principal, id, version);
@@ -100,7 +100,7 @@ std::optional<std::string> ExpectedHash(UiContext& ctx) { return NonEmpty(ctx.Fo
 
 // A human verb: on success back to the detail (or the list once deleted) with a flash; on a
 // refusal the detail again, showing the error with its real status.
-HttpResponse Verb(UiContext& ctx, const std::string& id, const std::string& verb) {
+HttpResponse PipelineVerb(UiContext& ctx, const std::string& id, const std::string& verb) {
   const std::string back = UiPath({"pipelines", id});
   try {
     if (verb == "release") {
@@ -127,7 +127,7 @@ HttpResponse Verb(UiContext& ctx, const std::string& id, const std::string& verb
   } catch (const DomainError& refusal) {
     ctx.refusal = refusal;
     if (verb == "delete" && refusal.code().code == "pipeline.not_found") throw;
-    return Detail(ctx, id);
+    return PipelineDetail(ctx, id);
   }
 }
 
@@ -135,11 +135,11 @@ HttpResponse Verb(UiContext& ctx, const std::string& id, const std::string& verb
 
 std::optional<HttpResponse> PipelineScreens(UiContext& ctx, const std::vector<std::string>& s) {
   if (s.empty() || s[0] != "pipelines") return std::nullopt;
-  if (s.size() == 1 && !ctx.IsPost()) return List(ctx);
-  if (s.size() == 2 && !ctx.IsPost()) return Detail(ctx, s[1]);
+  if (s.size() == 1 && !ctx.IsPost()) return PipelineList(ctx);
+  if (s.size() == 2 && !ctx.IsPost()) return PipelineDetail(ctx, s[1]);
   if (s.size() == 3 && ctx.IsPost() &&
       (s[2] == "release" || s[2] == "discard" || s[2] == "delete" || s[2] == "checks")) {
-    return Verb(ctx, s[1], s[2]);
+    return PipelineVerb(ctx, s[1], s[2]);
   }
   return std::nullopt;
 }

@@ -3,13 +3,13 @@
 // delete — the TemplateService calls of the REST human verbs.
 #include <sstream>
 
-#include "datapipelines/service/template_service.hpp"
+#include "datapipelines/service/templates/template_service.hpp"
 #include "ui/ui_context.hpp"
 
 namespace dp::ui {
 namespace {
 
-HttpResponse List(UiContext& ctx) {
+HttpResponse TemplateList(UiContext& ctx) {
   TemplateListQuery query;
   if (auto q = ctx.Query("q"); q && !q->empty()) query.q = *q;
   if (!query.q) query.prefix = ctx.QueryOr("prefix", "");
@@ -25,7 +25,7 @@ HttpResponse List(UiContext& ctx) {
   return ctx.Page("templates", std::move(model), "templates");
 }
 
-HttpResponse Detail(UiContext& ctx, const std::string& id) {
+HttpResponse TemplateDetail(UiContext& ctx, const std::string& id) {
   std::optional<int> version;
   if (auto text = ctx.Query("version"); text && !text->empty())
     version = ParseInt(*text, "version");
@@ -45,7 +45,7 @@ HttpResponse Detail(UiContext& ctx, const std::string& id) {
   return ctx.Page("template", std::move(model), "templates");
 }
 
-HttpResponse Verb(UiContext& ctx, const std::string& id, const std::string& verb) {
+HttpResponse TemplateVerb(UiContext& ctx, const std::string& id, const std::string& verb) {
   const std::string back = UiPath({"templates", id});
   try {
     if (verb == "release") {
@@ -66,7 +66,7 @@ HttpResponse Verb(UiContext& ctx, const std::string& id, const std::string& verb
     return UiContext::Redirect("/ui/templates", "deleted");
   } catch (const DomainError& refusal) {
     ctx.refusal = refusal;
-    return Detail(ctx, id);
+    return TemplateDetail(ctx, id);
   }
 }
 
@@ -74,11 +74,11 @@ HttpResponse Verb(UiContext& ctx, const std::string& id, const std::string& verb
 
 std::optional<HttpResponse> TemplateScreens(UiContext& ctx, const std::vector<std::string>& s) {
   if (s.empty() || s[0] != "templates") return std::nullopt;
-  if (s.size() == 1 && !ctx.IsPost()) return List(ctx);
-  if (s.size() == 2 && !ctx.IsPost()) return Detail(ctx, s[1]);
+  if (s.size() == 1 && !ctx.IsPost()) return TemplateList(ctx);
+  if (s.size() == 2 && !ctx.IsPost()) return TemplateDetail(ctx, s[1]);
   if (s.size() == 3 && ctx.IsPost() &&
       (s[2] == "release" || s[2] == "discard" || s[2] == "purge-draft" || s[2] == "delete")) {
-    return Verb(ctx, s[1], s[2]);
+    return TemplateVerb(ctx, s[1], s[2]);
   }
   return std::nullopt;
 }

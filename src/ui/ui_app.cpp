@@ -3,8 +3,8 @@
 #include <spdlog/spdlog.h>
 
 #include "datapipelines/domain/error_codes.hpp"
-#include "datapipelines/service/auth_service.hpp"
-#include "datapipelines/service/request_authenticator.hpp"
+#include "datapipelines/service/identity/auth_service.hpp"
+#include "datapipelines/service/identity/request_authenticator.hpp"
 #include "datapipelines/ui/page_renderer.hpp"
 #include "datapipelines/ui/ui_assets.hpp"
 #include "ui/ui_context.hpp"

@@ -3,7 +3,7 @@
 #include <charconv>
 #include <cstdio>
 
-#include "datapipelines/auth/access_policy.hpp"
+#include "datapipelines/service/identity/access_policy.hpp"
 #include "datapipelines/ui/ui_app.hpp"
 #include "datapipelines/util/percent_encoding.hpp"
 #include "datapipelines/util/utf8.hpp"

@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "datapipelines/auth/principal.hpp"
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/net/http_message.hpp"
+#include "datapipelines/service/identity/principal.hpp"
 #include "datapipelines/ui/page_renderer.hpp"
 #include "datapipelines/ui/ui_app.hpp"
 #include "datapipelines/util/json.hpp"

@@ -21,4 +21,12 @@ bool AsciiEqualsIgnoreCase(std::string_view a, std::string_view b) {
   return true;
 }
 
+bool AsciiAllDigits(std::string_view text) {
+  if (text.empty()) return false;
+  for (char c : text) {
+    if (c < '0' || c > '9') return false;
+  }
+  return true;
+}
+
 }  // namespace dp

@@ -31,7 +31,7 @@
 
 #include "datapipelines/connectors/connector_config.hpp"
 #include "datapipelines/util/ascii.hpp"
-#include "service/datasource_rules.hpp"
+#include "service/datasources/datasource_rules.hpp"
 #endif
 
 namespace {

@@ -26,9 +26,9 @@ common="$root/src/domain/domain_error.cpp $root/src/domain/error_codes.cpp
   $root/src/util/utf8.cpp $root/src/util/ascii.cpp"
 # name:target-number:sources:libraries
 targets="
-request_body:1:$root/src/util/json_body.cpp $root/src/util/crypto.cpp $root/src/util/percent_encoding.cpp $root/src/mcp/json_schema_validator.cpp $root/src/util/edit_distance.cpp $root/src/mcp/tool_definitions.cpp $catalog $root/src/auth/operation.cpp $root/src/net/http_message.cpp $root/src/rest/rest_support.cpp $root/src/domain/request_fields.cpp $root/src/net/envelope.cpp:-lcrypto
+request_body:1:$root/src/util/json_body.cpp $root/src/util/crypto.cpp $root/src/util/percent_encoding.cpp $root/src/mcp/json_schema_validator.cpp $root/src/util/edit_distance.cpp $root/src/mcp/tool_definitions.cpp $catalog $root/src/service/identity/operation.cpp $root/src/net/http_message.cpp $root/src/rest/rest_support.cpp $root/src/domain/request_fields.cpp $root/src/net/envelope.cpp:-lcrypto
 sql_classifier:2:$root/src/domain/sql_statement_classifier.cpp:
-jdbc_url:3:$root/src/connectors/connector_config.cpp $root/src/util/percent_encoding.cpp $root/src/connectors/dialect.cpp $root/src/connectors/pool_settings.cpp $root/src/service/datasource_rules.cpp $root/src/util/edit_distance.cpp:
+jdbc_url:3:$root/src/connectors/connector_config.cpp $root/src/util/percent_encoding.cpp $root/src/connectors/dialect.cpp $root/src/connectors/pool/pool_settings.cpp $root/src/service/datasources/datasource_rules.cpp $root/src/util/edit_distance.cpp:
 "
 
 stamp="$work/headers.stamp"

@@ -15,7 +15,7 @@ mkdir -p "$work/obj" "$work/artifacts"
 flags="-std=c++20 -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined"
 flags="$flags -fno-sanitize-recover=undefined -I$root/include -I$root/src"
 # The template module and the dependency-free utilities it may use (no OpenSSL/spdlog needed).
-sources="$root/tests/fuzz/template_parser_fuzz.cpp $(ls "$root"/src/template/*.cpp)
+sources="$root/tests/fuzz/template_parser_fuzz.cpp $(find "$root/src/template" -name '*.cpp' | sort)
   $root/src/domain/domain_error.cpp $root/src/domain/error_codes.cpp"
 for util in utf8 ascii; do
   if [ -f "$root/src/util/$util.cpp" ]; then sources="$sources $root/src/util/$util.cpp"; fi

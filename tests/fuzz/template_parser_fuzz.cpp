@@ -14,8 +14,8 @@
 #include <string_view>
 
 #include "datapipelines/domain/domain_error.hpp"
-#include "datapipelines/template/template_parser.hpp"
-#include "datapipelines/template/template_renderer.hpp"
+#include "datapipelines/template/evaluation/template_renderer.hpp"
+#include "datapipelines/template/syntax/template_parser.hpp"
 
 namespace {
 

@@ -5,8 +5,8 @@
 #include <memory>
 #include <string>
 
-#include "datapipelines/service/audit_log.hpp"
-#include "datapipelines/service/auth_service.hpp"
+#include "datapipelines/service/audit/audit_log.hpp"
+#include "datapipelines/service/identity/auth_service.hpp"
 #include "datapipelines/store/metadata_store.hpp"
 
 namespace dp::test {

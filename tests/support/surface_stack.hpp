@@ -10,14 +10,14 @@
 #include <memory>
 #include <string>
 
+#include "datapipelines/limits/rate_limiter.hpp"
 #include "datapipelines/mcp/mcp_server.hpp"
 #include "datapipelines/mcp/tool_catalog.hpp"
 #include "datapipelines/rest/rest_api.hpp"
-#include "datapipelines/results/rate_limiter.hpp"
-#include "datapipelines/service/audit_log.hpp"
-#include "datapipelines/service/auth_service.hpp"
-#include "datapipelines/service/request_authenticator.hpp"
-#include "datapipelines/service/skill_docs.hpp"
+#include "datapipelines/service/audit/audit_log.hpp"
+#include "datapipelines/service/docs/skill_docs.hpp"
+#include "datapipelines/service/identity/auth_service.hpp"
+#include "datapipelines/service/identity/request_authenticator.hpp"
 #include "datapipelines/store/metadata_store.hpp"
 #include "support/core_stack.hpp"
 

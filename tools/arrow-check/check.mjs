@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Decodes an Arrow IPC *stream* file with the reference apache-arrow JavaScript reader and
 // prints it as JSON, so tests can prove the hand-written C++ writer
-// (src/results/arrow_ipc_writer.cpp) against an independent implementation.
+// (src/results/arrow_ipc_stream.cpp) against an independent implementation.
 //
 //   node tools/arrow-check/check.mjs <file.arrows>
 //

@@ -1,6 +1,6 @@
 #pragma once
 // One datasource's connector: dialect traits (quoting, LIMIT), the session pool and
-// leased conveniences. MakeConnector refuses dialects this build cannot serve.
+// leased conveniences. connector_factory.hpp makes one per dialect.
 #include <map>
 #include <memory>
 #include <optional>
@@ -8,8 +8,9 @@
 #include <string_view>
 #include <vector>
 
-#include "datapipelines/connectors/connection_pool.hpp"
 #include "datapipelines/connectors/connector_config.hpp"
+#include "datapipelines/connectors/connector_factory.hpp"
+#include "datapipelines/connectors/pool/connection_pool.hpp"
 #include "datapipelines/connectors/type_mapper.hpp"
 
 namespace dp {
@@ -67,9 +68,5 @@ class Connector {
   ConnectorConfig config_;
   std::shared_ptr<ConnectionPool> pool_;
 };
-
-// The factory: POSTGRES, MYSQL, SQLITE, DUCKDB, LAKE. Any other enum value →
-// datasource.driver_not_loaded.
-std::unique_ptr<Connector> MakeConnector(const ConnectorConfig& config);
 
 }  // namespace dp

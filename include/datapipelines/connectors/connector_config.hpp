@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "datapipelines/connectors/dialect.hpp"
-#include "datapipelines/connectors/lake_table.hpp"
-#include "datapipelines/connectors/pool_settings.hpp"
+#include "datapipelines/connectors/duckdb/lake_table.hpp"
+#include "datapipelines/connectors/pool/pool_settings.hpp"
 
 namespace dp {
 

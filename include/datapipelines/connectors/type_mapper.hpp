@@ -18,9 +18,6 @@ class TypeMapper {
   virtual bool is_fallback() const { return false; }
 };
 
-// Total dispatch: dialects without a mapper get the fallback mapper.
-const TypeMapper& TypeMapperFor(Dialect dialect);
-
 // Shared helpers the dialect mappers use.
 TypeMapping UnknownSourceType(const SourceType& source, std::string_view column);
 // DECIMAL(p,s) when p ≤ 15, BIGDECIMAL(p,s) above, unbounded BIGDECIMAL when p ≤ 0/absent.

@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-#include "datapipelines/connectors/wire_json_writer.hpp"
+#include "datapipelines/connectors/wire/wire_json_writer.hpp"
 #include "datapipelines/executor/row_sink.hpp"
 #include "datapipelines/results/result_store.hpp"
 

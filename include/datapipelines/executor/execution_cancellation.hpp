@@ -9,7 +9,7 @@
 #include <set>
 #include <string>
 
-#include "datapipelines/connectors/cancel_token.hpp"
+#include "datapipelines/connectors/pool/cancel_token.hpp"
 
 namespace dp {
 

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-#include "datapipelines/connectors/cancel_token.hpp"
+#include "datapipelines/connectors/pool/cancel_token.hpp"
 #include "datapipelines/domain/domain_error.hpp"
 
 namespace dp {

@@ -7,8 +7,8 @@
 #include <memory>
 #include <string>
 
-#include "datapipelines/connectors/connection_pool.hpp"
 #include "datapipelines/connectors/connector.hpp"
+#include "datapipelines/connectors/pool/connection_pool.hpp"
 #include "datapipelines/executor/row_sink.hpp"
 
 namespace dp {

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "datapipelines/auth/operation.hpp"
-#include "datapipelines/auth/principal.hpp"
-#include "datapipelines/connectors/lake_table.hpp"
+#include "datapipelines/connectors/duckdb/lake_table.hpp"
+#include "datapipelines/service/identity/operation.hpp"
+#include "datapipelines/service/identity/principal.hpp"
 #include "datapipelines/util/json.hpp"
 
 namespace dp {

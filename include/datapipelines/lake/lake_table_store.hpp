@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "datapipelines/connectors/lake_table.hpp"
+#include "datapipelines/connectors/duckdb/lake_table.hpp"
 #include "datapipelines/util/json.hpp"
 
 namespace dp {

@@ -5,8 +5,8 @@
 #include <chrono>
 #include <optional>
 
-#include "datapipelines/auth/principal.hpp"
 #include "datapipelines/net/http_message.hpp"
+#include "datapipelines/service/identity/principal.hpp"
 #include "datapipelines/util/json.hpp"
 
 namespace dp {

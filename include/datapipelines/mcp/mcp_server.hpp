@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "datapipelines/auth/principal.hpp"
 #include "datapipelines/mcp/resource_cursor.hpp"
 #include "datapipelines/mcp/resource_provider.hpp"
 #include "datapipelines/mcp/tool_catalog.hpp"
+#include "datapipelines/service/identity/principal.hpp"
 #include "datapipelines/util/json.hpp"
 
 namespace dp {

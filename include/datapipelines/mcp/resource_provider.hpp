@@ -5,7 +5,7 @@
 #include <optional>
 #include <string_view>
 
-#include "datapipelines/auth/principal.hpp"
+#include "datapipelines/service/identity/principal.hpp"
 #include "datapipelines/util/json.hpp"
 
 namespace dp {

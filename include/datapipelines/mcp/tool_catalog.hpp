@@ -8,9 +8,9 @@
 #include <string_view>
 #include <vector>
 
-#include "datapipelines/auth/principal.hpp"
 #include "datapipelines/mcp/json_schema_validator.hpp"
 #include "datapipelines/mcp/tool_definition.hpp"
+#include "datapipelines/service/identity/principal.hpp"
 #include "datapipelines/util/json.hpp"
 
 namespace dp {

@@ -1,11 +1,11 @@
 #pragma once
 // The static MCP tool catalog (spec §6.1/§6.2): description and input schema exactly as the
 // spec publishes them. The name, the two-axis floor (§4.1, auth §7.6) and the §14 mutating flag
-// are the tool's row in the operation table (auth/operation.hpp).
+// are the tool's row in the operation table (service/identity/operation.hpp).
 #include <span>
 #include <string_view>
 
-#include "datapipelines/auth/operation.hpp"
+#include "datapipelines/service/identity/operation.hpp"
 
 namespace dp {
 

@@ -4,8 +4,8 @@
 #include <string>
 
 #include "datapipelines/domain/domain_error.hpp"
+#include "datapipelines/limits/rate_limiter.hpp"
 #include "datapipelines/net/http_message.hpp"
-#include "datapipelines/results/rate_limiter.hpp"
 #include "datapipelines/util/json.hpp"
 
 namespace dp {

@@ -22,6 +22,9 @@ class PipelineBodyParser {
   static constexpr std::size_t kMaxChecks = 200;
 
   static PipelineBody Parse(const Json& request, ValidationProblems& problems);
+  // A body read back from the store: it was validated in full when it was saved, so what
+  // validation would report again is not collected.
+  static PipelineBody ParseStored(const Json& stored);
 };
 
 }  // namespace dp

@@ -7,9 +7,9 @@
 #include <utility>
 #include <vector>
 
-#include "datapipelines/auth/operation.hpp"
-#include "datapipelines/auth/principal.hpp"
 #include "datapipelines/net/http_message.hpp"
+#include "datapipelines/service/identity/operation.hpp"
+#include "datapipelines/service/identity/principal.hpp"
 
 namespace dp {
 

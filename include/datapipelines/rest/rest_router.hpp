@@ -1,8 +1,8 @@
 #pragma once
 // The routes of one REST resource as a table of path patterns: each route names its method, its
 // path below the resource's prefix ("", "/{id}", "/{id}/versions/{version}/render"), where
-// {name} captures one percent-decoded segment, and its operation (auth/operation.hpp), whose
-// floor is enforced before the handler runs. Patterns are parsed once, at startup; a request
+// {name} captures one percent-decoded segment, and its operation (service/identity/operation.hpp),
+// whose floor is enforced before the handler runs. Patterns are parsed once, at startup; a request
 // takes the first route whose method and pattern match, in the order they were added.
 #include <functional>
 #include <optional>
@@ -11,9 +11,9 @@
 #include <utility>
 #include <vector>
 
-#include "datapipelines/auth/principal.hpp"
 #include "datapipelines/net/http_message.hpp"
 #include "datapipelines/rest/rest_api.hpp"
+#include "datapipelines/service/identity/principal.hpp"
 #include "datapipelines/util/json.hpp"
 
 namespace dp {
@@ -31,6 +31,9 @@ class RestCall {
   int IntParam(std::string_view name) const;
   // The success envelope of `data` (rest-api §2) under this request's correlation id.
   HttpResponse Ok(Json data, int status = 200) const;
+  // The JSON body with `name` set from the path's {name}: the path names the resource, so a
+  // body cannot name another one.
+  Json BodyNamedByPath() const;
 
   const HttpRequest& request;
   const Principal& principal;

@@ -9,7 +9,7 @@
 #include <unordered_map>
 
 #include "datapipelines/results/result_store.hpp"
-#include "datapipelines/results/steady_now.hpp"
+#include "datapipelines/util/steady_now.hpp"
 
 namespace dp {
 

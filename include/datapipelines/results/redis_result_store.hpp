@@ -8,7 +8,7 @@
 #include <memory>
 #include <string>
 
-#include "datapipelines/results/redis_pool.hpp"
+#include "datapipelines/redis/redis_pool.hpp"
 #include "datapipelines/results/result_store.hpp"
 
 namespace dp {

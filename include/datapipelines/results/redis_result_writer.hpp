@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "datapipelines/results/redis_pool.hpp"
+#include "datapipelines/redis/redis_pool.hpp"
 #include "datapipelines/results/result_store.hpp"
 
 namespace dp {

@@ -1,6 +1,7 @@
 #pragma once
 // Numbered schema migrations compiled into the binary: the SQL files under
-// src/store/migrations/<backend>/NNNN_name.sql, embedded at build time (cmake/embed_files.cmake).
+// src/store/migrations/{common,<backend>}/NNNN_name.sql, embedded at build time
+// (cmake/embed_files.cmake). common/ holds the steps both backends run as written.
 #include <span>
 #include <string_view>
 

@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "datapipelines/template/parsed_template.hpp"
+#include "datapipelines/template/syntax/parsed_template.hpp"
 #include "datapipelines/util/json.hpp"
 
 namespace dp {

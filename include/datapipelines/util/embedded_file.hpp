@@ -13,7 +13,7 @@ struct EmbeddedFile {
 // skill/SKILL.md, skill/references/*.md and skill/INSTRUCTIONS.md.
 std::span<const EmbeddedFile> EmbeddedSkillFiles();
 
-// src/store/migrations/{sqlite,postgres}/NNNN_name.sql.
+// src/store/migrations/{common,sqlite,postgres}/NNNN_name.sql.
 std::span<const EmbeddedFile> EmbeddedMigrationFiles();
 
 // src/mcp/catalog/<tool>.json: the MCP tool catalog (src/mcp/tool_definitions.cpp).

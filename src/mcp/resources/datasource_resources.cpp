@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "datapipelines/service/datasource_service.hpp"
+#include "datapipelines/service/datasources/datasource_service.hpp"
 
 namespace dp {
 namespace {
@@ -12,7 +12,7 @@ constexpr std::string_view kListUri = "datapipelines://datasources";
 constexpr std::string_view kItemPrefix = "datapipelines://datasources/";
 constexpr std::string_view kMimeType = "application/json";
 
-Json Descriptor(const Json& view) {
+Json DatasourceDescriptor(const Json& view) {
   const std::string name = view["name"].get<std::string>();
   std::string uri(kItemPrefix);
   uri += name;
@@ -43,7 +43,7 @@ Json DatasourceResources::List(const Principal& principal) {
                          {"title", "Datasources"},
                          {"description", "Every datasource this workspace may use."},
                          {"mimeType", kMimeType}});
-  for (const Json& view : rows) descriptors.push_back(Descriptor(view));
+  for (const Json& view : rows) descriptors.push_back(DatasourceDescriptor(view));
   return descriptors;
 }
 

@@ -4,12 +4,12 @@
 
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
-#include "datapipelines/service/execution_service.hpp"
+#include "datapipelines/service/executions/execution_service.hpp"
 
 namespace dp {
 namespace {
 
-constexpr std::string_view kPrefix = "datapipelines://executions/";
+constexpr std::string_view kExecutionUriPrefix = "datapipelines://executions/";
 
 }  // namespace
 
@@ -19,7 +19,7 @@ Json ExecutionResources::List(const Principal& principal) {
   Json descriptors = Json::array();
   for (const Json& item : executions_.ListForResources(principal)) {
     const std::string id = item["execution_id"];
-    descriptors.push_back({{"uri", std::string(kPrefix) + id},
+    descriptors.push_back({{"uri", std::string(kExecutionUriPrefix) + id},
                            {"name", id},
                            {"title", item["pipeline_name"].get<std::string>() + " v" +
                                          std::to_string(item["version"].get<int>()) + " — " +
@@ -33,8 +33,8 @@ Json ExecutionResources::List(const Principal& principal) {
 }
 
 std::optional<Json> ExecutionResources::Read(const Principal& principal, std::string_view uri) {
-  if (uri.substr(0, kPrefix.size()) != kPrefix) return std::nullopt;
-  std::string rest(uri.substr(kPrefix.size()));
+  if (uri.substr(0, kExecutionUriPrefix.size()) != kExecutionUriPrefix) return std::nullopt;
+  std::string rest(uri.substr(kExecutionUriPrefix.size()));
   const std::string suffix = "/events";
   if (rest.size() > suffix.size() &&
       rest.compare(rest.size() - suffix.size(), suffix.size(), suffix) == 0) {

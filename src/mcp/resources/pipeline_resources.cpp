@@ -2,15 +2,15 @@
 
 #include <charconv>
 
-#include "datapipelines/service/pipeline_service.hpp"
+#include "datapipelines/service/pipelines/pipeline_service.hpp"
 
 namespace dp {
 namespace {
 
-constexpr std::string_view kPrefix = "datapipelines://pipelines/";
-constexpr int kListPageSize = 200;  // PipelineService's largest page
+constexpr std::string_view kPipelineUriPrefix = "datapipelines://pipelines/";
+constexpr int kPipelineListPageSize = 200;  // PipelineService's largest page
 
-std::optional<int> VersionNumber(std::string_view text) {
+std::optional<int> PipelineVersionNumber(std::string_view text) {
   int value = 0;
   if (text.empty() || text.size() > 9) return std::nullopt;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
@@ -21,16 +21,16 @@ std::optional<int> VersionNumber(std::string_view text) {
 }  // namespace
 
 std::optional<PipelineResourceRef> ParsePipelineResourceUri(std::string_view uri) {
-  if (uri.substr(0, kPrefix.size()) != kPrefix) return std::nullopt;
-  std::string_view rest = uri.substr(kPrefix.size());
+  if (uri.substr(0, kPipelineUriPrefix.size()) != kPipelineUriPrefix) return std::nullopt;
+  std::string_view rest = uri.substr(kPipelineUriPrefix.size());
   size_t slash = rest.find('/');
   PipelineResourceRef ref{std::string(rest.substr(0, slash)), std::nullopt, false};
   if (slash == std::string_view::npos) return ref;
   std::string_view tail = rest.substr(slash + 1);
   if (tail == "parameters") {
     ref.parameters = true;
-  } else if (tail.substr(0, 9) == "versions/" && VersionNumber(tail.substr(9))) {
-    ref.version = VersionNumber(tail.substr(9));
+  } else if (tail.substr(0, 9) == "versions/" && PipelineVersionNumber(tail.substr(9))) {
+    ref.version = PipelineVersionNumber(tail.substr(9));
   } else {
     ref.id = std::string(rest);  // reads as an unknown id: RESOURCE_NOT_FOUND
   }
@@ -42,11 +42,11 @@ PipelineResources::PipelineResources(PipelineService& pipelines) : pipelines_(pi
 Json PipelineResources::List(const Principal& principal) {
   Json descriptors = Json::array();
   PipelineListQuery query;
-  query.window.limit = kListPageSize;
-  for (bool more = true; more; query.window.offset += kListPageSize) {
+  query.window.limit = kPipelineListPageSize;
+  for (bool more = true; more; query.window.offset += kPipelineListPageSize) {
     PipelineListing listing = pipelines_.List(principal, query);
     for (const Json& item : listing.items) {
-      Json descriptor{{"uri", std::string(kPrefix) + item["id"].get<std::string>()},
+      Json descriptor{{"uri", std::string(kPipelineUriPrefix) + item["id"].get<std::string>()},
                       {"name", item["name"]}};
       if (auto title = item.value("display_name", std::string()); !title.empty()) {
         descriptor["title"] = title;

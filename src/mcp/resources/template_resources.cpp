@@ -4,13 +4,13 @@
 #include <cctype>
 #include <vector>
 
-#include "datapipelines/service/template_service.hpp"
+#include "datapipelines/service/templates/template_service.hpp"
 
 namespace dp {
 namespace {
 
-constexpr std::string_view kPrefix = "datapipelines://templates/";
-constexpr int kListPageSize = 200;  // TemplateService's largest page
+constexpr std::string_view kTemplateUriPrefix = "datapipelines://templates/";
+constexpr int kTemplateListPageSize = 200;  // TemplateService's largest page
 
 std::vector<std::string_view> Split(std::string_view text) {
   std::vector<std::string_view> segments;
@@ -24,7 +24,7 @@ std::vector<std::string_view> Split(std::string_view text) {
 }
 
 // 1–9 decimal digits: a version number that fits an int.
-std::optional<int> VersionNumber(std::string_view segment) {
+std::optional<int> TemplateVersionNumber(std::string_view segment) {
   if (segment.empty() || segment.size() > 9) return std::nullopt;
   if (!std::all_of(segment.begin(), segment.end(),
                    [](unsigned char c) { return std::isdigit(c) != 0; })) {
@@ -38,9 +38,9 @@ std::string_view BodyMimeType(const Json& projection) {
                                                                 : "text/x-freemarker-sql";
 }
 
-Json Descriptor(const Json& item) {
+Json TemplateDescriptor(const Json& item) {
   const std::string id = item["id"].get<std::string>();
-  Json descriptor{{"uri", std::string(kPrefix) + id}, {"name", id}};
+  Json descriptor{{"uri", std::string(kTemplateUriPrefix) + id}, {"name", id}};
   if (auto title = item.value("display_name", std::string()); !title.empty()) {
     descriptor["title"] = title;
   }
@@ -53,12 +53,12 @@ Json Descriptor(const Json& item) {
 }  // namespace
 
 std::optional<TemplateResourceRef> ParseTemplateResourceUri(std::string_view uri) {
-  if (uri.substr(0, kPrefix.size()) != kPrefix) return std::nullopt;
-  std::string_view rest = uri.substr(kPrefix.size());
+  if (uri.substr(0, kTemplateUriPrefix.size()) != kTemplateUriPrefix) return std::nullopt;
+  std::string_view rest = uri.substr(kTemplateUriPrefix.size());
   std::vector<std::string_view> segments = Split(rest);
   std::size_t n = segments.size();
   if (n >= 2 && segments[n - 2] == "versions") {
-    if (auto version = VersionNumber(segments[n - 1])) {
+    if (auto version = TemplateVersionNumber(segments[n - 1])) {
       // "<id>/versions/<n>": the id is everything before the suffix (empty when none).
       std::size_t suffix = segments[n - 2].size() + segments[n - 1].size() + 1;
       std::size_t id_length = rest.size() - suffix;
@@ -74,10 +74,10 @@ TemplateResources::TemplateResources(TemplateService& templates) : templates_(te
 Json TemplateResources::List(const Principal& principal) {
   Json descriptors = Json::array();
   TemplateListQuery query;
-  query.window.limit = kListPageSize;
-  for (bool more = true; more; query.window.offset += kListPageSize) {
+  query.window.limit = kTemplateListPageSize;
+  for (bool more = true; more; query.window.offset += kTemplateListPageSize) {
     TemplateListing listing = templates_.List(principal, query);
-    for (const Json& item : listing.items) descriptors.push_back(Descriptor(item));
+    for (const Json& item : listing.items) descriptors.push_back(TemplateDescriptor(item));
     more = listing.has_more;
   }
   return descriptors;

@@ -3,8 +3,8 @@
 #include "datapipelines/domain/request_fields.hpp"
 #include "datapipelines/mcp/mcp_server.hpp"
 #include "datapipelines/mcp/tool_catalog.hpp"
-#include "datapipelines/service/check_run_service.hpp"
-#include "datapipelines/service/node_run_service.hpp"
+#include "datapipelines/service/executions/node_run_service.hpp"
+#include "datapipelines/service/pipelines/check_run_service.hpp"
 
 namespace dp {
 namespace {

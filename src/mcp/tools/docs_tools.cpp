@@ -1,7 +1,7 @@
 #include "datapipelines/mcp/tools/docs_tools.hpp"
 
 #include "datapipelines/mcp/tool_catalog.hpp"
-#include "datapipelines/service/skill_docs.hpp"
+#include "datapipelines/service/docs/skill_docs.hpp"
 
 namespace dp {
 

@@ -4,14 +4,14 @@
 #include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/mcp/mcp_server.hpp"
 #include "datapipelines/mcp/tool_catalog.hpp"
-#include "datapipelines/service/endpoint_service.hpp"
+#include "datapipelines/service/endpoints/endpoint_service.hpp"
 
 namespace dp {
 namespace {
 
-using Operation = std::function<Json(EndpointService&, const ToolCall&)>;
+using EndpointOperation = std::function<Json(EndpointService&, const ToolCall&)>;
 
-ToolHandler Handler(EndpointService& endpoints, Operation operation) {
+ToolHandler EndpointHandler(EndpointService& endpoints, EndpointOperation operation) {
   return [&endpoints, operation = std::move(operation)](const ToolCall& call) {
     try {
       return operation(endpoints, call);
@@ -27,7 +27,8 @@ ToolHandler Handler(EndpointService& endpoints, Operation operation) {
 }  // namespace
 
 void BindEndpointTools(ToolCatalog& catalog, EndpointService& endpoints) {
-  catalog.Bind("endpoints_create", Handler(endpoints, [](auto& service, const ToolCall& call) {
+  catalog.Bind("endpoints_create",
+               EndpointHandler(endpoints, [](auto& service, const ToolCall& call) {
                  const Json& a = call.arguments;
                  CreateEndpointRequest request;
                  request.path = a["path"].get<std::string>();
@@ -39,13 +40,15 @@ void BindEndpointTools(ToolCatalog& catalog, EndpointService& endpoints) {
                  request.correlation_id = call.correlation_id;
                  return service.Create(call.principal, request);
                }));
-  catalog.Bind("endpoints_list", Handler(endpoints, [](auto& service, const ToolCall& call) {
+  catalog.Bind("endpoints_list",
+               EndpointHandler(endpoints, [](auto& service, const ToolCall& call) {
                  return service.List(call.principal);
                }));
-  catalog.Bind("endpoints_get", Handler(endpoints, [](auto& service, const ToolCall& call) {
+  catalog.Bind("endpoints_get", EndpointHandler(endpoints, [](auto& service, const ToolCall& call) {
                  return service.Get(call.principal, call.arguments["path"].get<std::string>());
                }));
-  catalog.Bind("endpoints_delete", Handler(endpoints, [](auto& service, const ToolCall& call) {
+  catalog.Bind("endpoints_delete",
+               EndpointHandler(endpoints, [](auto& service, const ToolCall& call) {
                  return service.Delete(call.principal, call.arguments["path"].get<std::string>(),
                                        call.correlation_id);
                }));

@@ -9,9 +9,9 @@
 namespace dp {
 namespace {
 
-using Operation = Json (LakeTableService::*)(const Principal&, const Json&);
+using LakeOperation = Json (LakeTableService::*)(const Principal&, const Json&);
 
-ToolHandler Handler(LakeTableService& lake, Operation operation) {
+ToolHandler LakeHandler(LakeTableService& lake, LakeOperation operation) {
   return [&lake, operation](const ToolCall& call) {
     try {
       return (lake.*operation)(call.principal, call.arguments);
@@ -27,9 +27,9 @@ ToolHandler Handler(LakeTableService& lake, Operation operation) {
 }  // namespace
 
 void BindLakeTools(ToolCatalog& catalog, LakeTableService& lake) {
-  catalog.Bind("lake_tables_register", Handler(lake, &LakeTableService::Register));
-  catalog.Bind("lake_tables_import", Handler(lake, &LakeTableService::Import));
-  catalog.Bind("lake_tables_unregister", Handler(lake, &LakeTableService::Unregister));
+  catalog.Bind("lake_tables_register", LakeHandler(lake, &LakeTableService::Register));
+  catalog.Bind("lake_tables_import", LakeHandler(lake, &LakeTableService::Import));
+  catalog.Bind("lake_tables_unregister", LakeHandler(lake, &LakeTableService::Unregister));
 }
 
 }  // namespace dp

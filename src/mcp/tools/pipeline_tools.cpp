@@ -3,7 +3,7 @@
 #include "datapipelines/domain/request_fields.hpp"
 #include "datapipelines/mcp/tool_catalog.hpp"
 #include "datapipelines/mcp/tools/list_tool_window.hpp"
-#include "datapipelines/service/pipeline_service.hpp"
+#include "datapipelines/service/pipelines/pipeline_service.hpp"
 
 namespace dp {
 namespace {

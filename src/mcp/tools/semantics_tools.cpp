@@ -4,14 +4,14 @@
 #include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/mcp/mcp_server.hpp"
 #include "datapipelines/mcp/tool_catalog.hpp"
-#include "datapipelines/service/semantics_service.hpp"
+#include "datapipelines/service/semantics/semantics_service.hpp"
 
 namespace dp {
 namespace {
 
-using Operation = std::function<Json(SemanticsService&, const ToolCall&)>;
+using SemanticsOperation = std::function<Json(SemanticsService&, const ToolCall&)>;
 
-ToolHandler Handler(SemanticsService& semantics, Operation operation) {
+ToolHandler SemanticsHandler(SemanticsService& semantics, SemanticsOperation operation) {
   return [&semantics, operation = std::move(operation)](const ToolCall& call) {
     try {
       return operation(semantics, call);
@@ -27,20 +27,22 @@ ToolHandler Handler(SemanticsService& semantics, Operation operation) {
 }  // namespace
 
 void BindSemanticsTools(ToolCatalog& catalog, SemanticsService& semantics) {
-  catalog.Bind("semantics_record", Handler(semantics, [](auto& service, const ToolCall& call) {
+  catalog.Bind("semantics_record",
+               SemanticsHandler(semantics, [](auto& service, const ToolCall& call) {
                  RecordFactRequest request = RecordFactRequest::FromJson(call.arguments);
                  request.via = "mcp";
                  request.correlation_id = call.correlation_id;
                  return service.Record(call.principal, request);
                }));
-  catalog.Bind("semantics_list", Handler(semantics, [](auto& service, const ToolCall& call) {
+  catalog.Bind("semantics_list",
+               SemanticsHandler(semantics, [](auto& service, const ToolCall& call) {
                  return service.List(call.principal, ListFactsRequest::FromJson(call.arguments));
                }));
-  catalog.Bind("semantics_retire", Handler(semantics, [](auto& service, const ToolCall& call) {
-                 return service.Retire(call.principal, call.arguments["id"].get<std::string>(),
-                                       call.arguments["reason"].get<std::string>(),
-                                       call.correlation_id);
-               }));
+  catalog.Bind(
+      "semantics_retire", SemanticsHandler(semantics, [](auto& service, const ToolCall& call) {
+        return service.Retire(call.principal, call.arguments["id"].get<std::string>(),
+                              call.arguments["reason"].get<std::string>(), call.correlation_id);
+      }));
 }
 
 }  // namespace dp

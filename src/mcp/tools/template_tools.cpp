@@ -6,7 +6,7 @@
 #include "datapipelines/domain/request_fields.hpp"
 #include "datapipelines/mcp/tool_catalog.hpp"
 #include "datapipelines/mcp/tools/list_tool_window.hpp"
-#include "datapipelines/service/template_service.hpp"
+#include "datapipelines/service/templates/template_service.hpp"
 
 namespace dp {
 namespace {

@@ -1,6 +1,6 @@
 // API-key validation (auth.md §7.3, §11.4) against a real SQLite metadata store.
-#include "datapipelines/auth/access_policy.hpp"
-#include "datapipelines/auth/api_key_format.hpp"
+#include "datapipelines/service/identity/access_policy.hpp"
+#include "datapipelines/service/identity/api_key_format.hpp"
 #include "integration/auth/auth_test_fixture.hpp"
 
 #include <set>

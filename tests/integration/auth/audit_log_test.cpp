@@ -1,5 +1,5 @@
 // The audit sink writes through the store and swallows store failures.
-#include "datapipelines/service/audit_log.hpp"
+#include "datapipelines/service/audit/audit_log.hpp"
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>

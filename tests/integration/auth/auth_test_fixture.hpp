@@ -9,8 +9,8 @@
 
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
-#include "datapipelines/service/audit_log.hpp"
-#include "datapipelines/service/auth_service.hpp"
+#include "datapipelines/service/audit/audit_log.hpp"
+#include "datapipelines/service/identity/auth_service.hpp"
 #include "datapipelines/store/metadata_store.hpp"
 #include "support/core_stack.hpp"
 

@@ -4,7 +4,7 @@
 #include <chrono>
 
 #include "auth_test_fixture.hpp"
-#include "datapipelines/auth/api_key_format.hpp"
+#include "datapipelines/service/identity/api_key_format.hpp"
 
 namespace dp::test {
 namespace {

@@ -1,5 +1,5 @@
 // Issuing, listing and revoking keys: the issuer rule (auth.md §7.4, workspaces design §5.2).
-#include "datapipelines/auth/access_policy.hpp"
+#include "datapipelines/service/identity/access_policy.hpp"
 #include "integration/auth/auth_test_fixture.hpp"
 
 namespace dp::test {

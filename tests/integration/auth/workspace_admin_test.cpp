@@ -3,8 +3,8 @@
 // change leaves behind (the role, the membership, the password that signs in).
 #include <fstream>
 
-#include "datapipelines/service/account_service.hpp"
-#include "datapipelines/service/workspace_admin_service.hpp"
+#include "datapipelines/service/identity/account_service.hpp"
+#include "datapipelines/service/identity/workspace_admin_service.hpp"
 #include "integration/auth/auth_test_fixture.hpp"
 
 namespace dp::test {

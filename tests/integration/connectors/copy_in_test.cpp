@@ -7,7 +7,7 @@
 #include <stdexcept>
 
 #include "connector_test_support.hpp"
-#include "datapipelines/connectors/copy_text.hpp"
+#include "datapipelines/connectors/wire/copy_text.hpp"
 
 namespace dp::test {
 namespace {

@@ -3,7 +3,7 @@
 #include <thread>
 
 #include "connector_test_support.hpp"
-#include "datapipelines/connectors/cancel_token.hpp"
+#include "datapipelines/connectors/pool/cancel_token.hpp"
 #include "datapipelines/util/crypto.hpp"
 
 namespace dp::test {

@@ -9,11 +9,11 @@
 #include <memory>
 #include <string>
 
-#include "datapipelines/auth/principal.hpp"
 #include "datapipelines/domain/domain_error.hpp"
-#include "datapipelines/service/audit_log.hpp"
-#include "datapipelines/service/datasource_explorer.hpp"
-#include "datapipelines/service/datasource_service.hpp"
+#include "datapipelines/service/audit/audit_log.hpp"
+#include "datapipelines/service/datasources/datasource_explorer.hpp"
+#include "datapipelines/service/datasources/datasource_service.hpp"
+#include "datapipelines/service/identity/principal.hpp"
 #include "datapipelines/store/metadata_store.hpp"
 #include "datapipelines/util/crypto.hpp"
 

@@ -44,12 +44,12 @@ std::vector<std::string> FirstRow(Connector& connector, const std::string& sql) 
   return out;
 }
 
-std::string Cents(int64_t cents) {
+std::string CopyCents(int64_t cents) {
   std::string frac = std::to_string(cents % 100);
   return std::to_string(cents / 100) + "." + (frac.size() < 2 ? "0" : "") + frac;
 }
 
-int64_t ParseCents(const std::string& text) {
+int64_t ParseCopyCents(const std::string& text) {
   auto dot = text.find('.');
   return std::stoll(text.substr(0, dot)) * 100 + std::stoll(text.substr(dot + 1));
 }
@@ -75,15 +75,15 @@ std::vector<std::string> ExpectedTripAggregates(const DemoInstalledInfo& info) {
     min_pickup = std::min(min_pickup, *row[3]);
     max_dropoff = std::max(max_dropoff, *row[4]);
     if (row[5]) ++riders, rider_sum += std::stoll(*row[5]);
-    distance += ParseCents(*row[6]);
-    fare += ParseCents(*row[7]);
-    if (row[8]) ++tips, tip_cents += ParseCents(*row[8]);
+    distance += ParseCopyCents(*row[6]);
+    fare += ParseCopyCents(*row[7]);
+    if (row[8]) ++tips, tip_cents += ParseCopyCents(*row[8]);
   }
   return {std::to_string(n),
-          Cents(fare),
-          Cents(distance),
+          CopyCents(fare),
+          CopyCents(distance),
           std::to_string(tips),
-          Cents(tip_cents),
+          CopyCents(tip_cents),
           std::to_string(riders),
           std::to_string(rider_sum),
           std::to_string(pickup_zones),

@@ -10,7 +10,7 @@
 #include <fstream>
 
 #include "datapipelines/connectors/connector.hpp"
-#include "datapipelines/connectors/parquet_writer.hpp"
+#include "datapipelines/connectors/duckdb/parquet_writer.hpp"
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/util/crypto.hpp"
 
@@ -19,15 +19,15 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct PrimitiveCase {
+struct DuckdbPrimitiveCase {
   std::string name;
   std::string handle;
   Json spec;
 };
 
-std::vector<PrimitiveCase> LoadCases() {
+std::vector<DuckdbPrimitiveCase> LoadDuckdbCases() {
   std::ifstream in(std::string(DP_SOURCE_DIR) + "/tests/hardening_cases/duckdb_primitives.json");
-  std::vector<PrimitiveCase> cases;
+  std::vector<DuckdbPrimitiveCase> cases;
   for (auto& spec : Json::parse(in)) {
     for (auto& handle : spec["handles"]) {
       cases.push_back({spec["name"].get<std::string>(), handle.get<std::string>(), spec});
@@ -43,7 +43,7 @@ std::string Replace(std::string text, const std::string& token, const std::strin
   return text;
 }
 
-class DuckdbPrimitives : public ::testing::TestWithParam<PrimitiveCase> {
+class DuckdbPrimitives : public ::testing::TestWithParam<DuckdbPrimitiveCase> {
  protected:
   void SetUp() override {
     tmp_ = fs::temp_directory_path() / ("dp_duck_harden_" + RandomBase32(8));
@@ -116,8 +116,8 @@ TEST_P(DuckdbPrimitives, IsRefusedOrContained) {
   EXPECT_EQ(after, Json::parse(R"([{"v": false}])"));
 }
 
-INSTANTIATE_TEST_SUITE_P(Cases, DuckdbPrimitives, ::testing::ValuesIn(LoadCases()),
-                         [](const ::testing::TestParamInfo<PrimitiveCase>& info) {
+INSTANTIATE_TEST_SUITE_P(Cases, DuckdbPrimitives, ::testing::ValuesIn(LoadDuckdbCases()),
+                         [](const ::testing::TestParamInfo<DuckdbPrimitiveCase>& info) {
                            std::string name = info.param.name + "_" + info.param.handle;
                            for (char& c : name) {
                              if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';

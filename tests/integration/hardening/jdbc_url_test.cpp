@@ -15,7 +15,7 @@ struct UrlCase {
   Json spec;
 };
 
-std::vector<UrlCase> LoadCases() {
+std::vector<UrlCase> LoadJdbcUrlCases() {
   std::ifstream in(std::string(DP_SOURCE_DIR) + "/tests/hardening_cases/jdbc_urls.json");
   std::vector<UrlCase> cases;
   int n = 0;
@@ -52,7 +52,7 @@ TEST_P(JdbcUrlCases, CredentialsNeverStored) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Forms, JdbcUrlCases, ::testing::ValuesIn(LoadCases()),
+INSTANTIATE_TEST_SUITE_P(Forms, JdbcUrlCases, ::testing::ValuesIn(LoadJdbcUrlCases()),
                          [](const auto& info) { return info.param.name; });
 
 }  // namespace

@@ -7,7 +7,7 @@
 #include <thread>
 
 #include "datapipelines/connectors/connector.hpp"
-#include "datapipelines/service/datasource_explorer.hpp"
+#include "datapipelines/service/datasources/datasource_explorer.hpp"
 #include "datapipelines/service/user_concurrency.hpp"
 #include "integration/datasources/datasource_harness.hpp"
 

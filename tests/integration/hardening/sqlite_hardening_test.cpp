@@ -9,7 +9,7 @@
 #include <fstream>
 
 #include "datapipelines/connectors/connector.hpp"
-#include "datapipelines/connectors/sqlite_hardening.hpp"
+#include "datapipelines/connectors/sqlite/sqlite_hardening.hpp"
 #include "datapipelines/executor/tempdb.hpp"
 #include "integration/datasources/datasource_harness.hpp"
 
@@ -18,14 +18,14 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct PrimitiveCase {
+struct SqlitePrimitiveCase {
   std::string name;
   Json spec;
 };
 
-std::vector<PrimitiveCase> LoadCases() {
+std::vector<SqlitePrimitiveCase> LoadSqliteCases() {
   std::ifstream in(std::string(DP_SOURCE_DIR) + "/tests/hardening_cases/sqlite_primitives.json");
-  std::vector<PrimitiveCase> cases;
+  std::vector<SqlitePrimitiveCase> cases;
   for (auto& spec : Json::parse(in)) cases.push_back({spec["name"].get<std::string>(), spec});
   return cases;
 }
@@ -41,7 +41,7 @@ Json Rows(Connection& conn, const std::string& sql) {
   return rows;
 }
 
-class SqlitePrimitives : public ::testing::TestWithParam<PrimitiveCase> {
+class SqlitePrimitives : public ::testing::TestWithParam<SqlitePrimitiveCase> {
  protected:
   void SetUp() override {
     path_ = fs::temp_directory_path() / ("dp_harden_" + Pid() + "_" + RandomBase32(6) + ".db");
@@ -114,7 +114,7 @@ TEST_P(SqlitePrimitives, Holds) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Handles, SqlitePrimitives, ::testing::ValuesIn(LoadCases()),
+INSTANTIATE_TEST_SUITE_P(Handles, SqlitePrimitives, ::testing::ValuesIn(LoadSqliteCases()),
                          [](const auto& info) {
                            std::string name;
                            for (char c : info.param.name)

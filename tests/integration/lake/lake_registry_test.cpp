@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "datapipelines/connectors/parquet_writer.hpp"
+#include "datapipelines/connectors/duckdb/parquet_writer.hpp"
 #include "datapipelines/lake/lake_table_service.hpp"
 #include "datapipelines/lake/lake_table_store.hpp"
 #include "integration/datasources/datasource_harness.hpp"

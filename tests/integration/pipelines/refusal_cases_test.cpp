@@ -16,7 +16,7 @@ struct Case {
   MetadataBackend backend;
 };
 
-std::vector<Case> LoadCases() {
+std::vector<Case> LoadRefusalCases() {
   std::ifstream in(std::string(DP_SOURCE_DIR) + "/tests/integration/pipelines/cases/refusals.json");
   std::vector<Case> cases;
   for (const Json& c : Json::parse(in)) {
@@ -76,7 +76,7 @@ TEST_P(PipelineRefusalCases, RefusedWithItsCode) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Cases, PipelineRefusalCases, ::testing::ValuesIn(LoadCases()),
+INSTANTIATE_TEST_SUITE_P(Cases, PipelineRefusalCases, ::testing::ValuesIn(LoadRefusalCases()),
                          [](const ::testing::TestParamInfo<Case>& info) {
                            return info.param.spec["name"].get<std::string>() + "_" +
                                   info.param.surface + "_" + BackendName(info.param.backend);

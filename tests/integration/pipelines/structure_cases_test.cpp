@@ -18,7 +18,7 @@ struct StructureCase {
   std::string surface;
 };
 
-std::vector<StructureCase> LoadCases() {
+std::vector<StructureCase> LoadStructureCases() {
   std::vector<StructureCase> cases;
   const std::filesystem::path dir = std::filesystem::path(DP_SOURCE_DIR) / "tests/pipeline_cases";
   std::vector<std::filesystem::path> files;
@@ -67,7 +67,8 @@ TEST_P(StructureCasesOverSurfaces, SameCodeAndPath) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Cases, StructureCasesOverSurfaces, ::testing::ValuesIn(LoadCases()),
+INSTANTIATE_TEST_SUITE_P(Cases, StructureCasesOverSurfaces,
+                         ::testing::ValuesIn(LoadStructureCases()),
                          [](const ::testing::TestParamInfo<StructureCase>& info) {
                            std::string name = info.param.file + "_" +
                                               info.param.spec["name"].get<std::string>() + "_" +

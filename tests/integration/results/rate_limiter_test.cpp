@@ -5,10 +5,10 @@
 #include <atomic>
 #include <thread>
 
-#include "datapipelines/results/memory_rate_limiter.hpp"
-#include "datapipelines/results/redis_connection.hpp"
-#include "datapipelines/results/redis_rate_limiter.hpp"
-#include "datapipelines/results/redis_url.hpp"
+#include "datapipelines/limits/memory_rate_limiter.hpp"
+#include "datapipelines/limits/redis_rate_limiter.hpp"
+#include "datapipelines/redis/redis_connection.hpp"
+#include "datapipelines/redis/redis_url.hpp"
 #include "datapipelines/util/clock.hpp"
 #include "datapipelines/util/crypto.hpp"
 #include "results_test_support.hpp"

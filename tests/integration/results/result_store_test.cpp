@@ -7,9 +7,9 @@
 #include <set>
 #include <thread>
 
+#include "datapipelines/redis/redis_url.hpp"
 #include "datapipelines/results/memory_result_store.hpp"
 #include "datapipelines/results/redis_result_store.hpp"
-#include "datapipelines/results/redis_url.hpp"
 #include "datapipelines/util/crypto.hpp"
 #include "results_test_support.hpp"
 #include "support/test_env.hpp"

@@ -4,7 +4,7 @@
 #include <mutex>
 #include <string>
 
-#include "datapipelines/results/steady_now.hpp"
+#include "datapipelines/util/steady_now.hpp"
 
 namespace dp::test {
 

@@ -5,12 +5,12 @@
 
 #include <thread>
 
-#include "datapipelines/auth/attempt_window.hpp"
-#include "datapipelines/auth/login_throttle.hpp"
 #include "datapipelines/domain/domain_error.hpp"
-#include "datapipelines/results/memory_throttle_store.hpp"
-#include "datapipelines/results/redis_throttle_store.hpp"
-#include "datapipelines/results/redis_url.hpp"
+#include "datapipelines/limits/memory_throttle_store.hpp"
+#include "datapipelines/limits/redis_throttle_store.hpp"
+#include "datapipelines/redis/redis_url.hpp"
+#include "datapipelines/service/identity/attempt_window.hpp"
+#include "datapipelines/service/identity/login_throttle.hpp"
 #include "datapipelines/util/clock.hpp"
 #include "datapipelines/util/crypto.hpp"
 #include "results_test_support.hpp"

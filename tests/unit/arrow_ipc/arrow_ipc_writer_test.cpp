@@ -1,7 +1,7 @@
 // The hand-written Arrow IPC stream writer: framing checked byte by byte here, and values
 // proven against the reference apache-arrow reader (tools/arrow-check/check.mjs) when node
 // and its node_modules are present.
-#include "datapipelines/results/arrow_ipc_writer.hpp"
+#include "datapipelines/results/arrow_ipc_stream.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -1,6 +1,6 @@
 // The two-axis check (MCP spec §4.1): every key scope × issuer role against every operation of
 // the table, the expected outcome per floor (min scope × min role) written out by hand.
-#include "datapipelines/auth/access_policy.hpp"
+#include "datapipelines/service/identity/access_policy.hpp"
 
 #include <gtest/gtest.h>
 

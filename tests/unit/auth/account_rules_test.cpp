@@ -1,4 +1,4 @@
-#include "datapipelines/auth/account_rules.hpp"
+#include "datapipelines/service/identity/account_rules.hpp"
 
 #include <gtest/gtest.h>
 

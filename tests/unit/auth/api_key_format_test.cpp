@@ -1,4 +1,4 @@
-#include "datapipelines/auth/api_key_format.hpp"
+#include "datapipelines/service/identity/api_key_format.hpp"
 
 #include <gtest/gtest.h>
 

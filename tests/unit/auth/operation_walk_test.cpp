@@ -11,11 +11,11 @@
 #include <string>
 
 #include "datapipelines/app/application.hpp"
-#include "datapipelines/auth/operation.hpp"
 #include "datapipelines/mcp/mcp_server.hpp"
 #include "datapipelines/mcp/tool_catalog.hpp"
 #include "datapipelines/rest/rest_api.hpp"
-#include "datapipelines/service/auth_service.hpp"
+#include "datapipelines/service/identity/auth_service.hpp"
+#include "datapipelines/service/identity/operation.hpp"
 
 namespace dp {
 namespace {
@@ -40,7 +40,8 @@ class OperationWalk : public ::testing::Test {
     config.blocking_threads = 1;
     config.io_threads = 1;
     app_ = new Application(config);
-    app_->Auth().accounts().CreateUser("owner@example.com", "owner", "correct horse battery", false);
+    app_->Auth().accounts().CreateUser("owner@example.com", "owner", "correct horse battery",
+                                       false);
     app_->Auth().accounts().CreateWorkspace("walk", "", "owner@example.com");
   }
   static void TearDownTestSuite() {
@@ -66,7 +67,8 @@ class OperationWalk : public ::testing::Test {
   }
 
   static Refusal CallTool(std::string_view tool, Scope scope, Role role) {
-    Principal principal = app_->Auth().authentication().AuthenticateApiKey(Key(scope, role), "127.0.0.1");
+    Principal principal =
+        app_->Auth().authentication().AuthenticateApiKey(Key(scope, role), "127.0.0.1");
     Json request = {{"jsonrpc", "2.0"},
                     {"id", 1},
                     {"method", "tools/call"},

@@ -1,4 +1,4 @@
-#include "datapipelines/auth/secret_hasher.hpp"
+#include "datapipelines/service/identity/secret_hasher.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "datapipelines/auth/ttl_cache.hpp"
+#include "datapipelines/service/identity/ttl_cache.hpp"
 
 #include <gtest/gtest.h>
 

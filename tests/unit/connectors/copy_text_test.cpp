@@ -1,5 +1,5 @@
 // COPY text encoding: the exact bytes PostgreSQL's COPY FROM STDIN expects.
-#include "datapipelines/connectors/copy_text.hpp"
+#include "datapipelines/connectors/wire/copy_text.hpp"
 
 #include <gtest/gtest.h>
 

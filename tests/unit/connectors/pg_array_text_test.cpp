@@ -1,4 +1,4 @@
-#include "connectors/pg_array_text.hpp"
+#include "connectors/postgres/pg_array_text.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,6 @@
 #include "datapipelines/connectors/type_mapper.hpp"
-#include "datapipelines/connectors/sqlite_type_mapper.hpp"
+#include "datapipelines/connectors/connector_factory.hpp"
+#include "datapipelines/connectors/sqlite/sqlite_type_mapper.hpp"
 
 #include <gtest/gtest.h>
 
@@ -16,8 +17,8 @@ SourceType Named(std::string name) {
 }
 
 TEST(TypeMapperTest, EveryServedDialectHasARealMapperAndTheRestFallBack) {
-  for (Dialect d : {Dialect::kPostgres, Dialect::kMysql, Dialect::kSqlite, Dialect::kDuckdb,
-                    Dialect::kLake}) {
+  for (Dialect d :
+       {Dialect::kPostgres, Dialect::kMysql, Dialect::kSqlite, Dialect::kDuckdb, Dialect::kLake}) {
     EXPECT_FALSE(TypeMapperFor(d).is_fallback()) << ToString(d);
     EXPECT_TRUE(IsDialectServed(d));
   }

@@ -1,4 +1,4 @@
-#include "datapipelines/connectors/wire_encoder.hpp"
+#include "datapipelines/connectors/wire/wire_encoder.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "datapipelines/connectors/wire_json_writer.hpp"
+#include "datapipelines/connectors/wire/wire_json_writer.hpp"
 
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <random>
 
 #include "datapipelines/connectors/type_mapper.hpp"
-#include "datapipelines/connectors/wire_encoder.hpp"
+#include "datapipelines/connectors/wire/wire_encoder.hpp"
 
 namespace dp {
 namespace {

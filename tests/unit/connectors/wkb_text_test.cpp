@@ -1,4 +1,4 @@
-#include "connectors/wkb_text.hpp"
+#include "connectors/wire/wkb_text.hpp"
 
 #include <gtest/gtest.h>
 

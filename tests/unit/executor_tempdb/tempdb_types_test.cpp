@@ -2,7 +2,7 @@
 // and the column's canonical type, precision and scale come back identical.
 #include <gtest/gtest.h>
 
-#include "datapipelines/connectors/wire_encoder.hpp"
+#include "datapipelines/connectors/wire/wire_encoder.hpp"
 #include "datapipelines/domain/error_codes.hpp"
 #include "tempdb_test_support.hpp"
 

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "datapipelines/results/memory_rate_limiter.hpp"
+#include "datapipelines/limits/memory_rate_limiter.hpp"
 #include "hardening_case.hpp"
 
 namespace dp {

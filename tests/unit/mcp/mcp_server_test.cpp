@@ -10,9 +10,9 @@
 #include <fstream>
 
 #include "datapipelines/mcp/tools/docs_tools.hpp"
-#include "datapipelines/service/audit_log.hpp"
-#include "datapipelines/service/auth_service.hpp"
-#include "datapipelines/service/skill_docs.hpp"
+#include "datapipelines/service/audit/audit_log.hpp"
+#include "datapipelines/service/docs/skill_docs.hpp"
+#include "datapipelines/service/identity/auth_service.hpp"
 #include "datapipelines/store/metadata_store.hpp"
 
 namespace dp {

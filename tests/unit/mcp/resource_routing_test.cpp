@@ -10,9 +10,9 @@
 
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/mcp/mcp_server.hpp"
-#include "datapipelines/service/audit_log.hpp"
-#include "datapipelines/service/auth_service.hpp"
-#include "datapipelines/service/skill_docs.hpp"
+#include "datapipelines/service/audit/audit_log.hpp"
+#include "datapipelines/service/docs/skill_docs.hpp"
+#include "datapipelines/service/identity/auth_service.hpp"
 #include "datapipelines/store/metadata_store.hpp"
 #include "datapipelines/util/crypto.hpp"
 #include "support/core_stack.hpp"

@@ -13,10 +13,10 @@
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/rest/rest_support.hpp"
-#include "datapipelines/service/audit_log.hpp"
-#include "datapipelines/service/execution_service.hpp"
-#include "datapipelines/service/pipeline_service.hpp"
-#include "datapipelines/service/template_service.hpp"
+#include "datapipelines/service/audit/audit_log.hpp"
+#include "datapipelines/service/executions/execution_service.hpp"
+#include "datapipelines/service/pipelines/pipeline_service.hpp"
+#include "datapipelines/service/templates/template_service.hpp"
 #include "support/json_cases.hpp"
 
 namespace dp::test {

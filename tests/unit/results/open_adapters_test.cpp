@@ -4,8 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "datapipelines/limits/rate_limiter.hpp"
 #include "datapipelines/results/memory_result_store.hpp"
-#include "datapipelines/results/rate_limiter.hpp"
 #include "datapipelines/results/result_store.hpp"
 
 namespace dp {

@@ -1,4 +1,4 @@
-#include "datapipelines/results/redis_url.hpp"
+#include "datapipelines/redis/redis_url.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // The token-bucket step and the in-process limiter on a fake clock (no servers).
 #include <gtest/gtest.h>
 
-#include "datapipelines/results/memory_rate_limiter.hpp"
+#include "datapipelines/limits/memory_rate_limiter.hpp"
 #include "datapipelines/util/clock.hpp"
 
 namespace dp {

@@ -16,13 +16,13 @@
 
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/mcp/tools/list_tool_window.hpp"
-#include "datapipelines/service/api_key_service.hpp"
-#include "datapipelines/service/audit_log.hpp"
-#include "datapipelines/service/datasource_requests.hpp"
-#include "datapipelines/service/execution_service.hpp"
+#include "datapipelines/service/audit/audit_log.hpp"
+#include "datapipelines/service/datasources/datasource_requests.hpp"
+#include "datapipelines/service/executions/execution_service.hpp"
+#include "datapipelines/service/identity/api_key_service.hpp"
 #include "datapipelines/service/list_window.hpp"
-#include "datapipelines/service/pipeline_service.hpp"
-#include "datapipelines/service/template_service.hpp"
+#include "datapipelines/service/pipelines/pipeline_service.hpp"
+#include "datapipelines/service/templates/template_service.hpp"
 #include "support/json_cases.hpp"
 
 namespace dp::test {

@@ -1,4 +1,4 @@
-#include "datapipelines/service/skill_docs.hpp"
+#include "datapipelines/service/docs/skill_docs.hpp"
 
 #include <gtest/gtest.h>
 

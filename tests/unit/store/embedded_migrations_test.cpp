@@ -1,5 +1,6 @@
-// The migrations compiled into the binary must be byte-for-byte the .sql files on disk,
-// and both backends must carry the same numbered steps.
+// The migrations compiled into the binary must be byte-for-byte the .sql files on disk (a
+// backend's own folder merged with common/), and both backends must carry the same numbered
+// steps.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -22,10 +23,13 @@ fs::path MigrationDir(const std::string& backend) {
 
 std::vector<fs::path> SqlFiles(const std::string& backend) {
   std::vector<fs::path> files;
-  for (const auto& entry : fs::directory_iterator(MigrationDir(backend))) {
-    if (entry.path().extension() == ".sql") files.push_back(entry.path());
+  for (const std::string& folder : {backend, std::string("common")}) {
+    for (const auto& entry : fs::directory_iterator(MigrationDir(folder))) {
+      if (entry.path().extension() == ".sql") files.push_back(entry.path());
+    }
   }
-  std::sort(files.begin(), files.end());
+  std::sort(files.begin(), files.end(),
+            [](const fs::path& a, const fs::path& b) { return a.filename() < b.filename(); });
   return files;
 }
 
@@ -46,8 +50,7 @@ void ExpectMatchesDisk(const std::string& backend, std::span<const Migration> em
     EXPECT_EQ(m.version, static_cast<int>(i) + 1) << backend << ": versions are 1, 2, 3, …";
     EXPECT_EQ(std::stoi(std::string(m.name.substr(0, 4))), m.version) << backend;
     EXPECT_EQ(ReadFile(files[i]), std::string(m.sql))
-        << backend << "/" << m.name
-        << ".sql differs from the embedded copy";
+        << backend << "/" << m.name << ".sql differs from the embedded copy";
   }
 }
 

@@ -1,5 +1,5 @@
 // The BigDecimal-compatible number model behind template arithmetic and formatting.
-#include "template/decimal.hpp"
+#include "template/java/decimal.hpp"
 
 #include <gtest/gtest.h>
 

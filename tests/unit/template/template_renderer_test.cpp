@@ -7,8 +7,8 @@
 
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
-#include "datapipelines/template/template_parser.hpp"
-#include "datapipelines/template/template_renderer.hpp"
+#include "datapipelines/template/evaluation/template_renderer.hpp"
+#include "datapipelines/template/syntax/template_parser.hpp"
 
 namespace dp {
 namespace {

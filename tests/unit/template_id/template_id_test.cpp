@@ -1,6 +1,6 @@
 // The template id grammar (spec §6.2.8): 2–10 folder-path segments, each
 // [a-z0-9][a-z0-9_.-]{0,63}; browse prefixes are 1–9 segments.
-#include "datapipelines/service/template_id.hpp"
+#include "datapipelines/service/templates/template_id.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
-#include "datapipelines/service/parsed_template_cache.hpp"
+#include "datapipelines/service/templates/parsed_template_cache.hpp"
 
 #include <gtest/gtest.h>
 
 #include "datapipelines/store/template_records.hpp"
-#include "datapipelines/template/template_renderer.hpp"
+#include "datapipelines/template/evaluation/template_renderer.hpp"
 
 namespace dp {
 namespace {

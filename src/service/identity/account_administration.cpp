@@ -1,0 +1,250 @@
+#include "datapipelines/service/identity/account_administration.hpp"
+
+#include <algorithm>
+
+#include "datapipelines/domain/domain_error.hpp"
+#include "datapipelines/domain/error_codes.hpp"
+#include "datapipelines/service/identity/account_rules.hpp"
+#include "datapipelines/service/identity/authenticator.hpp"
+#include "datapipelines/store/duplicate_key_error.hpp"
+#include "datapipelines/util/crypto.hpp"
+
+namespace dp {
+namespace {
+
+// The audit details of an operator verb: who did it, when it was not the shell.
+Json WithActor(Json details, const std::string& actor_user_id) {
+  if (!actor_user_id.empty()) details["by_user_id"] = actor_user_id;
+  return details;
+}
+
+void RequireStrongPassword(const std::string& password) {
+  if (Utf8Length(password) < kMinPasswordChars) {
+    throw DomainError(errc::kUserPasswordWeak, "the password must be at least 12 characters",
+                      {{"min_length", kMinPasswordChars}});
+  }
+}
+
+}  // namespace
+
+AccountAdministration::AccountAdministration(const AuthRecords& records,
+                                             Authenticator& authenticator, ApiKeyService& keys)
+    : records_(records), authenticator_(authenticator), keys_(keys) {}
+
+void AccountAdministration::RequireInstanceAdmin(const Principal& principal) const {
+  if (!principal.via_session) {
+    throw DomainError(errc::kScopeInsufficient,
+                      "Instance administration needs the admin scope, which no API key holds: "
+                      "sign in as a super admin.",
+                      {{"required", "admin"}, {"granted", ToString(principal.scope)}});
+  }
+  if (!principal.super_admin) {
+    throw DomainError(
+        errc::kRoleRequired, "Instance administration is a super admin's.",
+        {{"required", "super_admin"},
+         {"role", principal.role ? Json(std::string(ToString(*principal.role))) : Json(nullptr)}});
+  }
+}
+
+std::string AccountAdministration::NewOneTimePassword() { return Base64Url(RandomBytes(18)); }
+
+User AccountAdministration::CreateUser(const std::string& email, const std::string& display_name,
+                                       const std::string& password, bool super_admin,
+                                       const std::string& actor_user_id) {
+  const std::string normalized = NormalizeEmail(email);
+  if (!IsValidEmail(normalized)) {
+    throw DomainError(errc::kUserEmailInvalid, "the email address is not valid",
+                      {{"field", "email"}});
+  }
+  RequireStrongPassword(password);
+  auto duplicate = [&] {
+    return DomainError(errc::kUserDuplicateEmail, "a user with this email already exists",
+                       {{"email", normalized}});
+  };
+  if (records_.users().FindUserByEmail(normalized)) throw duplicate();
+  User user{NewUuid(),
+            normalized,
+            display_name.empty() ? normalized : display_name,
+            records_.hasher().HashSecret(password),
+            true,
+            super_admin,
+            records_.Now()};
+  try {
+    records_.users().InsertUser(user);
+  } catch (const DuplicateKeyError&) {
+    throw duplicate();
+  }
+  records_.Audit("auth.user.created", user.id, "", "", "",
+                 WithActor({{"email", user.email}, {"super_admin", super_admin}}, actor_user_id));
+  return WithoutSecret(std::move(user));
+}
+
+void AccountAdministration::SetUserActive(const std::string& email, bool active,
+                                          const std::string& actor_user_id) {
+  User user = records_.RequireUser(email);
+  records_.users().SetUserActive(user.id, active);
+  authenticator_.ForgetUser(user.id);
+  records_.Audit(active ? "auth.user.activated" : "auth.user.deactivated", user.id, "", "", "",
+                 WithActor({{"email", user.email}}, actor_user_id));
+}
+
+std::string AccountAdministration::SetPassword(const std::string& email,
+                                               const std::string& password) {
+  User user = records_.RequireUser(email);
+  std::string chosen = password.empty() ? NewOneTimePassword() : password;
+  RequireStrongPassword(chosen);
+  records_.users().SetUserPasswordHash(user.id, records_.hasher().HashSecret(chosen));
+  authenticator_.ForgetUser(user.id);
+  records_.Audit("auth.user.password_reset", user.id, "", "", "", {{"email", user.email}});
+  return password.empty() ? chosen : "";
+}
+
+void AccountAdministration::ChangeOwnPassword(const Principal& principal,
+                                              const std::string& current_password,
+                                              const std::string& new_password) {
+  if (!principal.via_session) {
+    throw DomainError(errc::kSessionRequired,
+                      "Changing a password mints an interactive credential: sign in; an API key "
+                      "cannot do it (auth.md 5A.7).");
+  }
+  auto user = records_.users().FindUserById(principal.user_id);
+  if (!user || !records_.hasher().VerifySecret(user->password_hash, current_password)) {
+    throw DomainError(errc::kLoginInvalid, "The current password is not correct.",
+                      {{"field", "current_password"}});
+  }
+  RequireStrongPassword(new_password);
+  records_.users().SetUserPasswordHash(user->id, records_.hasher().HashSecret(new_password));
+  // Every OTHER session ends (a stolen cookie dies with the old password); this one stays, and
+  // API keys are untouched (auth.md: a key is revoked, never implicitly). ForgetUser drops the
+  // cached sessions, so this instance refuses the ended ones at once.
+  const int64_t ended =
+      records_.credentials().DeleteOtherSessionsOfUser(user->id, principal.session_token_hash);
+  authenticator_.ForgetUser(user->id);
+  records_.Audit("auth.user.password_changed", user->id, principal.key_id, "", "",
+                 Json{{"other_sessions_ended", ended}});
+}
+
+Workspace AccountAdministration::CreateWorkspace(const std::string& name,
+                                                 const std::string& display_name,
+                                                 const std::string& created_by_email) {
+  if (!IsValidWorkspaceName(name)) {
+    throw DomainError(errc::kWorkspaceNameInvalid,
+                      "workspace names are 1 to 63 characters of [a-z0-9_-]", {{"name", name}});
+  }
+  std::string created_by;
+  if (!created_by_email.empty()) created_by = records_.RequireUser(created_by_email).id;
+  auto duplicate = [&] {
+    return DomainError(errc::kWorkspaceDuplicateName, "a workspace with this name already exists",
+                       {{"name", name}});
+  };
+  if (records_.workspaces().FindWorkspaceByName(name)) throw duplicate();
+  Workspace workspace{NewUuid(), name, display_name.empty() ? name : display_name, created_by,
+                      records_.Now()};
+  try {
+    records_.workspaces().InsertWorkspace(workspace);
+  } catch (const DuplicateKeyError&) {
+    throw duplicate();
+  }
+  records_.Audit("workspace.created", created_by, "", workspace.id, "", {{"name", name}});
+  // The creator owns it: a member with ws_admin, as `workspaces create --owner-email` says.
+  if (!created_by_email.empty()) SetMembership(workspace.name, created_by_email, Role::kWsAdmin);
+  return workspace;
+}
+
+void AccountAdministration::SetMembership(const std::string& workspace_name,
+                                          const std::string& email, Role role) {
+  Workspace workspace = records_.RequireWorkspace(workspace_name);
+  User user = records_.RequireUser(email);
+  auto existing = records_.workspaces().FindMembership(workspace.id, user.id);
+  records_.workspaces().UpsertMembership(
+      Membership{workspace.id, user.id, role, existing ? existing->joined_at_ms : records_.Now()});
+  // A demotion through this instance applies to its cached keys and sessions at once.
+  authenticator_.ForgetUser(user.id);
+  Json details = {{"email", user.email}, {"role", ToString(role)}};
+  if (existing) details["previous_role"] = ToString(existing->role);
+  records_.Audit("workspace.member.set", user.id, "", workspace.id, "", std::move(details));
+}
+
+bool AccountAdministration::RemoveMembership(const std::string& workspace_name,
+                                             const std::string& email) {
+  Workspace workspace = records_.RequireWorkspace(workspace_name);
+  User user = records_.RequireUser(email);
+  if (!records_.workspaces().DeleteMembership(workspace.id, user.id)) return false;
+  authenticator_.ForgetUser(user.id);
+  records_.Audit("workspace.member.removed", user.id, "", workspace.id, "",
+                 {{"email", user.email}});
+  return true;
+}
+
+std::vector<User> AccountAdministration::ListUsers() {
+  std::vector<User> users = records_.users().ListUsers();
+  for (auto& user : users) user = WithoutSecret(std::move(user));
+  return users;
+}
+
+std::vector<Workspace> AccountAdministration::ListWorkspaces() {
+  return records_.workspaces().ListWorkspaces();
+}
+
+std::vector<MemberInfo> AccountAdministration::ListMembers(const std::string& workspace_name) {
+  Workspace workspace = records_.RequireWorkspace(workspace_name);
+  std::vector<MemberInfo> members;
+  for (const Membership& m : records_.workspaces().ListMembers(workspace.id)) {
+    auto user = records_.users().FindUserById(m.user_id);
+    members.push_back(MemberInfo{m.user_id, user ? user->email : "", user ? user->display_name : "",
+                                 m.role, m.joined_at_ms});
+  }
+  return members;
+}
+
+BootstrapResult AccountAdministration::Bootstrap(const BootstrapRequest& given) {
+  BootstrapRequest request = given;
+  if (request.workspace_name.empty()) request.workspace_name = "default";
+  if (request.key_name.empty()) request.key_name = "bootstrap";
+  BootstrapResult result;
+  const std::string email = NormalizeEmail(request.admin_email);
+  auto user = records_.users().FindUserByEmail(email);
+  if (!user) {
+    std::string password = request.admin_password;
+    if (password.empty()) password = result.generated_password = NewOneTimePassword();
+    user = CreateUser(email, "Administrator", password, true);
+    result.created_user = true;
+  }
+  result.user_id = user->id;
+  auto workspace = records_.workspaces().FindWorkspaceByName(request.workspace_name);
+  if (!workspace) {
+    workspace = CreateWorkspace(request.workspace_name, request.workspace_name, email);
+    result.created_workspace = true;
+    result.created_membership = true;  // the creator is its ws_admin
+  }
+  result.workspace_id = workspace->id;
+  if (!records_.workspaces().FindMembership(workspace->id, user->id)) {
+    SetMembership(workspace->name, email, Role::kWsAdmin);
+    result.created_membership = true;
+  }
+  if (!HasLiveAuthorKey(*user, *workspace)) {
+    result.key =
+        keys_.IssueOperatorKey(*user, *workspace,
+                               CreateApiKeyRequest{request.key_name, Scope::kAuthor, KeyKind::kUser,
+                                                   workspace->name, std::nullopt});
+    result.created_key = true;
+  }
+  records_.Audit("auth.bootstrap", user->id, result.key ? result.key->record.id : "", workspace->id,
+                 "",
+                 {{"created_user", result.created_user},
+                  {"created_workspace", result.created_workspace},
+                  {"created_membership", result.created_membership},
+                  {"created_key", result.created_key}});
+  return result;
+}
+
+bool AccountAdministration::HasLiveAuthorKey(const User& user, const Workspace& workspace) const {
+  const int64_t now = records_.Now();
+  auto keys = records_.credentials().ListApiKeysOfUser(user.id);
+  return std::any_of(keys.begin(), keys.end(), [&](const ApiKeyRecord& key) {
+    return key.workspace_id == workspace.id && !key.is_revoked && key.kind == KeyKind::kUser &&
+           key.scope == Scope::kAuthor && !IsExpired(key.expires_at_ms, now);
+  });
+}
+
+}  // namespace dp

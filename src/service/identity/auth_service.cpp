@@ -1,0 +1,12 @@
+#include "datapipelines/service/identity/auth_service.hpp"
+
+namespace dp {
+
+AuthService::AuthService(UserStore& users, WorkspaceStore& workspaces, CredentialStore& credentials,
+                         AuditLog& audit, AuthOptions options)
+    : records_(users, workspaces, credentials, audit, options.hasher, options.clock),
+      authentication_(records_, std::move(options)),
+      keys_(records_, authentication_),
+      accounts_(records_, authentication_, keys_) {}
+
+}  // namespace dp
