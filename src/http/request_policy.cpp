@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cctype>
 
+#include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/util/ascii.hpp"
 #include "datapipelines/util/crypto.hpp"
+#include "datapipelines/util/utf8.hpp"
 
 namespace dp {
 namespace {
@@ -27,6 +29,15 @@ bool IsLoopbackName(std::string_view host) {
   return std::all_of(host.begin(), host.end(), [](char c) {
     return std::isdigit(static_cast<unsigned char>(c)) || c == '.';
   });
+}
+
+// Every byte that enters as text is UTF-8: target, header names and values.
+bool TextIsUtf8(const HttpRequest& request) {
+  if (!IsValidUtf8(request.target)) return false;
+  for (const auto& [name, value] : request.headers.All()) {
+    if (!IsValidUtf8(name) || !IsValidUtf8(value)) return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -62,6 +73,24 @@ std::string RequestPolicy::CorrelationIdFor(const HttpHeaders& headers) {
   auto inbound = headers.Get("DP-Correlation-Id");
   if (inbound && IsUuid(*inbound)) return AsciiLower(*inbound);
   return NewUuid();
+}
+
+std::optional<EdgeRefusal> RequestPolicy::Refusal(const HttpRequest& request) const {
+  if (!TextIsUtf8(request)) {
+    return EdgeRefusal{400, &errc::kRequestInvalid,
+                       "The request target or a header is not valid UTF-8."};
+  }
+  if (request.headers.Count("Host") > 1) {
+    return EdgeRefusal{400, &errc::kRequestInvalid, "More than one Host header."};
+  }
+  auto host = request.headers.Get("Host");
+  if (!host || !HostAllowed(*host)) {
+    return EdgeRefusal{403, &errc::kHostNotAllowed, "Host header is not allowed."};
+  }
+  if (!OriginAllowed(request.headers.Get("Origin"))) {
+    return EdgeRefusal{403, &errc::kOriginNotAllowed, "Origin is not allowed."};
+  }
+  return std::nullopt;
 }
 
 }  // namespace dp
