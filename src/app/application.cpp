@@ -206,6 +206,8 @@ struct Application::Impl {
   std::unique_ptr<NodeRunService> node_runs;
   std::unique_ptr<CheckRunService> check_runs;
   std::unique_ptr<PipelineService> pipelines;
+  // The template service's view of the pipelines that pin templates (built after it).
+  PinSourcePort pipeline_pins{[this]() -> TemplatePinSource* { return pipelines.get(); }};
   std::unique_ptr<LearnedFactStore> fact_store;
   std::unique_ptr<SemanticsService> semantics;
   // After the execution service: destroyed first, it joins serves still running past a 202.
@@ -285,9 +287,10 @@ struct Application::Impl {
   void WireRestAndDocs() {
     const SkillDocs& docs = BuiltInSkillDocs();
     BindDocsTools(catalog, docs);
-    rest = std::make_unique<RestApi>(*auth, *authenticator, docs,
-                                     RestApiOptions{config.session_ttl_hours,
-                                                    /*secure_cookies=*/config.ClientsUseHttps()});
+    rest = std::make_unique<RestApi>(
+        *auth, *authenticator, docs,
+        RestApiOptions{config.session_ttl_hours, /*secure_cookies=*/config.ClientsUseHttps()},
+        [this] { return endpoints.get(); });
   }
 
   void WireTemplates() {
@@ -300,7 +303,8 @@ struct Application::Impl {
         static_cast<size_t>(config.template_render_max_memory_mb) * 1024 * 1024;
     template_options.render.max_number_digits = config.template_render_max_number_digits;
     // Pipelines pin templates: the pipeline service is the template service's pin source.
-    templates = std::make_unique<TemplateService>(store->Templates(), nullptr, template_options);
+    templates =
+        std::make_unique<TemplateService>(store->Templates(), &pipeline_pins, template_options);
     BindTemplateTools(catalog, *templates);
     rest->Mount("/api/v1/templates", TemplateRoutes(*templates));
   }
@@ -313,9 +317,18 @@ struct Application::Impl {
     // resources/list cursors are signed with a sub-key of the shared encryption key, so a
     // cursor one instance issued pages on every other instance of the deployment (§7.3).
     cursor_signing_key = secrets.DeriveKey("mcp.resources.cursor");
-    datasources =
-        std::make_unique<DatasourceService>(store->Datasources(), store->Workspaces(), *audit,
-                                            std::move(secrets), DatasourceOptions(config));
+    // The services built after the registry, reached once they exist.
+    DatasourceServicePorts ports;
+    ports.users_of = [this](const std::string& name) {
+      return pipelines ? pipelines->PipelinesUsingDatasource(name) : std::vector<std::string>{};
+    };
+    ports.lake_tables = [this](const std::string& name) {
+      return lake ? lake->TablesOf(name) : std::vector<LakeTable>{};
+    };
+    ports.fact_enricher = [this]() -> LearnedFactsEnricher* { return semantics.get(); };
+    datasources = std::make_unique<DatasourceService>(store->Datasources(), store->Workspaces(),
+                                                      *audit, std::move(secrets),
+                                                      DatasourceOptions(config), std::move(ports));
     explorer =
         std::make_unique<DatasourceExplorer>(*datasources, ExplorerOptions(config, &expensive));
   }
@@ -325,8 +338,6 @@ struct Application::Impl {
   void WireLake() {
     lake_store = OpenLakeTableStore(*store);
     lake = std::make_unique<LakeTableService>(*lake_store, *datasources, *audit);
-    datasources->SetLakeTableSource(
-        [this](const std::string& name) { return lake->TablesOf(name); });
     BindLakeTools(catalog, *lake);
     rest->Mount("/api/v1/datasources", LakeRoutes(*lake));
     if (!config.bootstrap_datasources_file.empty()) {
@@ -353,12 +364,14 @@ struct Application::Impl {
   void WirePipelines() {
     pipeline_store = OpenPipelineStore(*store);
     audit_reader = OpenAuditReader(*store, audit_queue.get());
-    pipelines = std::make_unique<PipelineService>(store->Templates(), store->Datasources(),
-                                                  *pipeline_store, *templates, explorer.get(),
-                                                  audit_reader.get(), PipelineOptions(config));
-    templates->SetPinSource(pipelines.get());
-    datasources->SetUsageSource(
-        [this](const std::string& name) { return pipelines->PipelinesUsingDatasource(name); });
+    PipelineServicePorts ports;
+    ports.endpoints_of = [this](const std::string& pipeline_id) {
+      return endpoints ? endpoints->PathsOfPipeline(pipeline_id) : std::vector<std::string>{};
+    };
+    ports.check_runner = [this] { return check_runs.get(); };
+    pipelines = std::make_unique<PipelineService>(
+        store->Templates(), store->Datasources(), *pipeline_store, *templates, explorer.get(),
+        audit_reader.get(), PipelineOptions(config), std::move(ports));
     BindPipelineTools(catalog, *pipelines);
     BindCalculatorTools(catalog, config.org);
   }
@@ -368,7 +381,6 @@ struct Application::Impl {
     fact_store = OpenLearnedFactStore(*store);
     semantics = std::make_unique<SemanticsService>(*fact_store, *datasources, *explorer,
                                                    *pipeline_store, *audit);
-    datasources->SetFactEnricher(semantics.get());
     BindSemanticsTools(catalog, *semantics);
   }
 
@@ -396,7 +408,6 @@ struct Application::Impl {
                                                  *templates, *datasources, node_run_options);
     check_runs =
         std::make_unique<CheckRunService>(*execution_store, *audit, *pipelines, *datasources);
-    pipelines->SetCheckRunner(check_runs.get());
     BindDebugTools(catalog, *node_runs, *check_runs);
     rest->Mount("/api/v1/pipelines", PipelineRoutes(*pipelines, *executions, *check_runs));
     rest->Mount("/api/v1/executions", ExecutionRoutes(*executions));
@@ -411,27 +422,25 @@ struct Application::Impl {
     endpoint_options.timeout_max_seconds = config.endpoints_timeout_max_seconds;
     endpoints = std::make_unique<EndpointService>(*endpoint_store, *pipelines, *executions,
                                                   auth->keys(), *audit, endpoint_options);
-    pipelines->SetEndpointSource(
-        [this](const std::string& pipeline_id) { return endpoints->PathsOfPipeline(pipeline_id); });
     BindEndpointTools(catalog, *endpoints);
     rest->Mount("/api/v1/endpoints", EndpointRoutes(*endpoints));
-    rest->SetEndpointService(endpoints.get());
     published = std::make_unique<PublishedEndpointHandler>(*authenticator, *endpoints);
   }
 
   // The MCP server over the catalog every domain bound its tools into, and its resources.
   void WireMcp() {
+    auto observe_tool_call = [this](std::string_view tool, std::string_view outcome,
+                                    double elapsed_ms) {
+      metrics.OnToolCall(tool, outcome, elapsed_ms / 1000);
+    };
     mcp = std::make_unique<McpServer>(catalog, *audit, BuiltInSkillDocs(),
-                                      std::string(ServerVersion()), cursor_signing_key);
+                                      std::string(ServerVersion()), cursor_signing_key,
+                                      std::move(observe_tool_call));
     // [resources] entity kinds of spec §7.1, after the services they read exist.
     mcp->AddResourceProvider(std::make_unique<PipelineResources>(*pipelines));
     mcp->AddResourceProvider(std::make_unique<TemplateResources>(*templates));
     mcp->AddResourceProvider(std::make_unique<ExecutionResources>(*executions));
     mcp->AddResourceProvider(std::make_unique<DatasourceResources>(*datasources));
-    mcp->SetToolCallObserver(
-        [this](std::string_view tool, std::string_view outcome, double elapsed_ms) {
-          metrics.OnToolCall(tool, outcome, elapsed_ms / 1000);
-        });
     mcp_endpoint = std::make_unique<McpHttpEndpoint>(*mcp, *authenticator);
     metrics_endpoint = std::make_unique<MetricsEndpoint>(metrics, config.metrics_token);
     AddGaugeCollectors();

@@ -53,15 +53,17 @@ int DatasourceCommands::Run(const Config& config) {
   auto store = OpenMetadataStore(config.EffectiveMetadataUrl());
   store->Migrate();
   AuditLog audit(store->Audit());
+  // delete-for-good refuses a name a pipeline still uses, as the server does.
+  std::unique_ptr<PipelineStore> pipelines = OpenPipelineStore(*store);
+  DatasourceServicePorts ports;
+  ports.users_of = [&pipelines](const std::string& name) {
+    return PipelineService::PipelinesUsingDatasource(*pipelines, name);
+  };
   DatasourceService service(
       store->Datasources(), store->Workspaces(), audit,
       SecretBox::FromConfigOrKeyFile(config.encryption_key, config.data_dir + "/encryption.key",
-                                     !config.IsProductionMode()));
-  // delete-for-good refuses a name a pipeline still uses, as the server does.
-  std::unique_ptr<PipelineStore> pipelines = OpenPipelineStore(*store);
-  service.SetUsageSource([&pipelines](const std::string& name) {
-    return PipelineService::PipelinesUsingDatasource(*pipelines, name);
-  });
+                                     !config.IsProductionMode()),
+      DatasourceServiceOptions{}, std::move(ports));
   try {
     Json out;
     if (list_->parsed()) {

@@ -126,12 +126,14 @@ bool IsSupportedProtocolVersion(std::string_view version) {
 }
 
 McpServer::McpServer(const ToolCatalog& catalog, AuditLog& audit, const SkillDocs& docs,
-                     std::string server_version, std::string cursor_signing_key)
+                     std::string server_version, std::string cursor_signing_key,
+                     ToolCallObserver tool_call_observer)
     : catalog_(catalog),
       audit_(audit),
       docs_(docs),
       server_version_(std::move(server_version)),
-      cursors_(cursor_signing_key.empty() ? RandomBytes(32) : std::move(cursor_signing_key)) {}
+      cursors_(cursor_signing_key.empty() ? RandomBytes(32) : std::move(cursor_signing_key)),
+      tool_call_observer_(std::move(tool_call_observer)) {}
 
 Json McpServer::HandleRequest(const Json& request, const McpRequestContext& context) {
   const Json& id = request["id"];

@@ -71,8 +71,12 @@ void RequireUserKindOnApi(const HttpRequest& request, const Principal& principal
 }  // namespace
 
 RestApi::RestApi(AuthService& auth, RequestAuthenticator& authenticator, const SkillDocs& docs,
-                 RestApiOptions options)
-    : auth_(auth), authenticator_(authenticator), docs_(docs), options_(options) {}
+                 RestApiOptions options, EndpointServicePort endpoints)
+    : auth_(auth),
+      authenticator_(authenticator),
+      docs_(docs),
+      options_(options),
+      endpoints_(std::move(endpoints)) {}
 
 HttpResponse RestApi::HandleApi(const HttpRequest& request) {
   const std::string& path = request.path;
@@ -225,8 +229,9 @@ HttpResponse RestApi::Me(const HttpRequest& request, const Principal& principal)
 
 HttpResponse RestApi::CreateKey(const HttpRequest& request, const Principal& principal) {
   ApiKeyIssueRequest create = ApiKeyIssueRequest::FromJson(ParseBody(request));
-  IssuedApiKey issued = endpoints_ ? endpoints_->IssueKey(principal, create)
-                                   : auth_.keys().CreateApiKey(principal, create);
+  EndpointService* endpoints = endpoints_ ? endpoints_() : nullptr;
+  IssuedApiKey issued = endpoints ? endpoints->IssueKey(principal, create)
+                                  : auth_.keys().CreateApiKey(principal, create);
   Json data = ApiKeyView(issued.record);
   if (issued.record.kind == KeyKind::kEndpoint) data["bindings"] = create.bindings;
   data["api_key"] = issued.plaintext;  // shown once, never again

@@ -48,22 +48,23 @@ bool IsSupportedProtocolVersion(std::string_view version);
 
 class McpServer {
  public:
+  // Told of every tool call as it is audited — the catalog's tool name (or "unknown"), the
+  // outcome, the elapsed milliseconds (metrics). Must not block.
+  using ToolCallObserver =
+      std::function<void(std::string_view tool, std::string_view outcome, double elapsed_ms)>;
+
   // `cursor_signing_key` signs resources/list cursors; every instance of one deployment must
   // pass the same (Application derives it from the encryption key). Empty: a random key, good
   // for one process only (tests).
   McpServer(const ToolCatalog& catalog, AuditLog& audit, const SkillDocs& docs,
-            std::string server_version, std::string cursor_signing_key = "");
+            std::string server_version, std::string cursor_signing_key = "",
+            ToolCallObserver tool_call_observer = nullptr);
 
   // Startup only (not thread-safe against requests): one entity kind of §7.1 resources.
   // resources/list enumerates docs first, then the providers in §7.3 kind order.
   void AddResourceProvider(std::unique_ptr<ResourceProvider> provider);
   // resources/templates/list: the docs reference template, then each provider's (§7.3 order).
   Json ResourceTemplates() const;
-  // Startup only: told of every tool call as it is audited — the catalog's tool name (or
-  // "unknown"), the outcome, the elapsed milliseconds (metrics). Must not block.
-  using ToolCallObserver =
-      std::function<void(std::string_view tool, std::string_view outcome, double elapsed_ms)>;
-  void SetToolCallObserver(ToolCallObserver observer) { tool_call_observer_ = std::move(observer); }
 
   // A JSON-RPC request object (already known to carry jsonrpc/method/id) → response object.
   Json HandleRequest(const Json& request, const McpRequestContext& context);

@@ -40,8 +40,12 @@ struct RestApiOptions {
 
 class RestApi {
  public:
+  // Key issuance with kind and bindings goes through the endpoint service (auth.md §7.7),
+  // which is built after the API it mounts on: `endpoints` reaches it once it exists. Without
+  // one (tests of other routes) bindings are refused.
+  using EndpointServicePort = std::function<EndpointService*()>;
   RestApi(AuthService& auth, RequestAuthenticator& authenticator, const SkillDocs& docs,
-          RestApiOptions options);
+          RestApiOptions options, EndpointServicePort endpoints = nullptr);
 
   // Everything under /api/v1/.
   HttpResponse HandleApi(const HttpRequest& request);
@@ -51,9 +55,6 @@ class RestApi {
   void Mount(std::string prefix, RestResource resource);
   // Every route of every mounted resource, in mount order.
   std::vector<RestRouteInfo> Routes() const;
-  // Key issuance with kind and bindings goes through the endpoint service (auth.md §7.7);
-  // without one (tests of other routes) bindings are refused.
-  void SetEndpointService(EndpointService* endpoints) { endpoints_ = endpoints; }
 
  private:
   // Every authenticated call: the kind and CSRF gates, then the route.
@@ -74,7 +75,7 @@ class RestApi {
   const SkillDocs& docs_;
   RestApiOptions options_;
   std::vector<std::pair<std::string, RestResource>> mounts_;
-  EndpointService* endpoints_ = nullptr;
+  EndpointServicePort endpoints_;
 };
 
 }  // namespace dp

@@ -38,12 +38,13 @@ DomainError DatasourceNotFound(const std::string& name) {
 
 DatasourceService::DatasourceService(DatasourceStore& store, WorkspaceStore& workspaces,
                                      AuditLog& audit, SecretBox secrets,
-                                     DatasourceServiceOptions options)
+                                     DatasourceServiceOptions options, DatasourceServicePorts ports)
     : store_(store),
       workspaces_(workspaces),
       audit_(audit),
       secrets_(std::move(secrets)),
-      options_(options) {}
+      options_(options),
+      ports_(std::move(ports)) {}
 
 DatasourceService::~DatasourceService() = default;
 
@@ -152,8 +153,8 @@ ConnectorConfig DatasourceService::ConfigFor(const DatasourceRecord& record) {
     config.duckdb_threads = options_.duckdb_threads;
     config.duckdb_memory_limit_mb = options_.duckdb_memory_limit_mb;
   }
-  if (config.dialect == Dialect::kLake && lake_tables_)
-    config.lake_tables = lake_tables_(record.name);
+  if (config.dialect == Dialect::kLake && ports_.lake_tables)
+    config.lake_tables = ports_.lake_tables(record.name);
   return config;
 }
 
@@ -249,7 +250,8 @@ Json DatasourceService::List(const Principal& principal,
   for (const auto& record : store_.ListDatasourcesGrantedTo(principal.workspace_id)) {
     if (dialect && !dialect->empty() && record.dialect != *dialect) continue;
     Json entry = View(record, true);
-    if (enricher_) enricher_->DecorateDatasource(principal, record.name, entry);
+    if (LearnedFactsEnricher* enricher = fact_enricher())
+      enricher->DecorateDatasource(principal, record.name, entry);
     out.push_back(std::move(entry));
   }
   return out;
@@ -269,7 +271,8 @@ DatasourceService::Page DatasourceService::ListPage(const Principal& principal,
 Json DatasourceService::Get(const Principal& principal, const std::string& name) {
   EnforceAccess(principal, Operation::kDatasourcesGet);
   Json entry = View(RequireVisible(principal, name), true);
-  if (enricher_) enricher_->DecorateDatasource(principal, name, entry);
+  if (LearnedFactsEnricher* enricher = fact_enricher())
+    enricher->DecorateDatasource(principal, name, entry);
   return entry;
 }
 

@@ -356,7 +356,7 @@ void DatasourceService::Delete(const Principal& principal, const std::string& na
 }
 
 std::vector<std::string> DatasourceService::UsersOf(const std::string& name) {
-  return users_of_ ? users_of_(name) : std::vector<std::string>{};
+  return ports_.users_of ? ports_.users_of(name) : std::vector<std::string>{};
 }
 
 DatasourceRecord DatasourceService::RequireDeleted(const std::string& name) {

@@ -54,14 +54,15 @@ std::vector<TemplatePin> PinsOf(const PipelineWithVersions& p, const PipelineVer
 PipelineService::PipelineService(TemplateStore& template_store, DatasourceStore& datasource_store,
                                  PipelineStore& store, TemplateService& templates,
                                  DatasourceExplorer* datasources, AuditReader* audit,
-                                 PipelineServiceOptions options)
+                                 PipelineServiceOptions options, PipelineServicePorts ports)
     : template_store_(template_store),
       datasource_store_(datasource_store),
       store_(store),
       templates_(templates),
       datasources_(datasources),
       audit_(audit),
-      options_(std::move(options)) {}
+      options_(std::move(options)),
+      ports_(std::move(ports)) {}
 
 PipelineService::~PipelineService() = default;
 
@@ -140,7 +141,7 @@ Json PipelineService::Get(const Principal& principal, const std::string& id,
   PipelineWithVersions loaded = Load(principal, id);
   Json out = Project(principal, loaded, VersionOrThrow(loaded, version));
   // The URLs publishing it (issue 15): [] never absent once endpoints are served.
-  if (endpoints_) out["endpoints"] = endpoints_(loaded.entity.id);
+  if (ports_.endpoints_of) out["endpoints"] = ports_.endpoints_of(loaded.entity.id);
   return out;
 }
 
@@ -342,9 +343,10 @@ Json PipelineService::Release(const Principal& principal, const std::string& id,
   // the draft's checks, every verdict pass — or an override reason on the record.
   std::vector<std::string> overridden;
   const Json declared_checks = draft->body.value("checks", Json::array());
-  if (checks_ && declared_checks.is_array() && !declared_checks.empty()) {
+  CheckRunService* checks = ports_.check_runner ? ports_.check_runner() : nullptr;
+  if (checks && declared_checks.is_array() && !declared_checks.empty()) {
     Json failing = Json::array();
-    for (const Json& run : checks_->RunForRelease(principal, id, draft->version, draft->body)) {
+    for (const Json& run : checks->RunForRelease(principal, id, draft->version, draft->body)) {
       if (run.value("verdict", "") == "pass") continue;
       overridden.push_back(run.value("check_id", ""));
       failing.push_back({{"check_id", run["check_id"]},
@@ -387,9 +389,9 @@ Json PipelineService::Release(const Principal& principal, const std::string& id,
     ThrowConflict(principal, id, "The draft of '" + loaded.entity.name + "' changed.",
                   Json{{"expected_hash", hash}});
   }
-  if (checks_) {
-    checks_->RecordRelease(principal, id, loaded.entity.name, draft->version, overridden,
-                           overridden.empty() ? std::nullopt : override_checks_reason);
+  if (checks) {
+    checks->RecordRelease(principal, id, loaded.entity.name, draft->version, overridden,
+                          overridden.empty() ? std::nullopt : override_checks_reason);
   }
   PipelineWithVersions after = Load(principal, id);
   return Project(principal, after, VersionOrThrow(after, draft->version));
@@ -421,9 +423,9 @@ void PipelineService::PurgeDraft(const Principal& principal, const std::string& 
 Json PipelineService::Delete(const Principal& principal, const std::string& id) {
   EnforceAccess(principal, Operation::kPipelinesDelete);
   PipelineWithVersions loaded = Load(principal, id);
-  if (endpoints_) {
+  if (ports_.endpoints_of) {
     // A published pipeline is never deleted from under its URLs: unpublish them first.
-    if (auto paths = endpoints_(loaded.entity.id); !paths.empty()) {
+    if (auto paths = ports_.endpoints_of(loaded.entity.id); !paths.empty()) {
       throw DomainError(errc::kPipelineInUse,
                         "'" + loaded.entity.name +
                             "' is published as an endpoint; delete the "

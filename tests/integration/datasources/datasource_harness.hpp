@@ -56,8 +56,16 @@ class ServiceHarness {
     store_->Workspaces().InsertWorkspace(Workspace{"ws-a", "alpha", "Alpha", "", 1});
     store_->Workspaces().InsertWorkspace(Workspace{"ws-b", "beta", "Beta", "", 2});
     audit_ = std::make_unique<AuditLog>(store_->Audit());
+    DatasourceServicePorts ports;
+    ports.users_of = [this](const std::string& name) {
+      return users_of ? users_of(name) : std::vector<std::string>{};
+    };
+    ports.lake_tables = [this](const std::string& name) {
+      return lake_tables ? lake_tables(name) : std::vector<LakeTable>{};
+    };
     service_ = std::make_unique<DatasourceService>(store_->Datasources(), store_->Workspaces(),
-                                                   *audit_, SecretBox(RandomBytes(32)));
+                                                   *audit_, SecretBox(RandomBytes(32)),
+                                                   DatasourceServiceOptions{}, std::move(ports));
     explorer_ = std::make_unique<DatasourceExplorer>(*service_);
   }
   ~ServiceHarness() {
@@ -69,6 +77,10 @@ class ServiceHarness {
   DatasourceService& service() { return *service_; }
   DatasourceExplorer& explorer() { return *explorer_; }
   MetadataStore& store() { return *store_; }
+
+  // What the registry reads from services this harness does not build; a test sets them.
+  std::function<std::vector<std::string>(const std::string& name)> users_of;
+  std::function<std::vector<LakeTable>(const std::string& name)> lake_tables;
 
  private:
   std::filesystem::path path_;

@@ -247,7 +247,7 @@ TEST_F(DatasourceRegistryTest, DeletedNameOffersRestoreOrPurge) {
   // While a pipeline names it, only restore is offered; purge is refused.
   h_.service().Delete(AdminSession("ws-a"), "gone");
   std::vector<std::string> users = {"acme/daily"};
-  h_.service().SetUsageSource([&users](const std::string&) { return users; });
+  h_.users_of = [&users](const std::string&) { return users; };
   taken = Refusal([&] { h_.service().Create(AdminSession("ws-a"), PgBody("gone")); });
   EXPECT_EQ(taken.details()["purge"], false);
   EXPECT_EQ(taken.details()["pipelines"], (Json{"acme/daily"}));

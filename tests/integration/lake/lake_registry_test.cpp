@@ -52,8 +52,7 @@ class LakeRegistry : public ::testing::Test {
     lake_store_ = OpenLakeTableStore(h_.store());
     audit_ = std::make_unique<AuditLog>(h_.store().Audit());
     lake_ = std::make_unique<LakeTableService>(*lake_store_, h_.service(), *audit_);
-    h_.service().SetLakeTableSource(
-        [this](const std::string& name) { return lake_->TablesOf(name); });
+    h_.lake_tables = [this](const std::string& name) { return lake_->TablesOf(name); };
     h_.service().Create(AdminSession("ws-a"), Json{{"name", "lake1"},
                                                    {"display_name", "Lake"},
                                                    {"dialect", "LAKE"},

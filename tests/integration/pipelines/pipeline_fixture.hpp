@@ -79,20 +79,24 @@ class PipelineStack : public SurfaceStack {
             schema_;
     }
     OpenSurfaces(url);
-    templates_ = std::make_unique<TemplateService>(store_->Templates());
-    datasources_ = std::make_unique<DatasourceService>(store_->Datasources(), store_->Workspaces(),
-                                                       *audit_, SecretBox::FromBase64(TestKey()));
+    templates_ = std::make_unique<TemplateService>(store_->Templates(), &pipeline_pins_);
+    DatasourceServicePorts datasource_ports;
+    datasource_ports.users_of = [this](const std::string& name) {
+      return pipelines_->PipelinesUsingDatasource(name);
+    };
+    datasources_ = std::make_unique<DatasourceService>(
+        store_->Datasources(), store_->Workspaces(), *audit_, SecretBox::FromBase64(TestKey()),
+        DatasourceServiceOptions{}, std::move(datasource_ports));
     explorer_ = std::make_unique<DatasourceExplorer>(*datasources_);
     pipeline_store_ = OpenPipelineStore(*store_);
     audit_reader_ = OpenAuditReader(*store_);
     PipelineServiceOptions options;
     options.max_composition_depth = 3;  // top → mid → child is the deepest seed
-    pipelines_ = std::make_unique<PipelineService>(store_->Templates(), store_->Datasources(),
-                                                   *pipeline_store_, *templates_, explorer_.get(),
-                                                   audit_reader_.get(), options);
-    templates_->SetPinSource(pipelines_.get());
-    datasources_->SetUsageSource(
-        [this](const std::string& name) { return pipelines_->PipelinesUsingDatasource(name); });
+    PipelineServicePorts pipeline_ports;
+    pipeline_ports.check_runner = [this] { return check_runs_.get(); };
+    pipelines_ = std::make_unique<PipelineService>(
+        store_->Templates(), store_->Datasources(), *pipeline_store_, *templates_, explorer_.get(),
+        audit_reader_.get(), options, std::move(pipeline_ports));
     // On the production-shaped variant results live in Redis, as they do in production.
     const std::string redis = ServiceUrl("DP_TEST_REDIS_URL");
     results_ = OpenResultStore(ResultStoreUrl(
@@ -108,7 +112,6 @@ class PipelineStack : public SurfaceStack {
                                                   *templates_, *datasources_);
     check_runs_ =
         std::make_unique<CheckRunService>(*execution_store_, *audit_, *pipelines_, *datasources_);
-    pipelines_->SetCheckRunner(check_runs_.get());
     BindTemplateTools(catalog_, *templates_);
     BindDatasourceTools(catalog_, *datasources_, *explorer_);
     BindPipelineTools(catalog_, *pipelines_);
@@ -126,7 +129,6 @@ class PipelineStack : public SurfaceStack {
   }
 
   void TearDown() override {
-    if (pipelines_) pipelines_->SetCheckRunner(nullptr);
     check_runs_.reset();
     node_runs_.reset();
     executions_.reset();
@@ -192,6 +194,8 @@ class PipelineStack : public SurfaceStack {
     ToolOk(user, "datasources_get_columns", {{"name", datasource}, {"table", table}});
   }
 
+  // The pipelines pin templates and are built after the template service.
+  PinSourcePort pipeline_pins_{[this]() -> TemplatePinSource* { return pipelines_.get(); }};
   std::unique_ptr<TemplateService> templates_;
   std::unique_ptr<DatasourceService> datasources_;
   std::unique_ptr<DatasourceExplorer> explorer_;

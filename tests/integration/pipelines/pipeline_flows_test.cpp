@@ -17,24 +17,23 @@ class PipelineFlows : public SeededPipelineStack,
   static Json TwoNodeBody() {
     Json body = BaseBody();
     body["name"] = "shop/reports/top_orders";
-    body["nodes"] = Json::array(
-        {{{"id", "stage"},
-          {"type", "DQL"},
-          {"source", "shop"},
-          {"template", {{"id", "shop/orders.sql"}, {"version", 1}}},
-          {"output", {{"target", "tempdb"}, {"table", "stg_orders"}}},
-          {"depends_on", Json::array()}},
-         {{"id", "quarter"},
-          {"type", "CALCULATOR"},
-          {"kind", "quarter_of_year"},
-          {"inputs", {{"date", "$current_date"}}},
-          {"context_key", "run_quarter"},
-          {"depends_on", Json::array()}},
-         {{"id", "report"},
-          {"type", "DQL"},
-          {"source", "tempdb"},
-          {"template", {{"id", "shop/stage.sql"}, {"version", 1}}},
-          {"depends_on", Json::array({"stage", "quarter"})}}});
+    body["nodes"] = Json::array({{{"id", "stage"},
+                                  {"type", "DQL"},
+                                  {"source", "shop"},
+                                  {"template", {{"id", "shop/orders.sql"}, {"version", 1}}},
+                                  {"output", {{"target", "tempdb"}, {"table", "stg_orders"}}},
+                                  {"depends_on", Json::array()}},
+                                 {{"id", "quarter"},
+                                  {"type", "CALCULATOR"},
+                                  {"kind", "quarter_of_year"},
+                                  {"inputs", {{"date", "$current_date"}}},
+                                  {"context_key", "run_quarter"},
+                                  {"depends_on", Json::array()}},
+                                 {{"id", "report"},
+                                  {"type", "DQL"},
+                                  {"source", "tempdb"},
+                                  {"template", {{"id", "shop/stage.sql"}, {"version", 1}}},
+                                  {"depends_on", Json::array({"stage", "quarter"})}}});
     return body;
   }
 };
@@ -142,9 +141,10 @@ TEST_P(PipelineFlows, UpgradeAvailableNamesANewerReleasedTemplate) {
   ASSERT_EQ(Rest("alice", "POST", TemplatePath("shop/by_region.sql", "/release")).status, 200);
   Json got = ToolOk("alice", "pipelines_get", {{"id", created["id"]}});
   ASSERT_TRUE(got.contains("upgrade_available")) << got.dump();
-  EXPECT_EQ(got["upgrade_available"][0],
-            Json({{"node", "fetch"}, {"template_id", "shop/by_region.sql"}, {"pinned", 1},
-                  {"latest_released", 2}}));
+  EXPECT_EQ(got["upgrade_available"][0], Json({{"node", "fetch"},
+                                               {"template_id", "shop/by_region.sql"},
+                                               {"pinned", 1},
+                                               {"latest_released", 2}}));
 }
 
 TEST_P(PipelineFlows, ListsFlatAndBrowsesOneLevel) {

@@ -51,15 +51,17 @@ class SemanticsStack : public SurfaceStack {
             schema_;
     }
     OpenSurfaces(url);
+    DatasourceServicePorts ports;
+    ports.fact_enricher = [this]() -> LearnedFactsEnricher* { return semantics_.get(); };
     datasources_ = std::make_unique<DatasourceService>(
         store_->Datasources(), store_->Workspaces(), *audit_,
-        SecretBox::FromBase64(Base64Encode(std::string(32, 'k'))));
+        SecretBox::FromBase64(Base64Encode(std::string(32, 'k'))), DatasourceServiceOptions{},
+        std::move(ports));
     explorer_ = std::make_unique<DatasourceExplorer>(*datasources_);
     pipeline_store_ = OpenPipelineStore(*store_);
     fact_store_ = OpenLearnedFactStore(*store_);
     semantics_ = std::make_unique<SemanticsService>(*fact_store_, *datasources_, *explorer_,
                                                     *pipeline_store_, *audit_);
-    datasources_->SetFactEnricher(semantics_.get());
     BindDatasourceTools(catalog_, *datasources_, *explorer_);
     BindSemanticsTools(catalog_, *semantics_);
     StartMcp();

@@ -30,6 +30,20 @@ class DatasourceStore;
 class WorkspaceStore;
 struct DatasourceRecord;
 
+// What the datasource registry reads from the services built after it. The application
+// passes these at construction, bound to services that exist once start-up is done; each is
+// optional (an unset one reads as "none").
+struct DatasourceServicePorts {
+  // The pipelines whose live versions name a datasource (datasource.in_use on delete).
+  std::function<std::vector<std::string>(const std::string& name)> users_of;
+  // The registered tables of a LAKE datasource, read when its pool is built; without it a
+  // LAKE datasource serves no table.
+  std::function<std::vector<LakeTable>(const std::string& name)> lake_tables;
+  // The learned-fact blocks on List/Get/GetTables/GetColumns (spec §6.2.18a); without it
+  // the blocks are empty.
+  std::function<LearnedFactsEnricher*()> fact_enricher;
+};
+
 struct DatasourceServiceOptions {
   // datapipelines.connectors.duckdb.extension-directory: an operator-provided folder of DuckDB
   // extensions (httpfs, iceberg); "" = none, so s3:// and iceberg lake tables are refused.
@@ -58,7 +72,8 @@ class DatasourceService {
   std::vector<PoolUsage> PoolUsages();
 
   DatasourceService(DatasourceStore& store, WorkspaceStore& workspaces, AuditLog& audit,
-                    SecretBox secrets, DatasourceServiceOptions options = {});
+                    SecretBox secrets, DatasourceServiceOptions options = {},
+                    DatasourceServicePorts ports = {});
   ~DatasourceService();
   DatasourceService(const DatasourceService&) = delete;
   DatasourceService& operator=(const DatasourceService&) = delete;
@@ -121,16 +136,6 @@ class DatasourceService {
   };
   ExecutionTarget ResolveForExecution(const std::string& workspace_id, const std::string& name);
 
-  // The pipelines whose live versions name a datasource (datasource.in_use on delete); set by
-  // the application once the pipeline service exists.
-  void SetUsageSource(std::function<std::vector<std::string>(const std::string&)> users_of) {
-    users_of_ = std::move(users_of);
-  }
-
-  // The learned-fact blocks on List/Get/GetTables/GetColumns (spec §6.2.18a); set by the
-  // application once the semantics service exists. Without one the blocks are empty.
-  void SetFactEnricher(LearnedFactsEnricher* enricher) { enricher_ = enricher; }
-
   // ---- the learned-semantic layer's live reads (semantics_record validates against these)
   // The dialect of a datasource granted to the principal's workspace; datasource.not_found
   // otherwise (the §5.3 gate, before anything runs).
@@ -147,11 +152,6 @@ class DatasourceService {
   ConfiguredDatasource ResolveConfigured(const Principal& principal, const std::string& name);
   // The operator path (bootstrap): any live datasource, no grant check.
   ConfiguredDatasource ResolveConfiguredAsOperator(const std::string& name);
-  // The registered tables of a LAKE datasource, read when its pool is built; set by the
-  // application once the lake registry exists. Without one a LAKE datasource serves no table.
-  void SetLakeTableSource(std::function<std::vector<LakeTable>(const std::string&)> source) {
-    lake_tables_ = std::move(source);
-  }
   // Drops the datasource's pools: the next lease rebuilds them from the row and the registry.
   void InvalidateConnector(const std::string& name) { DropConnector(name); }
 
@@ -163,7 +163,9 @@ class DatasourceService {
   std::shared_ptr<Connector> ConnectorFor(const DatasourceRecord& record);
   // The datasource's sql_probe sessions: read-only whatever the datasource's mode.
   std::shared_ptr<Connector> ProbeConnectorFor(const DatasourceRecord& record);
-  LearnedFactsEnricher* fact_enricher() const { return enricher_; }
+  LearnedFactsEnricher* fact_enricher() const {
+    return ports_.fact_enricher ? ports_.fact_enricher() : nullptr;
+  }
 
  private:
   struct CachedConnector;
@@ -197,9 +199,7 @@ class DatasourceService {
   DatasourceServiceOptions options_;
   std::mutex mutex_;
   std::map<std::string, std::shared_ptr<CachedConnector>> connectors_;
-  std::function<std::vector<std::string>(const std::string&)> users_of_;
-  LearnedFactsEnricher* enricher_ = nullptr;
-  std::function<std::vector<LakeTable>(const std::string&)> lake_tables_;
+  DatasourceServicePorts ports_;
 };
 
 }  // namespace dp

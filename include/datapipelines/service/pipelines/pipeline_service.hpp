@@ -79,13 +79,24 @@ struct PipelineListing {
   Json BrowseJson() const;
 };
 
+// What the pipeline service reads from the services built after it, passed at construction
+// and bound by the application to services that exist once start-up is done.
+struct PipelineServicePorts {
+  // The published endpoints of a pipeline, by path pattern: pipelines_get shows them and the
+  // delete refuses while any exists (pipeline.in_use).
+  std::function<std::vector<std::string>(const std::string& pipeline_id)> endpoints_of;
+  // The release gate's check runner (and the release audit); none leaves the gate off.
+  std::function<CheckRunService*()> check_runner;
+};
+
 class PipelineService : public TemplatePinSource {
  public:
   // `datasources` and `audit` serve the agent surface's table_not_learned gate; without them
   // (unit tests of other rules) the gate is off.
   PipelineService(TemplateStore& template_store, DatasourceStore& datasource_store,
                   PipelineStore& store, TemplateService& templates, DatasourceExplorer* datasources,
-                  AuditReader* audit, PipelineServiceOptions options = {});
+                  AuditReader* audit, PipelineServiceOptions options = {},
+                  PipelineServicePorts ports = {});
   ~PipelineService() override;
 
   PipelineListing List(const Principal& principal, const PipelineListQuery& query);
@@ -144,12 +155,6 @@ class PipelineService : public TemplatePinSource {
   // nullopt when the id is unknown in the workspace or nothing is released.
   std::optional<RunnableVersion> LatestReleased(const std::string& workspace_id,
                                                 const std::string& pipeline_id);
-  // The published endpoints of a pipeline, by path pattern: pipelines_get shows them and the
-  // delete refuses while any exists (pipeline.in_use). Set by the application.
-  using EndpointSource = std::function<std::vector<std::string>(const std::string& pipeline_id)>;
-  void SetEndpointSource(EndpointSource source) { endpoints_ = std::move(source); }
-  // The release gate's check runner (and the release audit); null leaves the gate off.
-  void SetCheckRunner(CheckRunService* checks) { checks_ = checks; }
 
  private:
   PipelineWithVersions Load(const Principal& principal, const std::string& id);
@@ -171,8 +176,7 @@ class PipelineService : public TemplatePinSource {
   DatasourceExplorer* datasources_;
   AuditReader* audit_;
   PipelineServiceOptions options_;
-  CheckRunService* checks_ = nullptr;
-  EndpointSource endpoints_;
+  PipelineServicePorts ports_;
 };
 
 }  // namespace dp

@@ -90,12 +90,11 @@ struct TemplateListing {
 
 class TemplateService {
  public:
-  // `pins` may be null: no pipeline exists yet, so nothing pins anything.
+  // `pins` may be null: no pipeline exists, so nothing pins anything. The pipeline service is
+  // built after this one (it renders through it): the application passes a PinSourcePort.
   explicit TemplateService(TemplateStore& store, TemplatePinSource* pins = nullptr,
                            TemplateServiceOptions options = {});
   ~TemplateService();
-  // The pipeline service pins templates and is built after this one (it renders through it).
-  void SetPinSource(TemplatePinSource* pins) { pins_ = pins; }
 
   TemplateListing List(const Principal& principal, const TemplateListQuery& query);
   // The projection of `version`, or of the working version (draft if any, else latest
