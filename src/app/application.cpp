@@ -253,7 +253,8 @@ struct Application::Impl {
     store = OpenMetadataStore(config.EffectiveMetadataUrl());
     int version = store->Migrate();
     spdlog::info("metadata store: {} (schema version {})", store->BackendName(), version);
-    results = OpenResultStore(config.results_url);
+    results = OpenResultStore(config.results_url,
+                              std::chrono::seconds(config.results_sweep_interval_seconds));
     spdlog::info("result store: {}", results->BackendName());
     limiter = OpenRateLimiter(config.rate_limit_url, RateLimitPolicy{config.requests_per_second,
                                                                      config.requests_per_minute});

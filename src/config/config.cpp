@@ -139,6 +139,8 @@ const std::vector<KeyBinding>& Bindings() {
           "Metadata store: sqlite:<path> or postgresql://… (default: sqlite in data-dir)."),
       DP_STRING_KEY("datapipelines.results.url", results_url,
                     "Result store: memory[:<max-bytes>] or redis://…"),
+      DP_INT_KEY("datapipelines.results.sweep-interval-seconds", results_sweep_interval_seconds, 1,
+                 3600, "How often the in-memory result store drops expired results, idle or not."),
       DP_STRING_KEY("datapipelines.rate-limit.url", rate_limit_url,
                     "Rate-limit counters: memory or redis://… (shared by all instances)."),
       DP_STRING_KEY("datapipelines.db.encryption-key", encryption_key,

@@ -79,8 +79,30 @@ ConnectionTestResult Connector::Test() {
 QueryResult Connector::Query(std::string_view sql, const BindMap& binds,
                              const QueryOptions& options, const RowCallback& on_row,
                              const ColumnsCallback& on_columns) {
-  auto lease = Acquire();
-  return lease->Query(sql, binds, options, on_row, on_columns);
+  bool delivered = false;  // once the caller has seen columns or rows, a retry would repeat them
+  const RowCallback noted_row = [&](const RowView& row) {
+    delivered = true;
+    return on_row(row);
+  };
+  ColumnsCallback noted_columns;
+  if (on_columns) {
+    noted_columns = [&](const std::vector<ColumnSchema>& columns) {
+      delivered = true;
+      on_columns(columns);
+    };
+  }
+  for (int attempt = 0;; ++attempt) {
+    auto lease = Acquire();
+    const bool reused = lease.reused();
+    try {
+      return lease->Query(sql, binds, options, noted_row, noted_columns);
+    } catch (const DomainError& error) {
+      if (attempt > 0 || !reused || delivered || error.code() != errc::kDatasourceUnreachable) {
+        throw;
+      }
+      lease.Discard();
+    }
+  }
 }
 
 }  // namespace dp

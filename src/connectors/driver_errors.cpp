@@ -13,9 +13,12 @@ bool IsPermission(std::string_view sqlstate, int vendor_code) {
 }
 
 bool IsConnectionLoss(std::string_view sqlstate, int vendor_code) {
-  // SQLSTATE class 08; MySQL client errors 2002/2003/2006/2013 (server gone / lost).
-  return sqlstate.rfind("08", 0) == 0 || vendor_code == 2002 || vendor_code == 2003 ||
-         vendor_code == 2006 || vendor_code == 2013 || vendor_code == 2055;
+  // SQLSTATE class 08, or the server shutting down or not yet up (57P01-57P03, what a
+  // restart sends a session it closes); MySQL client errors 2002/2003/2006/2013 (server gone
+  // or lost).
+  return sqlstate.rfind("08", 0) == 0 || sqlstate == "57P01" || sqlstate == "57P02" ||
+         sqlstate == "57P03" || vendor_code == 2002 || vendor_code == 2003 || vendor_code == 2006 ||
+         vendor_code == 2013 || vendor_code == 2055;
 }
 
 }  // namespace

@@ -186,9 +186,8 @@ NodeResult NodeRunner::RunStatement(const PipelineNode& node, NodeTrace& trace, 
     if (on_tempdb) {
       result.rows_out = tempdb_.Execute(trace.sql, binds);
     } else {
-      auto lease = source.connector->Acquire();
       QueryResult done =
-          lease->Query(trace.sql, binds, options, [](const RowView&) { return true; });
+          source.connector->Query(trace.sql, binds, options, [](const RowView&) { return true; });
       result.rows_out = std::max<int64_t>(done.affected_rows, 0);
     }
     return result;
@@ -210,8 +209,7 @@ NodeResult NodeRunner::RunStatement(const PipelineNode& node, NodeTrace& trace, 
   } else if (on_tempdb) {
     tempdb_.Query(trace.sql, binds, options, on_row, on_columns);
   } else {
-    auto lease = source.connector->Acquire();
-    lease->Query(trace.sql, binds, options, on_row, on_columns);
+    source.connector->Query(trace.sql, binds, options, on_row, on_columns);
   }
   deadline.Enter("materialize");
   result.rows_out = sink->Finish();

@@ -2,7 +2,8 @@
 // Admission of connections and request bodies: what one server lets in at a time. A
 // connection over the process-wide or per-address cap is refused before it is served, and a
 // request body is reserved against the bytes-in-flight cap before a byte of it is read, so a
-// flood of slow uploads cannot hold the server's memory. One object owns both counts.
+// flood of slow uploads cannot hold the server's memory. One object owns both counts. Beyond
+// the caps a small reserve of connections is kept for the health and metrics probes.
 #include <atomic>
 #include <cstdint>
 #include <mutex>
@@ -12,10 +13,12 @@
 
 namespace dp {
 
+// Taken from HttpServerOptions, where each limit is explained.
 struct ConnectionLimits {
-  int max_connections = 4096;
-  int max_connections_per_client = 256;
-  int64_t max_body_bytes_in_flight = 64 << 20;
+  int max_connections;
+  int max_connections_per_client;
+  int reserved_probe_connections;
+  int64_t max_body_bytes_in_flight;
 };
 
 class ConnectionAdmission {
@@ -35,9 +38,15 @@ class ConnectionAdmission {
 
   explicit ConnectionAdmission(ConnectionLimits limits) : limits_(limits) {}
 
-  // Counts a new connection from `ip`; false when it is over a cap (nothing is counted).
-  bool AdmitConnection(const std::string& ip);
-  void ReleaseConnection(const std::string& ip);
+  enum class Admission {
+    kAdmitted,   // within the caps
+    kProbeOnly,  // over a cap, in the probes' reserve: one probe request, then close
+    kRefused,    // over a cap and the reserve is in use
+  };
+  // Counts a new connection from `ip` (nothing is counted when refused).
+  Admission AdmitConnection(const std::string& ip);
+  // Gives back what AdmitConnection counted for this connection.
+  void ReleaseConnection(const std::string& ip, Admission admitted);
   // Reserves `bytes` of body; false when that would pass the in-flight cap.
   bool ReserveBody(int64_t bytes);
 
@@ -46,6 +55,7 @@ class ConnectionAdmission {
   std::atomic<int64_t> body_bytes_in_flight_{0};
   std::mutex clients_mutex_;
   int connections_ = 0;                              // guarded by clients_mutex_
+  int probe_connections_ = 0;                        // in the reserve, guarded likewise
   std::unordered_map<std::string, int> per_client_;  // open connections per client address
 };
 

@@ -39,9 +39,9 @@ struct HttpServer::Impl {
   // before `io`, so it outlives the coroutine frames that destroying `io` may still hold.
   std::atomic<bool> stopping{false};
   std::atomic<int> in_flight{0};
-  ConnectionAdmission admission{ConnectionLimits{options.max_connections,
-                                                 options.max_connections_per_client,
-                                                 options.max_body_bytes_in_flight}};
+  ConnectionAdmission admission{
+      ConnectionLimits{options.max_connections, options.max_connections_per_client,
+                       options.reserved_probe_connections, options.max_body_bytes_in_flight}};
   ConnectionRegistry connections;
   // One io_context per I/O thread, as nginx runs one event loop per worker: a connection lives
   // on one thread's context from accept to close, so its coroutine, its timers and the
@@ -170,12 +170,13 @@ struct HttpServer::Impl {
       if (!ec) remote_ip = endpoint.address().to_string();
       auto connection = std::make_shared<Connection>(std::move(socket));
       auto executor = connection->executor;
-      if (!admission.AdmitConnection(remote_ip)) {
+      const auto admitted = admission.AdmitConnection(remote_ip);
+      if (admitted == ConnectionAdmission::Admission::kRefused) {
         asio::co_spawn(executor, HttpSession::Refuse(host, connection),
                        SessionCompletion{connection});
         continue;
       }
-      asio::co_spawn(executor, HttpSession::Run(host, connection, std::move(remote_ip)),
+      asio::co_spawn(executor, HttpSession::Run(host, connection, std::move(remote_ip), admitted),
                      SessionCompletion{connection});
     }
   }

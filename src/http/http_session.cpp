@@ -4,6 +4,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <array>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/redirect_error.hpp>
@@ -13,6 +14,7 @@
 #include <boost/asio/write.hpp>
 
 #include "datapipelines/domain/error_codes.hpp"
+#include "datapipelines/net/envelope.hpp"
 #include "datapipelines/net/event_stream.hpp"
 #include "datapipelines/util/json.hpp"
 
@@ -138,20 +140,29 @@ awaitable<void> HttpSession::Refuse(SessionHost& host, std::shared_ptr<Connectio
 // Serves the connection on its I/O thread (Accept put it there), so its socket is never
 // touched concurrently.
 awaitable<void> HttpSession::Run(SessionHost& host, std::shared_ptr<Connection> connection,
-                                 std::string remote_ip) {
-  HttpSession session(host, std::move(connection), std::move(remote_ip));
+                                 std::string remote_ip, ConnectionAdmission::Admission admitted) {
+  HttpSession session(host, std::move(connection), std::move(remote_ip), admitted);
   co_await session.Start();
 }
 
 HttpSession::HttpSession(SessionHost& host, std::shared_ptr<Connection> connection,
-                         std::string remote_ip)
-    : host_(host), connection_(std::move(connection)), remote_ip_(std::move(remote_ip)) {
+                         std::string remote_ip, ConnectionAdmission::Admission admitted)
+    : host_(host),
+      connection_(std::move(connection)),
+      remote_ip_(std::move(remote_ip)),
+      admitted_(admitted) {
   host_.connections.Add(connection_);
 }
 
 HttpSession::~HttpSession() {
   host_.connections.Remove(connection_);
-  host_.admission.ReleaseConnection(remote_ip_);
+  host_.admission.ReleaseConnection(remote_ip_, admitted_);
+}
+
+bool HttpSession::IsProbeTarget(std::string_view target) const {
+  const std::string_view path = target.substr(0, target.find('?'));
+  const auto& paths = host_.options.probe_paths;
+  return std::find(paths.begin(), paths.end(), path) != paths.end();
 }
 
 awaitable<void> HttpSession::Start() {
@@ -198,7 +209,9 @@ awaitable<void> HttpSession::Serve(Stream& wire, beast::flat_buffer& buffer) {
     bhttp::request_parser<bhttp::string_body> parser;
     parser.header_limit(static_cast<std::uint32_t>(host_.options.max_header_bytes));
     parser.body_limit(static_cast<std::uint64_t>(host_.options.max_body_bytes));
-    beast::get_lowest_layer(*stream).expires_after(host_.options.idle_timeout);
+    // A reserve connection holds its slot only as long as a probe takes to send its request.
+    beast::get_lowest_layer(*stream).expires_after(probe_only() ? host_.options.refusal_drain
+                                                                : host_.options.idle_timeout);
     beast::error_code ec;
     co_await bhttp::async_read_header(*stream, buffer, parser,
                                       asio::redirect_error(use_awaitable, ec));
@@ -219,6 +232,12 @@ awaitable<void> HttpSession::Serve(Stream& wire, beast::flat_buffer& buffer) {
       break;
     }
     if (ec) break;  // closed, idle timeout or shutdown
+    if (probe_only() && !IsProbeTarget(std::string_view(parser.get().target().data(),
+                                                        parser.get().target().size()))) {
+      co_await RefuseAndClose(*stream, 503, errc::kServiceUnavailable,
+                              "Too many connections; retry shortly.");
+      break;
+    }
     std::optional<ConnectionAdmission::BodyReservation> reservation;
     // Built before the body is read, completed after it.
     std::optional<HttpRequest> head;
@@ -259,7 +278,7 @@ awaitable<void> HttpSession::Serve(Stream& wire, beast::flat_buffer& buffer) {
       reservation.emplace(host_.admission, reserve);
     }
     InFlightGuard serving(host_.in_flight);
-    if (!co_await ServeOne(*stream, buffer, parser, std::move(head))) {
+    if (!co_await ServeOne(*stream, buffer, parser, std::move(head)) || probe_only()) {
       break;
     }
   }
@@ -293,7 +312,7 @@ awaitable<bool> HttpSession::ServeOne(Stream& stream, beast::flat_buffer& buffer
   } else if (ec) {
     co_return false;
   } else {
-    keep_alive = parser.get().keep_alive() && !host_.stopping;
+    keep_alive = parser.get().keep_alive() && !host_.stopping && !probe_only();
     if (head) {  // the headers were converted for admission already: only the body is new
       request = std::move(*head);
       request.body = std::move(parser.release().body());
@@ -306,6 +325,8 @@ awaitable<bool> HttpSession::ServeOne(Stream& stream, beast::flat_buffer& buffer
     connection_->correlation_id = correlation_id;
     try {
       response = co_await Dispatch(request);
+    } catch (const DomainError& refusal) {  // e.g. an outage met before a route's own handler
+      response = ErrorEnvelope(refusal, correlation_id);
     } catch (const std::exception& e) {
       spdlog::error("correlation_id={} unhandled error: {}", correlation_id, e.what());
       response = ErrorResponse(500, errc::kInternal, "Internal error.", correlation_id);

@@ -92,7 +92,7 @@ class HttpSession {
   // Serves an admitted connection until it closes; the session registers the connection for
   // the shutdown's drain and gives its admission back when it ends.
   static awaitable<void> Run(SessionHost& host, std::shared_ptr<Connection> connection,
-                             std::string remote_ip);
+                             std::string remote_ip, ConnectionAdmission::Admission admitted);
   // The polite refusal of a connection over a cap: a fixed 503, then close.
   static awaitable<void> Refuse(SessionHost& host, std::shared_ptr<Connection> connection);
 
@@ -101,7 +101,11 @@ class HttpSession {
   ~HttpSession();
 
  private:
-  HttpSession(SessionHost& host, std::shared_ptr<Connection> connection, std::string remote_ip);
+  HttpSession(SessionHost& host, std::shared_ptr<Connection> connection, std::string remote_ip,
+              ConnectionAdmission::Admission admitted);
+  // A connection from the probes' reserve serves one request to a probe path, nothing else.
+  bool probe_only() const { return admitted_ == ConnectionAdmission::Admission::kProbeOnly; }
+  bool IsProbeTarget(std::string_view target) const;
 
   awaitable<void> Start();
   template <typename Stream>
@@ -126,6 +130,7 @@ class HttpSession {
   SessionHost& host_;
   std::shared_ptr<Connection> connection_;
   std::string remote_ip_;
+  ConnectionAdmission::Admission admitted_;
 };
 
 }  // namespace dp

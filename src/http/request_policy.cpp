@@ -32,10 +32,18 @@ bool IsLoopbackName(std::string_view host) {
 }
 
 // Every byte that enters as text is UTF-8: target, header names and values.
+// Credentials are opaque bytes: whether they are a key or a session is the authenticator's
+// call, so a garbled key is answered like any other wrong key (401), not as bad text.
+bool IsCredentialHeader(std::string_view name) {
+  return AsciiEqualsIgnoreCase(name, "Authorization") ||
+         AsciiEqualsIgnoreCase(name, "DP-API-Key") || AsciiEqualsIgnoreCase(name, "Cookie");
+}
+
 bool TextIsUtf8(const HttpRequest& request) {
   if (!IsValidUtf8(request.target)) return false;
   for (const auto& [name, value] : request.headers.All()) {
-    if (!IsValidUtf8(name) || !IsValidUtf8(value)) return false;
+    if (!IsValidUtf8(name)) return false;
+    if (!IsValidUtf8(value) && !IsCredentialHeader(name)) return false;
   }
   return true;
 }

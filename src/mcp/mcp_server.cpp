@@ -82,6 +82,15 @@ std::string_view ReadFailureCode(const DomainError& error) {
   return "internal_error";
 }
 
+// A resource request has no tool result to carry a domain error: an outage is a JSON-RPC
+// error whose message names the catalogued code and when to retry.
+JsonRpcFault OutageFault(const DomainError& error) {
+  const int retry = error.details().value("retry_after_seconds", 1);
+  return JsonRpcFault(jsonrpc::kInternalError,
+                      std::string(error.what()) + " (" + std::string(error.code().code) +
+                          "; retry after " + std::to_string(retry) + " s)");
+}
+
 // §7.3 enumeration order of the entity kinds; an unknown kind goes last.
 int KindRank(std::string_view kind) {
   constexpr std::string_view kOrder[] = {"pipelines", "templates", "datasources", "executions"};
@@ -373,7 +382,8 @@ Json McpServer::ListResources(const Json& params, const McpRequestContext& conte
         std::string key = descriptor["uri"].get<std::string>();
         all.push_back({{rank, std::move(key)}, std::move(descriptor)});
       }
-    } catch (const DomainError&) {
+    } catch (const DomainError& error) {
+      if (IsOutage(error)) throw OutageFault(error);
       // The key may not read this kind: the listing is filtered to what it may read (§7.3).
     } catch (const std::exception& e) {
       spdlog::error("correlation_id={} resources/list {}: {}", context.correlation_id,
@@ -446,6 +456,10 @@ Json McpServer::ReadResource(const Json& params, const McpRequestContext& contex
   try {
     contents = ReadContents(context.principal, uri);
   } catch (const DomainError& error) {
+    if (IsOutage(error)) {
+      AuditResourceRead(context, uri, "error", error.code().code, elapsed());
+      throw OutageFault(error);
+    }
     failure = ReadFailureCode(error);
     if (failure == "forbidden") refusal = error.what();
     if (failure == "internal_error") {

@@ -3,6 +3,7 @@
 #include <hiredis/hiredis.h>
 
 #include "datapipelines/redis/redis_error.hpp"
+#include "datapipelines/util/socket_liveness.hpp"
 
 namespace dp {
 namespace {
@@ -91,5 +92,9 @@ void RedisConnection::Flush() {
 }
 
 bool RedisConnection::broken() const { return context_ == nullptr || context_->err != 0; }
+
+bool RedisConnection::closed_by_peer() const {
+  return context_ == nullptr || PeerHasClosed(context_->fd);
+}
 
 }  // namespace dp

@@ -27,9 +27,12 @@ std::unique_ptr<RedisConnection> RedisPool::Acquire() {
   if (!idle_.empty()) {
     auto connection = std::move(idle_.back());
     idle_.pop_back();
-    return connection;
+    if (!connection->closed_by_peer()) return connection;
+    // Redis restarted since it was last used: a fresh connection takes its slot, so the
+    // command meant for it does not fail.
+  } else {
+    ++open_;  // reserve the slot, connect without holding the lock
   }
-  ++open_;  // reserve the slot, connect without holding the lock
   lock.unlock();
   try {
     return Connect();

@@ -54,26 +54,45 @@ void RedisResultWriter::Append(std::string row) {
 
 void RedisResultWriter::SendBatch() {
   if (batch_.size() <= 2) return;
+  const bool first = !staged_;
   try {
-    RedisConnection& connection = lease_->connection();
-    if (!staged_) {
-      // A stale staging list of an earlier writer of this key must not prefix these rows.
-      connection.Append({"DEL", staging_key_});
-      ++in_flight_;
-    }
-    connection.Append(batch_);
-    ++in_flight_;
-    if (!staged_) {
-      connection.Append({"PEXPIRE", staging_key_, ttl_ms_});
-      ++in_flight_;
-      staged_ = true;
-    }
-    connection.Flush();
-    batch_.clear();
-    ReadReplies(kMaxBatchesInFlight);
+    SendBatchOnce();
   } catch (const RedisError& error) {
-    Unavailable(error);
+    // Nothing of this result reached Redis yet, and the first batch starts by clearing the
+    // staging list: one retry on a fresh connection is safe, and saves the query's work from a
+    // connection that broke (a restart) between its last use and now.
+    if (!first || !error.connection_broken()) Unavailable(error);
+    try {
+      in_flight_ = 0;
+      staged_ = false;
+      lease_->Reconnect();
+      SendBatchOnce();
+    } catch (const RedisError& again) {
+      Unavailable(again);
+    }
   }
+}
+
+void RedisResultWriter::SendBatchOnce() {
+  const bool first = !staged_;
+  RedisConnection& connection = lease_->connection();
+  if (first) {
+    // A stale staging list of an earlier writer of this key must not prefix these rows.
+    connection.Append({"DEL", staging_key_});
+    ++in_flight_;
+  }
+  connection.Append(batch_);
+  ++in_flight_;
+  if (first) {
+    connection.Append({"PEXPIRE", staging_key_, ttl_ms_});
+    ++in_flight_;
+    staged_ = true;
+  }
+  connection.Flush();
+  // The first batch is acknowledged before going on: a broken connection shows here, while
+  // a retry is still safe, rather than batches later.
+  ReadReplies(first ? 0 : kMaxBatchesInFlight);
+  batch_.clear();
 }
 
 void RedisResultWriter::ReadReplies(std::size_t keep_in_flight) {
@@ -86,32 +105,44 @@ void RedisResultWriter::ReadReplies(std::size_t keep_in_flight) {
 }
 
 void RedisResultWriter::Commit(Json schema) {
-  const std::string schema_key = RedisResultStore::SchemaKey(key_);
-  const std::string rows_key = RedisResultStore::RowsKey(key_);
+  SendBatch();
+  const bool first_use = !staged_;  // an empty result: the transaction is all there is
   try {
-    SendBatch();
-    ReadReplies(0);
-    RedisConnection& connection = lease_->connection();
-    connection.Append({"MULTI"});
-    if (staged_) {
-      connection.Append({"RENAME", staging_key_, rows_key});
-    } else {
-      connection.Append({"DEL", rows_key});  // an empty result replaces an older one
-    }
-    connection.Append({"SET", schema_key, schema.dump(), "PX", ttl_ms_});
-    connection.Append({"PEXPIRE", rows_key, ttl_ms_});
-    connection.Append({"EXEC"});
-    for (int i = 0; i < 4; ++i) ThrowIfErrorReply(*connection.Read(), "put");
-    RedisReply exec = connection.Read();
-    if (exec->type != REDIS_REPLY_ARRAY || exec->elements != 3) {
-      throw RedisError("put: transaction aborted", false);
-    }
-    for (std::size_t i = 0; i < exec->elements; ++i) ThrowIfErrorReply(*exec->element[i], "put");
+    CommitOnce(schema);
   } catch (const RedisError& error) {
-    Unavailable(error);
+    if (!first_use || !error.connection_broken()) Unavailable(error);
+    try {
+      in_flight_ = 0;
+      lease_->Reconnect();
+      CommitOnce(schema);
+    } catch (const RedisError& again) {
+      Unavailable(again);
+    }
   }
   committed_ = true;
   lease_.reset();  // the connection is in step again: back to the pool
+}
+
+void RedisResultWriter::CommitOnce(const Json& schema) {
+  const std::string schema_key = RedisResultStore::SchemaKey(key_);
+  const std::string rows_key = RedisResultStore::RowsKey(key_);
+  ReadReplies(0);
+  RedisConnection& connection = lease_->connection();
+  connection.Append({"MULTI"});
+  if (staged_) {
+    connection.Append({"RENAME", staging_key_, rows_key});
+  } else {
+    connection.Append({"DEL", rows_key});  // an empty result replaces an older one
+  }
+  connection.Append({"SET", schema_key, schema.dump(), "PX", ttl_ms_});
+  connection.Append({"PEXPIRE", rows_key, ttl_ms_});
+  connection.Append({"EXEC"});
+  for (int i = 0; i < 4; ++i) ThrowIfErrorReply(*connection.Read(), "put");
+  RedisReply exec = connection.Read();
+  if (exec->type != REDIS_REPLY_ARRAY || exec->elements != 3) {
+    throw RedisError("put: transaction aborted", false);
+  }
+  for (std::size_t i = 0; i < exec->elements; ++i) ThrowIfErrorReply(*exec->element[i], "put");
 }
 
 }  // namespace dp

@@ -28,12 +28,13 @@ void ResultStore::Put(const std::string& key, const StoredResult& result,
   writer->Commit(result.schema);
 }
 
-std::unique_ptr<ResultStore> OpenResultStore(const std::string& url) {
-  if (url.empty() || url == "memory") return std::make_unique<MemoryResultStore>();
+std::unique_ptr<ResultStore> OpenResultStore(const std::string& url,
+                                             std::chrono::seconds memory_sweep_interval) {
   std::string_view text = url;
-  if (text.rfind("memory:", 0) == 0) {
+  if (text.empty() || text == "memory" || text.rfind("memory:", 0) == 0) {
     MemoryResultStoreOptions options;
-    options.max_bytes = ParseMaxBytes(text.substr(7));
+    if (text.rfind("memory:", 0) == 0) options.max_bytes = ParseMaxBytes(text.substr(7));
+    options.sweep_interval = memory_sweep_interval;
     return std::make_unique<MemoryResultStore>(std::move(options));
   }
   if (text.rfind("redis://", 0) == 0) {

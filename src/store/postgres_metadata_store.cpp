@@ -7,7 +7,9 @@
 
 #include "datapipelines/store/migration.hpp"
 #include "datapipelines/store/redact_url.hpp"
+#include "datapipelines/store/store_outage.hpp"
 #include "datapipelines/util/clock.hpp"
+#include "datapipelines/util/socket_liveness.hpp"
 
 namespace dp {
 
@@ -117,6 +119,7 @@ int PostgresMetadataStore::SchemaVersion() {
 }
 
 bool PostgresMetadataStore::Ping() {
+  if (writes_failing_) return false;
   try {
     bool ok = false;
     Run([&](Connection& c) {
@@ -156,6 +159,7 @@ int64_t PostgresMetadataStore::Execute(const std::string& sql,
     pqxx::nontransaction tx(c.pq);
     affected = static_cast<int64_t>(ExecPrepared(tx, name, params).affected_rows());
   });
+  if (affected > 0) writes_failing_ = false;  // a write reached the disk again
   return affected;
 }
 
@@ -167,11 +171,21 @@ std::unique_ptr<PostgresMetadataStore::Connection> PostgresMetadataStore::Acquir
   std::unique_lock lock(mutex_);
   bool ready = available_.wait_for(lock, kAcquireTimeout,
                                    [&] { return !idle_.empty() || open_ < pool_size_; });
-  if (!ready) throw std::runtime_error("PostgreSQL metadata store: no free connection");
+  if (!ready) ThrowMetadataUnavailable("postgres", "no free connection within 30 s");
   if (!idle_.empty()) {
     auto conn = std::move(idle_.back());
     idle_.pop_back();
-    return conn;
+    // The server restarted since this connection was last used: reconnect in its slot
+    // rather than fail (or half-run) the statement meant for it.
+    if (!PeerHasClosed(conn->pq.sock())) return conn;
+    lock.unlock();
+    conn.reset();
+    try {
+      return Open();
+    } catch (const std::exception& error) {
+      Discard();
+      Rethrow(error);
+    }
   }
   ++open_;  // reserve the slot, then connect without holding the lock
   lock.unlock();
@@ -233,14 +247,32 @@ std::string PostgresMetadataStore::StatementName(const std::string& sql) {
   return it->second;
 }
 
+namespace {
+
+// SQLSTATEs that say the server cannot serve now rather than that the statement is wrong:
+// connection exceptions (08), shutting down or starting up (57P01-57P03), too many
+// connections (53300). A full disk (53100) is its own answer.
+bool IsOutageState(const std::string& state) {
+  return state.rfind("08", 0) == 0 || state == "57P01" || state == "57P02" || state == "57P03" ||
+         state == "53300";
+}
+
+}  // namespace
+
 void PostgresMetadataStore::Rethrow(const std::exception& error) const {
   std::string message = FirstLine(ScrubSecrets(error.what(), url_));
   if (dynamic_cast<const pqxx::unique_violation*>(&error)) {
     throw DuplicateKeyError("PostgreSQL metadata store: " + message);
   }
   if (dynamic_cast<const pqxx::broken_connection*>(&error)) {
-    throw std::runtime_error("PostgreSQL metadata store " + RedactUrl(url_) +
-                             " unreachable: " + message);
+    ThrowMetadataUnavailable("postgres", RedactUrl(url_) + " unreachable: " + message);
+  }
+  if (const auto* sql = dynamic_cast<const pqxx::sql_error*>(&error)) {
+    if (sql->sqlstate() == "53100") {
+      writes_failing_ = true;
+      ThrowMetadataStorageFull("postgres", message);
+    }
+    if (IsOutageState(sql->sqlstate())) ThrowMetadataUnavailable("postgres", message);
   }
   throw std::runtime_error("PostgreSQL metadata store: " + message);
 }

@@ -125,6 +125,13 @@ std::string Where(const ExecutionQuery& q, std::vector<SqlValue>& params) {
   return where;
 }
 
+// The error an execution closed by a sweep carries, whichever sweep closed it.
+std::string InstanceLostError() {
+  return Json{{"code", "pipeline.execution.instance_lost"},
+              {"message", "The server instance running this execution stopped before it finished."}}
+      .dump();
+}
+
 class SqlExecutionStore : public ExecutionStore {
  public:
   explicit SqlExecutionStore(SqlExecutor& sql) : sql_(sql) {}
@@ -240,15 +247,31 @@ class SqlExecutionStore : public ExecutionStore {
                        const std::string& reason, int64_t at_ms) override {
     // One statement, guarded by status = 'RUNNING', so a row its instance finishes meanwhile
     // keeps its real outcome and two instances sweeping at once abort each row once.
-    Json error = {
-        {"code", "pipeline.execution.instance_lost"},
-        {"message", "The server instance running this execution stopped before it finished."}};
     return sql_.Execute(
         "UPDATE pipeline_executions SET status = 'ABORTED', abort_reason = $3, error_json = $4, "
         "finished_at_ms = $5 WHERE status = 'RUNNING' AND instance_id <> $1 AND NOT EXISTS "
         "(SELECT 1 FROM server_instances s WHERE s.id = pipeline_executions.instance_id AND "
         "s.heartbeat_at_ms >= $2)",
-        {live_instance_id, stale_before_ms, reason, error.dump(), at_ms});
+        {live_instance_id, stale_before_ms, reason, InstanceLostError(), at_ms});
+  }
+
+  std::vector<std::string> RunningOf(const std::string& instance_id,
+                                     int64_t started_before_ms) override {
+    std::vector<std::string> ids;
+    for (const auto& row : sql_.Query(
+             "SELECT id FROM pipeline_executions WHERE instance_id = $1 AND status = 'RUNNING' "
+             "AND started_at_ms < $2",
+             {instance_id, started_before_ms})) {
+      ids.push_back(row.at(0).value_or(""));
+    }
+    return ids;
+  }
+
+  bool AbortLost(const std::string& id, const std::string& reason, int64_t at_ms) override {
+    return sql_.Execute(
+               "UPDATE pipeline_executions SET status = 'ABORTED', abort_reason = $2, "
+               "error_json = $3, finished_at_ms = $4 WHERE id = $1 AND status = 'RUNNING'",
+               {id, reason, InstanceLostError(), at_ms}) == 1;
   }
 
   bool RequestCancel(const std::string& id, const std::string& reason) override {

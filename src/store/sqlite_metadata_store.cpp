@@ -7,6 +7,7 @@
 
 #include "datapipelines/connectors/sqlite/sqlite_hardening.hpp"
 #include "datapipelines/store/migration.hpp"
+#include "datapipelines/store/store_outage.hpp"
 #include "datapipelines/util/clock.hpp"
 
 namespace dp {
@@ -129,6 +130,7 @@ int SqliteMetadataStore::SchemaVersionLocked() {
 bool SqliteMetadataStore::Ping() {
   try {
     std::lock_guard lock(mutex_);
+    if (writes_failing_) return false;
     auto rows = RunLocked("SELECT 1", {});
     return rows.size() == 1 && rows[0].at(0) == "1";
   } catch (const std::exception&) {
@@ -145,7 +147,9 @@ std::vector<SqlRow> SqliteMetadataStore::Query(const std::string& sql,
 int64_t SqliteMetadataStore::Execute(const std::string& sql, const std::vector<SqlValue>& params) {
   std::lock_guard lock(mutex_);
   RunLocked(sql, params);
-  return sqlite3_changes64(db_);
+  const int64_t changed = sqlite3_changes64(db_);
+  if (changed > 0) writes_failing_ = false;  // a commit reached the disk again
+  return changed;
 }
 
 std::vector<SqlRow> SqliteMetadataStore::RunLocked(const std::string& sql,
@@ -192,7 +196,20 @@ void SqliteMetadataStore::Fail(int rc, const std::string& context) {
   int extended = sqlite3_extended_errcode(db_);
   std::string message = "SQLite metadata store: " + context + ": " + sqlite3_errmsg(db_);
   if (IsUniqueViolation(extended)) throw DuplicateKeyError(message);
-  throw std::runtime_error(message);
+  switch (rc & 0xff) {  // the primary code
+    case SQLITE_FULL:
+      writes_failing_ = true;
+      ThrowMetadataStorageFull("sqlite", message);
+    case SQLITE_IOERR:
+    case SQLITE_CANTOPEN:
+      writes_failing_ = true;
+      ThrowMetadataUnavailable("sqlite", message);
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:  // another process held the file past the busy timeout
+      ThrowMetadataUnavailable("sqlite", message);
+    default:
+      throw std::runtime_error(message);
+  }
 }
 
 }  // namespace dp

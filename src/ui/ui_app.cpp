@@ -107,6 +107,11 @@ HttpResponse UiApp::Handle(const HttpRequest& request) {
     Json model = AnonymousModel(request);
     model["error"] = error.ToJson();
     response = Html(error.http_status(), pages_->Render("error", model));
+    // An outage's page says when to come back, as its REST answer does.
+    if (auto retry = error.details().find("retry_after_seconds");
+        error.details().is_object() && retry != error.details().end()) {
+      response.SetHeader("Retry-After", retry->dump());
+    }
   } catch (const std::exception& e) {
     spdlog::error("correlation_id={} ui: {}", request.correlation_id, e.what());
     Json model = AnonymousModel(request);

@@ -44,6 +44,7 @@ struct Config {
   std::string data_dir = ".data";
   std::string metadata_url;  // empty = sqlite:<data_dir>/metadata.db
   std::string results_url = "memory";
+  int results_sweep_interval_seconds = 10;  // how often the memory store drops expired results
   std::string rate_limit_url = "memory";
   // datasources (datasources.md §7.1, §8A)
   std::string encryption_key;              // base64 of 32 bytes; "" = embedded key file

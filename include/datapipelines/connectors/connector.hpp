@@ -56,7 +56,9 @@ class Connector {
   virtual std::unique_ptr<Connection> Open() = 0;
 
   ConnectionTestResult Test();
-  // Leased one-shot helpers.
+  // Runs one statement on a pooled session. A reused session found gone before it delivered
+  // anything (its server restarted since it was last used: datasource_unreachable) is dropped
+  // and the statement run once more on a fresh one, so a restart does not fail the node.
   QueryResult Query(std::string_view sql, const BindMap& binds, const QueryOptions& options,
                     const RowCallback& on_row, const ColumnsCallback& on_columns = {});
 

@@ -34,4 +34,10 @@ class DomainError : public std::runtime_error {
   Json record_;
 };
 
+// A refusal because something the server depends on cannot serve now (503 unavailable, 507 out
+// of storage): the caller's to retry later, never the caller's mistake nor a server bug.
+inline bool IsOutage(const DomainError& error) {
+  return error.http_status() == 503 || error.http_status() == 507;
+}
+
 }  // namespace dp

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "datapipelines/http/request_policy.hpp"
 #include "datapipelines/http/router.hpp"
@@ -26,6 +27,11 @@ struct HttpServerOptions {
   // Resource bounds (issue 9). A connection over either cap is answered 503 and closed.
   int max_connections = 4096;
   int max_connections_per_client = 256;
+  // Connections kept back beyond both caps for the probes: while the caps are full (a flood
+  // from many addresses), a connection in this reserve is served one request to a probe path
+  // and closed, so an orchestrator never kills a server that is in fact fine.
+  int reserved_probe_connections = 8;
+  std::vector<std::string> probe_paths = {"/healthz", "/readyz", "/metrics"};
   // Body bytes buffered across all connections at once; a request that would pass it is
   // answered 503 (Retry-After) before its body is read.
   int64_t max_body_bytes_in_flight = 64 << 20;

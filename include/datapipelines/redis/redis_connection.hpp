@@ -41,6 +41,9 @@ class RedisConnection {
   // server work on a pipeline while the caller produces the next commands.
   void Flush();
   bool broken() const;
+  // The server closed this connection since it was last used (it restarted, or dropped an
+  // idle client): checked by the pool before handing an idle connection out, at no round trip.
+  bool closed_by_peer() const;
 
  private:
   [[noreturn]] void ThrowIo(const char* what);

@@ -3,7 +3,8 @@
 // to a staging list (with the result's TTL, so a writer that dies leaves nothing for long)
 // on one leased connection, a bounded number of batches in flight; Commit renames the staging
 // list onto the rows key and sets the schema and TTLs in one MULTI/EXEC, so readers never see
-// a partial result.
+// a partial result. While nothing of the result has reached Redis (its first batch, or the
+// commit of an empty result), a connection found broken is replaced and the step retried once.
 #include <chrono>
 #include <memory>
 #include <string>
@@ -26,6 +27,8 @@ class RedisResultWriter : public ResultWriter {
 
  private:
   void SendBatch();
+  void SendBatchOnce();
+  void CommitOnce(const Json& schema);
   void ReadReplies(std::size_t keep_in_flight);
 
   RedisPool& pool_;

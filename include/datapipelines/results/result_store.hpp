@@ -67,6 +67,8 @@ class ResultStore {
 };
 
 // "memory" (or empty) | "memory:<max-bytes>" | "redis://[:password@]host:port[/db]".
-std::unique_ptr<ResultStore> OpenResultStore(const std::string& url);
+// `memory_sweep_interval`: how often the in-memory store drops expired results.
+std::unique_ptr<ResultStore> OpenResultStore(
+    const std::string& url, std::chrono::seconds memory_sweep_interval = std::chrono::seconds(10));
 
 }  // namespace dp

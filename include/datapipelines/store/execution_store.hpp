@@ -125,6 +125,13 @@ class ExecutionStore {
   virtual int64_t AbortOrphans(const std::string& live_instance_id, int64_t stale_before_ms,
                                const std::string& reason, int64_t at_ms) = 0;
 
+  // This instance's RUNNING executions started before `started_before_ms`: the live instance
+  // compares them with what it really runs, to close the ones it lost track of.
+  virtual std::vector<std::string> RunningOf(const std::string& instance_id,
+                                             int64_t started_before_ms) = 0;
+  // Marks one RUNNING execution ABORTED as AbortOrphans does; false when no longer RUNNING.
+  virtual bool AbortLost(const std::string& id, const std::string& reason, int64_t at_ms) = 0;
+
   // Cancellation across instances: any instance records the request on the RUNNING row; the
   // instance running it polls its own rows and interrupts them. false when not RUNNING.
   virtual bool RequestCancel(const std::string& id, const std::string& reason) = 0;

@@ -2,6 +2,7 @@
 // Metadata store over PostgreSQL (libpqxx 6.4) for multi-instance deployments. A small
 // pool of connections (mutex + condition variable); a connection found broken is
 // reopened and the operation retried once. Statements are prepared per connection.
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <functional>
@@ -56,6 +57,9 @@ class PostgresMetadataStore final : public MetadataStore {
   std::vector<std::unique_ptr<Connection>> idle_;
   std::size_t open_ = 0;                                          // idle + leased
   std::unordered_map<std::string, std::string> statement_names_;  // sql -> "dp_s<n>"
+  // Set when the server refused a write for want of disk, cleared by the next write that
+  // changed a row: while set, Ping reports the store down.
+  mutable std::atomic<bool> writes_failing_{false};
 };
 
 }  // namespace dp

@@ -1,7 +1,8 @@
 #pragma once
 // Metadata store over an embedded SQLite file (the no-server default). One connection in
 // WAL mode, serialized by a mutex since callers come from the blocking thread pool;
-// prepared statements are cached per SQL text.
+// prepared statements are cached per SQL text. A full disk or an I/O failure is answered as
+// an outage (store_outage.hpp), and readiness reports the store down until a write succeeds.
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -40,6 +41,9 @@ class SqliteMetadataStore final : public MetadataStore {
   [[noreturn]] void Fail(int rc, const std::string& context);
 
   std::mutex mutex_;
+  // Set when a write failed for want of disk or I/O, cleared by the next write that changed
+  // a row: while set, Ping reports the store down (reads alone still answer).
+  bool writes_failing_ = false;
   sqlite3* db_ = nullptr;
   std::unordered_map<std::string, sqlite3_stmt*> statements_;
 };

@@ -13,6 +13,7 @@
 #include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/util/ascii.hpp"
 #include "datapipelines/util/crypto.hpp"
+#include "datapipelines/util/socket_liveness.hpp"
 
 namespace dp {
 namespace {
@@ -151,6 +152,11 @@ MysqlConnection::MysqlConnection(const ConnectorConfig& config) : config_(config
 
 MysqlConnection::~MysqlConnection() {
   if (conn_) mysql_close(conn_);
+}
+
+// A server that restarted closed its end: the kernel knows before the client library does.
+bool MysqlConnection::broken() const {
+  return broken_ || !conn_ || PeerHasClosed(static_cast<int>(mysql_get_socket(conn_)));
 }
 
 void MysqlConnection::Fail() {

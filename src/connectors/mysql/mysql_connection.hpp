@@ -19,7 +19,7 @@ class MysqlConnection : public Connection {
   void Cancel() override;
   bool Ping(int timeout_ms) override;
   std::string ServerVersion() override;
-  bool broken() const override { return broken_; }
+  bool broken() const override;
 
   NamespaceListing ListNamespaces(const IntrospectionOptions& options) override;
   TableListing ListTables(const std::optional<std::string>& schema,

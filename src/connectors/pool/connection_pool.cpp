@@ -6,8 +6,8 @@
 namespace dp {
 
 ConnectionPool::Lease::Lease(std::shared_ptr<ConnectionPool> pool, std::unique_ptr<Connection> conn,
-                             Clock::time_point created)
-    : pool_(std::move(pool)), conn_(std::move(conn)), created_(created) {}
+                             Clock::time_point created, bool reused)
+    : pool_(std::move(pool)), conn_(std::move(conn)), created_(created), reused_(reused) {}
 
 ConnectionPool::Lease& ConnectionPool::Lease::operator=(Lease&& other) noexcept {
   if (this != &other) {
@@ -15,6 +15,7 @@ ConnectionPool::Lease& ConnectionPool::Lease::operator=(Lease&& other) noexcept 
     pool_ = std::move(other.pool_);
     conn_ = std::move(other.conn_);
     created_ = other.created_;
+    reused_ = other.reused_;
   }
   return *this;
 }
@@ -79,7 +80,9 @@ ConnectionPool::Lease ConnectionPool::Acquire() {
       idle_.pop_back();
       lock.unlock();
       bool usable = Usable(candidate);  // validation runs without the pool lock
-      if (usable) return Lease(shared_from_this(), std::move(candidate.conn), candidate.created);
+      if (usable) {
+        return Lease(shared_from_this(), std::move(candidate.conn), candidate.created, true);
+      }
       candidate.conn.reset();
       lock.lock();
       --total_;
@@ -90,7 +93,7 @@ ConnectionPool::Lease ConnectionPool::Acquire() {
       lock.unlock();
       try {
         auto conn = factory_();
-        return Lease(shared_from_this(), std::move(conn), Clock::now());
+        return Lease(shared_from_this(), std::move(conn), Clock::now(), false);
       } catch (...) {
         lock.lock();
         --total_;

@@ -12,6 +12,7 @@
 #include "datapipelines/connectors/named_parameters.hpp"
 #include "datapipelines/connectors/type_mapper.hpp"
 #include "datapipelines/domain/error_codes.hpp"
+#include "datapipelines/util/socket_liveness.hpp"
 #include "pg_array_text.hpp"
 
 namespace dp {
@@ -202,7 +203,10 @@ PostgresConnection::~PostgresConnection() {
   if (conn_) PQfinish(conn_);
 }
 
-bool PostgresConnection::broken() const { return !conn_ || PQstatus(conn_) != CONNECTION_OK; }
+// A server that restarted closed its end: the kernel knows before libpq does.
+bool PostgresConnection::broken() const {
+  return !conn_ || PQstatus(conn_) != CONNECTION_OK || PeerHasClosed(PQsocket(conn_));
+}
 
 void PostgresConnection::Cancel() {
   char error[256];

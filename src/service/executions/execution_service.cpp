@@ -494,10 +494,6 @@ ExecutionOutcome ExecutionService::RunRecorded(
                      {"correlation_id", record.correlation_id},
                      {"execution_id", record.id}};
   }
-  {
-    std::lock_guard lock(running_mutex_);
-    running_.erase(record.id);
-  }
   record.status = outcome.status;
   record.parameters = context.Snapshot();
   record.node_stats = outcome.node_stats;
@@ -512,12 +508,81 @@ ExecutionOutcome ExecutionService::RunRecorded(
                      {"expires_at_ms", record.finished_at_ms + ttl.count() * 1000}};
   }
   AppendTerminalEvents(events, record, outcome);
-  if (!executions_.Finish(record)) {
-    // Swept as orphaned meanwhile (a stalled heartbeat): the stored terminal state stands.
-    if (auto stored = executions_.Find(record.id)) record = *stored;
+  // Still counted as running until its final state is written or handed to the retries, so
+  // the sweep of lost executions never closes it in between.
+  const bool recorded = RecordTerminal(record);
+  {
+    std::lock_guard lock(running_mutex_);
+    running_.erase(record.id);
   }
   if (options_.on_finished) options_.on_finished(record, body);
+  if (!recorded) {
+    throw DomainError(
+        errc::kMetadataUnavailable,
+        "The execution finished " + record.status +
+            ", but the metadata store did not take its final state yet; the "
+            "server keeps writing it. Read the execution again shortly.",
+        Json{{"execution_id", record.id}, {"status", record.status}, {"retry_after_seconds", 5}});
+  }
   return outcome;
+}
+
+bool ExecutionService::RecordTerminal(ExecutionRecord& record) {
+  constexpr int kTriesNow = 3;
+  for (int attempt = 1;; ++attempt) {
+    try {
+      if (!executions_.Finish(record)) {
+        // Swept as orphaned meanwhile (a stalled heartbeat): the stored terminal state stands.
+        if (auto stored = executions_.Find(record.id)) record = *stored;
+      }
+      return true;
+    } catch (const std::exception& error) {
+      if (attempt == kTriesNow) {
+        spdlog::warn(
+            "correlation_id={} execution {}: final state {} not recorded, retrying every "
+            "second: {}",
+            record.correlation_id, record.id, record.status, error.what());
+        std::lock_guard lock(pending_mutex_);
+        pending_terminal_.insert_or_assign(record.id, record);
+        return false;
+      }
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(200 * attempt));
+  }
+}
+
+void ExecutionService::RetryPendingTerminals() {
+  std::map<std::string, ExecutionRecord> pending;
+  {
+    std::lock_guard lock(pending_mutex_);
+    if (pending_terminal_.empty()) return;
+    pending = pending_terminal_;
+  }
+  for (const auto& [id, record] : pending) {
+    try {
+      executions_.Finish(record);  // false: a sweep closed it; either way it is no longer ours
+    } catch (const std::exception&) {
+      return;  // the store still refuses: the next second tries again
+    }
+    std::lock_guard lock(pending_mutex_);
+    pending_terminal_.erase(id);
+    spdlog::info("correlation_id={} execution {}: final state {} recorded", record.correlation_id,
+                 id, record.status);
+  }
+}
+
+void ExecutionService::AbortLostExecutions(int64_t now) {
+  const int64_t started_before = now - options_.heartbeat_seconds * 1000LL;
+  for (const std::string& id : executions_.RunningOf(instance_id_, started_before)) {
+    {
+      std::scoped_lock lock(running_mutex_, pending_mutex_);
+      if (running_.count(id) || pending_terminal_.count(id)) continue;
+    }
+    if (executions_.AbortLost(id, "The server lost track of the execution.", now)) {
+      spdlog::warn("executions: {} was RUNNING on this instance without running: marked ABORTED",
+                   id);
+    }
+  }
 }
 
 int ExecutionService::RunningCount() {
@@ -772,6 +837,7 @@ void ExecutionService::HeartbeatLoop() {
   int64_t ticks = 0;
   while (!heartbeat_cv_.wait_for(lock, std::chrono::seconds(1), [this] { return stopping_; })) {
     lock.unlock();
+    RetryPendingTerminals();
     try {
       ApplyRemoteCancels();
       if (++ticks % options_.heartbeat_seconds == 0) {
@@ -779,6 +845,7 @@ void ExecutionService::HeartbeatLoop() {
         executions_.Heartbeat(instance_id_, now);
         executions_.AbortOrphans(instance_id_, now - 3LL * options_.heartbeat_seconds * 1000,
                                  "The instance running it stopped.", now);
+        AbortLostExecutions(now);
       }
     } catch (const std::exception& error) {
       spdlog::warn("executions: heartbeat failed: {}", error.what());
@@ -811,6 +878,7 @@ void ExecutionService::Stop() {
   }
   heartbeat_cv_.notify_all();
   if (heartbeat_.joinable()) heartbeat_.join();
+  RetryPendingTerminals();  // a last chance for final states still waiting on the store
   std::lock_guard lock(running_mutex_);
   for (auto& [id, cancellation] : running_) {
     cancellation->Abort({AbortKind::kShutdown, "The server shut down during the execution."});

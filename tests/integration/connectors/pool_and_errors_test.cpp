@@ -76,6 +76,41 @@ TEST_F(PostgresConnectorTest, PoolValidatesIdleSessionsAndReplacesDeadOnes) {
   EXPECT_EQ(connector->pool().total(), 1);
 }
 
+// A pooled session the server closed (a restart, an idle cut) between two statements, so
+// recently used that the pool would not validate it: the next statement still succeeds, on a
+// fresh session, instead of failing its node with datasource_unreachable.
+void CheckStatementSurvivesAClosedPooledSession(ConnectorConfig config,
+                                                const std::string& session_id_sql,
+                                                const std::string& kill_sql_prefix,
+                                                const std::string& kill_sql_suffix,
+                                                Connector& admin) {
+  config.pool.max_size = 2;
+  config.pool.validate_after_idle_ms = 60'000;
+  auto connector = MakeConnector(config);
+  std::string victim;
+  connector->Query(session_id_sql, {}, QueryOptions{}, [&](const RowView& row) {
+    return victim = row.Wire(0).get<std::string>(), true;
+  });
+  ASSERT_FALSE(victim.empty());
+  admin.Acquire()->Execute(kill_sql_prefix + victim + kill_sql_suffix);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  std::string now;
+  connector->Query(session_id_sql, {}, QueryOptions{},
+                   [&](const RowView& row) { return now = row.Wire(0).get<std::string>(), true; });
+  EXPECT_FALSE(now.empty());
+  EXPECT_NE(now, victim);
+}
+
+TEST_F(PostgresConnectorTest, AStatementSurvivesAPooledSessionTheServerClosed) {
+  CheckStatementSurvivesAClosedPooledSession(config_, "SELECT pg_backend_pid()::text AS id",
+                                             "SELECT pg_terminate_backend(", ")", *connector_);
+}
+
+TEST_F(MysqlConnectorTest, AStatementSurvivesAPooledSessionTheServerClosed) {
+  CheckStatementSurvivesAClosedPooledSession(config_, "SELECT CAST(CONNECTION_ID() AS CHAR) AS id",
+                                             "KILL ", "", *connector_);
+}
+
 void ExpectUnreachableWithoutSecret(Connector& connector) {
   auto error = CatchDomainError([&] { connector.Acquire(); });
   ASSERT_TRUE(error);

@@ -34,6 +34,7 @@ class ResultStoreTest : public ::testing::TestWithParam<std::string> {
     if (GetParam() == "memory") {
       MemoryResultStoreOptions options;
       options.now = clock_.Now();
+      options.sweep_on_timer = false;
       store_ = std::make_unique<MemoryResultStore>(options);
     } else {
       DP_REQUIRE_SERVICE_URL(url, "DP_TEST_REDIS_URL");
@@ -290,12 +291,20 @@ TEST(MemoryResultStoreTest, AWriterIsRefusedAsSoonAsItOutgrowsTheCap) {
   EXPECT_FALSE(store.GetPage("big", 0, 1).has_value());
 }
 
+// What one result of `result`'s rows costs the store under a key of two characters.
+std::size_t ChargedBytes(const StoredResult& result) {
+  MemoryResultStore probe(MemoryResultStoreOptions{.sweep_on_timer = false});
+  probe.Put("k0", result, seconds(60));
+  return probe.used_bytes();
+}
+
 TEST(MemoryResultStoreTest, EvictsExpiredEntriesToMakeRoom) {
   test::FakeSteadyClock clock;
   MemoryResultStoreOptions options;
   options.now = clock.Now();
+  options.sweep_on_timer = false;
   StoredResult result = MakeResult(200);
-  std::size_t one = MemoryResultStore::EstimateBytes("k1", result.schema.dump(), result);
+  std::size_t one = ChargedBytes(result);
   options.max_bytes = one * 2 + one / 2;  // room for two
   MemoryResultStore store(options);
   store.Put("k1", result, seconds(1));
@@ -310,16 +319,21 @@ TEST(MemoryResultStoreTest, EvictsExpiredEntriesToMakeRoom) {
   EXPECT_EQ(store.used_bytes(), one * 2);
 }
 
+// While the new copy is written both copies are in memory, and both are counted; once it is
+// published only the new one is.
 TEST(MemoryResultStoreTest, ReplacingAccountsOnlyTheNewSize) {
   MemoryResultStoreOptions options;
+  options.sweep_on_timer = false;
   StoredResult result = MakeResult(200);
-  std::size_t one = MemoryResultStore::EstimateBytes("k", result.schema.dump(), result);
-  options.max_bytes = one + one / 2;
+  std::size_t one = ChargedBytes(result);
+  options.max_bytes = 2 * one + one / 2;
   MemoryResultStore store(options);
-  store.Put("k", result, seconds(60));
-  store.Put("k", result, seconds(60));  // the old copy's bytes are given back first
+  store.Put("k0", result, seconds(60));
+  store.Put("k0", result, seconds(60));
   EXPECT_EQ(store.used_bytes(), one);
-  EXPECT_TRUE(store.Remove("k"));
+  store.Put("k0", result, seconds(60));
+  EXPECT_EQ(store.used_bytes(), one);
+  EXPECT_TRUE(store.Remove("k0"));
   EXPECT_EQ(store.used_bytes(), 0u);
 }
 
@@ -328,12 +342,60 @@ TEST(MemoryResultStoreTest, SweepsExpiredEntriesOnPut) {
   MemoryResultStoreOptions options;
   options.now = clock.Now();
   options.sweep_interval = milliseconds(5000);
+  options.sweep_on_timer = false;
   MemoryResultStore store(options);
   for (int i = 0; i < 10; ++i) store.Put("old-" + std::to_string(i), MakeResult(10), seconds(1));
   std::size_t after_old = store.used_bytes();
   clock.Advance(milliseconds(6000));
   store.Put("fresh", MakeResult(10), seconds(60));  // never read the old ones: sweep frees them
   EXPECT_LT(store.used_bytes(), after_old / 5);
+}
+
+// The cap counts what the rows really cost: a result of many short rows is charged at least
+// each row's string object, not only its characters.
+TEST(MemoryResultStoreTest, ChargesEachRowsRealCost) {
+  StoredResult tiny = MakeResult(1000);  // rows short enough to live inside the string object
+  EXPECT_GE(ChargedBytes(tiny), tiny.rows.size() * sizeof(std::string));
+  StoredResult wide = MakeResult(1000, std::string(40, 'w'));  // each row has a heap block
+  std::size_t characters = 0;
+  for (const auto& row : wide.rows) characters += row.size();
+  EXPECT_GE(ChargedBytes(wide), characters + wide.rows.size() * (sizeof(std::string) + 8));
+}
+
+// Full of live results, the store refuses a new writer at once and keeps serving reads.
+TEST(MemoryResultStoreTest, AFullStoreRefusesANewWriterAtOnceAndStillServesReads) {
+  StoredResult result = MakeResult(200);
+  MemoryResultStore store(
+      MemoryResultStoreOptions{.max_bytes = ChargedBytes(result) + 64, .sweep_on_timer = false});
+  store.Put("k1", result, seconds(60));
+  EXPECT_THROW(store.OpenWriter("k2", seconds(60)), ResultStoreUnavailable);
+  EXPECT_EQ(store.GetPage("k1", 0, 5)->rows.size(), 5u);
+}
+
+// A writer dropped unfinished (its execution failed) gives its reservation back.
+TEST(MemoryResultStoreTest, AnAbandonedWriterGivesItsReservationBack) {
+  MemoryResultStore store(MemoryResultStoreOptions{.max_bytes = 1 << 20, .sweep_on_timer = false});
+  {
+    auto writer = store.OpenWriter("k", seconds(60));
+    for (const auto& row : MakeResult(500).rows) writer->Append(row);
+    EXPECT_GT(store.CurrentUsage()->bytes, 0);
+  }
+  EXPECT_EQ(store.CurrentUsage()->bytes, 0);
+  store.Put("k", MakeResult(500), seconds(60));  // the whole cap is free again
+}
+
+// Idle, nothing written or read: the timer still drops expired results.
+TEST(MemoryResultStoreTest, TheTimerSweepsExpiredResultsWhileIdle) {
+  MemoryResultStoreOptions options;
+  options.sweep_interval = milliseconds(50);
+  MemoryResultStore store(options);
+  store.Put("k", MakeResult(100), seconds(1));
+  ASSERT_GT(store.used_bytes(), 0u);
+  const auto deadline = std::chrono::steady_clock::now() + seconds(5);
+  while (store.used_bytes() > 0 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(milliseconds(20));
+  }
+  EXPECT_EQ(store.used_bytes(), 0u);
 }
 
 // --- redis only --------------------------------------------------------------------------
@@ -367,6 +429,20 @@ TEST_F(RedisResultStoreTest, WritesTheDocumentedLayoutWithTtlOnBothKeys) {
   RedisReply schema = raw.Command({"GET", "dp:result:" + key + ":schema"});
   EXPECT_EQ(Json::parse(std::string(schema->str, schema->len)), result.schema);
   EXPECT_EQ(raw.Command({"LLEN", "dp:result:" + key + ":rows"})->integer, 3);
+  store.Remove(key);
+}
+
+// Redis closing every client (what a restart does) must not fail the next result write: the
+// pooled connection is found closed and replaced before the rows are sent.
+TEST_F(RedisResultStoreTest, AWriteAfterRedisDroppedItsClientsSucceeds) {
+  RedisResultStore store(url_);
+  StoredResult result = MakeResult(50);
+  store.Put("test-" + NewUuid(), result, seconds(30));  // leaves a pooled connection idle
+  RedisConnection raw(url_, {});
+  ASSERT_GE(raw.Command({"CLIENT", "KILL", "TYPE", "normal", "SKIPME", "yes"})->integer, 1);
+  const std::string key = "test-" + NewUuid();
+  store.Put(key, result, seconds(30));
+  EXPECT_EQ(store.GetPage(key, 0, 100)->rows, result.rows);
   store.Remove(key);
 }
 

@@ -9,6 +9,8 @@
 #include <thread>
 #include <vector>
 
+#include "datapipelines/domain/domain_error.hpp"
+#include "datapipelines/domain/error_codes.hpp"
 #include "store_suite.hpp"
 
 namespace dp {
@@ -152,6 +154,60 @@ TEST(PostgresMetadataStore, ReconnectsAfterServerDropsConnections) {
     EXPECT_EQ(store->Users().CountUsers(), 2);
   }
   ExecAdmin(pg, "DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+}
+
+// The first call after the server dropped the pool's connections is a write: the dead idle
+// connection is seen closed before the statement is sent, so the row is written once.
+TEST(PostgresMetadataStore, AWriteAfterTheServerDroppedItsConnectionsIsWrittenOnce) {
+  DP_REQUIRE_SERVICE_URL(pg, "DP_TEST_PG_META_URL");
+  std::string schema = "dp_store_test_" + UniqueSuffix();
+  std::string app = "dp_store_write_" + UniqueSuffix();
+  ExecAdmin(pg, "DROP SCHEMA IF EXISTS " + schema + " CASCADE; CREATE SCHEMA " + schema);
+  {
+    auto store = OpenMetadataStore(WithApplicationName(WithSearchPath(pg, schema), app));
+    ASSERT_EQ(store->Migrate(), LatestVersion());
+    ExecAdmin(pg,
+              "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE "
+              "application_name = '" +
+                  app + "'");
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    store->Users().InsertUser(MakeUser("u1", "a@example.com"));
+    EXPECT_EQ(store->Users().CountUsers(), 1);
+  }
+  ExecAdmin(pg, "DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+}
+
+// A full disk is an outage with its own code, not a server bug: the write is refused with
+// service.metadata_storage_full (507, retry later), nothing of it is kept, and readiness says
+// the store is down until a write reaches the disk again. SQLite's page limit fills the file
+// exactly as a full disk would.
+TEST(SqliteMetadataStore, AFullDiskRefusesWritesWithItsOwnCodeUntilSpaceReturns) {
+  fs::path dir = fs::temp_directory_path() / ("dp_store_full_" + UniqueSuffix());
+  fs::create_directories(dir);
+  {
+    auto store = OpenMetadataStore((dir / "meta.db").string());
+    store->Migrate();
+    store->Execute("PRAGMA wal_checkpoint(TRUNCATE)", {});
+    const auto pages = store->Query("PRAGMA page_count", {}).at(0).at(0).value_or("0");
+    store->Query("PRAGMA max_page_count = " + pages, {});
+    User big = MakeUser("u1", "a@example.com");
+    big.display_name = std::string(64 * 1024, 'x');  // more than the free pages hold
+    try {
+      store->Users().InsertUser(big);
+      FAIL() << "a write past the full disk was accepted";
+    } catch (const DomainError& error) {
+      EXPECT_EQ(error.code(), errc::kMetadataStorageFull);
+      EXPECT_EQ(error.http_status(), 507);
+      EXPECT_TRUE(error.details().contains("retry_after_seconds"));
+    }
+    EXPECT_FALSE(store->Ping());
+    EXPECT_EQ(store->Users().CountUsers(), 0);
+    store->Query("PRAGMA max_page_count = 1073741823", {});
+    store->Users().InsertUser(big);
+    EXPECT_TRUE(store->Ping());
+    EXPECT_EQ(store->Users().CountUsers(), 1);
+  }
+  fs::remove_all(dir);
 }
 
 TEST(PostgresMetadataStore, FailedLoginErrorIsRedacted) {

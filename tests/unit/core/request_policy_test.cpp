@@ -89,3 +89,28 @@ TEST(HttpMessageTest, HeadersQueryAndCookies) {
 
 }  // namespace
 }  // namespace dp
+
+namespace dp {
+namespace {
+
+// Credentials are opaque bytes for the authenticator to judge: a garbled key is a wrong key
+// (401 there), not bad text at the edge; any other header must still be UTF-8.
+TEST(RequestPolicyTest, OnlyCredentialHeadersMayCarryBytesThatAreNotUtf8) {
+  RequestPolicy policy({}, {});
+  for (const char* credential : {"Authorization", "DP-API-Key", "Cookie"}) {
+    HttpRequest request;
+    request.target = "/api/v1/pipelines";
+    request.headers.Add("Host", "localhost");
+    request.headers.Add(credential, "Bearer dp_\xff\xfe\xc3");
+    EXPECT_FALSE(policy.Refusal(request).has_value()) << credential;
+  }
+  HttpRequest request;
+  request.target = "/api/v1/pipelines";
+  request.headers.Add("Host", "localhost");
+  request.headers.Add("DP-Workspace", "\xff\xfe");
+  ASSERT_TRUE(policy.Refusal(request).has_value());
+  EXPECT_EQ(policy.Refusal(request)->status, 400);
+}
+
+}  // namespace
+}  // namespace dp

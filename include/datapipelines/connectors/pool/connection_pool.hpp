@@ -24,7 +24,7 @@ class ConnectionPool : public std::enable_shared_from_this<ConnectionPool> {
    public:
     Lease() = default;
     Lease(std::shared_ptr<ConnectionPool> pool, std::unique_ptr<Connection> conn,
-          Clock::time_point created);
+          Clock::time_point created, bool reused);
     Lease(Lease&&) noexcept = default;
     Lease& operator=(Lease&&) noexcept;
     ~Lease();
@@ -33,12 +33,15 @@ class ConnectionPool : public std::enable_shared_from_this<ConnectionPool> {
     Connection* get() const { return conn_.get(); }
     // Drop the session instead of returning it (e.g. after a cancel mid-protocol).
     void Discard();
+    // The session served an earlier lease: it may have gone stale since (a server restart).
+    bool reused() const { return reused_; }
 
    private:
     void Release();
     std::shared_ptr<ConnectionPool> pool_;
     std::unique_ptr<Connection> conn_;
     Clock::time_point created_{};
+    bool reused_ = false;
   };
 
   static std::shared_ptr<ConnectionPool> Create(PoolSettings settings, Factory factory);

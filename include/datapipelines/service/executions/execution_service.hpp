@@ -178,6 +178,12 @@ class ExecutionService {
  private:
   void HeartbeatLoop();
   void ApplyRemoteCancels();
+  // Writes an execution's final state; false when the store refused it a few times (it is then
+  // retried every second until taken). Reloads `record` when a sweep closed it meanwhile.
+  bool RecordTerminal(ExecutionRecord& record);
+  void RetryPendingTerminals();
+  // Closes this instance's RUNNING rows that it neither runs nor still has to write.
+  void AbortLostExecutions(int64_t now);
 
   MetadataStore& metadata_;
   ExecutionStore& executions_;
@@ -195,6 +201,10 @@ class ExecutionService {
   std::map<std::string, int> running_per_user_;
   int running_total_ = 0;  // root executions holding a slot (under running_mutex_)
 
+  // Final states the store did not take yet (a full disk, an outage), by execution id: written
+  // again every second, and never swept as lost meanwhile.
+  std::mutex pending_mutex_;
+  std::map<std::string, ExecutionRecord> pending_terminal_;
   std::mutex heartbeat_mutex_;
   std::condition_variable heartbeat_cv_;
   bool stopping_ = false;
