@@ -175,19 +175,12 @@ std::unique_ptr<PostgresMetadataStore::Connection> PostgresMetadataStore::Acquir
   if (!idle_.empty()) {
     auto conn = std::move(idle_.back());
     idle_.pop_back();
-    // The server restarted since this connection was last used: reconnect in its slot
-    // rather than fail (or half-run) the statement meant for it.
     if (!PeerHasClosed(conn->pq.sock())) return conn;
-    lock.unlock();
-    conn.reset();
-    try {
-      return Open();
-    } catch (const std::exception& error) {
-      Discard();
-      Rethrow(error);
-    }
+    // The server restarted since this connection was last used: a fresh one takes its slot
+    // rather than fail (or half-run) the statement meant for it.
+  } else {
+    ++open_;  // reserve the slot, then connect without holding the lock
   }
-  ++open_;  // reserve the slot, then connect without holding the lock
   lock.unlock();
   try {
     return Open();

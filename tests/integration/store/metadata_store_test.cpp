@@ -148,31 +148,11 @@ TEST(PostgresMetadataStore, ReconnectsAfterServerDropsConnections) {
         "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1", app);
     ASSERT_GE(killed.size(), 1u);
 
-    EXPECT_EQ(store->Users().CountUsers(), 1);  // broken connection reopened, call retried
-    EXPECT_TRUE(store->Ping());
+    // The first call after is a write: the closed connection is replaced before the statement
+    // is sent (or, closed a moment late, the statement is retried once), and it is written once.
     store->Users().InsertUser(MakeUser("u2", "b@example.com"));
     EXPECT_EQ(store->Users().CountUsers(), 2);
-  }
-  ExecAdmin(pg, "DROP SCHEMA IF EXISTS " + schema + " CASCADE");
-}
-
-// The first call after the server dropped the pool's connections is a write: the dead idle
-// connection is seen closed before the statement is sent, so the row is written once.
-TEST(PostgresMetadataStore, AWriteAfterTheServerDroppedItsConnectionsIsWrittenOnce) {
-  DP_REQUIRE_SERVICE_URL(pg, "DP_TEST_PG_META_URL");
-  std::string schema = "dp_store_test_" + UniqueSuffix();
-  std::string app = "dp_store_write_" + UniqueSuffix();
-  ExecAdmin(pg, "DROP SCHEMA IF EXISTS " + schema + " CASCADE; CREATE SCHEMA " + schema);
-  {
-    auto store = OpenMetadataStore(WithApplicationName(WithSearchPath(pg, schema), app));
-    ASSERT_EQ(store->Migrate(), LatestVersion());
-    ExecAdmin(pg,
-              "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE "
-              "application_name = '" +
-                  app + "'");
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    store->Users().InsertUser(MakeUser("u1", "a@example.com"));
-    EXPECT_EQ(store->Users().CountUsers(), 1);
+    EXPECT_TRUE(store->Ping());
   }
   ExecAdmin(pg, "DROP SCHEMA IF EXISTS " + schema + " CASCADE");
 }
