@@ -4,6 +4,8 @@
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <csignal>
+
 #include <unistd.h>
 
 #include <cstdlib>
@@ -13,6 +15,7 @@
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/executor/tempdb.hpp"
 #include "datapipelines/health/readiness_probe.hpp"
+#include "datapipelines/http/http_client.hpp"
 #include "datapipelines/http/http_server.hpp"
 #include "datapipelines/lake/lake_table_service.hpp"
 #include "datapipelines/lake/lake_table_store.hpp"
@@ -55,6 +58,7 @@
 #include "datapipelines/service/executions/node_run_service.hpp"
 #include "datapipelines/service/identity/account_service.hpp"
 #include "datapipelines/service/identity/auth_service.hpp"
+#include "datapipelines/service/identity/oidc/oidc_sign_in.hpp"
 #include "datapipelines/service/identity/request_authenticator.hpp"
 #include "datapipelines/service/identity/workspace_admin_service.hpp"
 #include "datapipelines/service/pipelines/check_run_service.hpp"
@@ -67,6 +71,7 @@
 #include "datapipelines/store/execution_store.hpp"
 #include "datapipelines/store/learned_fact_store.hpp"
 #include "datapipelines/store/metadata_store.hpp"
+#include "datapipelines/store/oidc_login_request_store.hpp"
 #include "datapipelines/store/pipeline_store.hpp"
 #include "datapipelines/ui/ui_app.hpp"
 
@@ -93,6 +98,7 @@ HttpServerOptions ServerOptions(const Config& config) {
   options.max_header_bytes = config.max_header_bytes;
   options.max_json_depth = config.max_json_depth;
   options.max_connections = config.max_connections;
+  options.trusted_proxies = config.trusted_proxies;
   options.max_connections_per_client = config.max_connections_per_client;
   options.max_body_bytes_in_flight = config.max_body_bytes_in_flight;
   options.body_limit_by_path["/api/v1/auth/login"] = config.max_login_body_bytes;
@@ -224,6 +230,8 @@ struct Application::Impl {
   std::unique_ptr<RestApi> rest;
   std::unique_ptr<WorkspaceAdminService> workspace_admin;
   std::unique_ptr<AccountService> account;
+  std::unique_ptr<OidcLoginRequestStore> oidc_requests;
+  std::unique_ptr<OidcSignIn> oidc;  // null: no OpenID provider configured
   std::unique_ptr<UiApp> ui;
   std::unique_ptr<HttpServer> server;
   ReadinessProbe readiness;
@@ -451,9 +459,20 @@ struct Application::Impl {
   void WireUi() {
     workspace_admin = std::make_unique<WorkspaceAdminService>(auth->accounts());
     account = std::make_unique<AccountService>(auth->accounts());
+    if (!config.oidc_providers.empty()) {
+      // Discovery documents, key sets and tokens are small: a larger answer is not one.
+      constexpr std::size_t kMaxProviderAnswerBytes = 1 << 20;
+      oidc_requests = OpenOidcLoginRequestStore(*store);
+      oidc = std::make_unique<OidcSignIn>(
+          config.oidc_providers,
+          OidcSignInOptions{config.auth_base_url, config.auth_allowlist_domains,
+                            config.bootstrap_admin_email},
+          auth->records(), auth->authentication(), *oidc_requests,
+          MakeHttpFetch(kMaxProviderAnswerBytes));
+    }
     ui = std::make_unique<UiApp>(
         UiServices{*auth, *authenticator, *pipelines, *templates, *datasources, *executions,
-                   *check_runs, *workspace_admin, *account},
+                   *check_runs, *workspace_admin, *account, oidc.get()},
         UiOptions{config.session_ttl_hours,
                   /*secure_cookies=*/config.ClientsUseHttps()});
   }
@@ -524,6 +543,9 @@ struct Application::Impl {
         "GET", "/ui/static/*", [this](const HttpRequest& r) { return ui->HandleStatic(r); },
         RouteExecution::kInline);
     router.Add("GET", "/", page);
+    // The two legs of a sign-in through an OpenID provider (auth.md §5.4).
+    router.Add("GET", "/oauth2/authorization/*", page);
+    router.Add("GET", "/login/oauth2/code/*", page);
     router.Add("GET", "/ui", page);
     router.Add("GET", "/ui/*", page);
     router.Add("POST", "/ui/*", page);
@@ -643,7 +665,12 @@ struct Application::Impl {
   }
 };
 
-Application::Application(Config config) : impl_(std::make_unique<Impl>(std::move(config))) {}
+Application::Application(Config config) : impl_(std::make_unique<Impl>(std::move(config))) {
+  // A peer that closed its socket (a restarted Redis or database, a client gone) is an error on
+  // that one connection, never a signal that ends the server: hiredis and the drivers write
+  // with plain write(2).
+  std::signal(SIGPIPE, SIG_IGN);
+}
 Application::~Application() = default;
 
 void Application::Listen() { impl_->server->Listen(); }

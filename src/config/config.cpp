@@ -1,6 +1,7 @@
 #include "datapipelines/config/config.hpp"
 
 #include "datapipelines/net/loopback_address.hpp"
+#include "datapipelines/util/ip_network.hpp"
 
 #include <yaml-cpp/yaml.h>
 
@@ -19,7 +20,127 @@ struct KeyBinding {
   ConfigKey key;
   std::function<void(Config&, const std::vector<std::string>&)> set_list;
   std::function<void(Config&, const std::string&)> set_scalar;
+  // A list of mappings (the OIDC providers): read whole from YAML.
+  std::function<void(Config&, const YAML::Node&)> set_node = nullptr;
 };
+
+constexpr std::string_view kOidcProvidersPath = "datapipelines.auth.oidc.providers";
+
+// One provider's field by its YAML name; false when there is no such field.
+bool SetProviderField(OidcProviderSettings& provider, std::string_view field,
+                      const std::string& value) {
+  if (field == "name") {
+    provider.name = value;
+  } else if (field == "client-id") {
+    provider.client_id = value;
+  } else if (field == "client-secret") {
+    provider.client_secret = value;
+  } else if (field == "issuer-uri") {
+    provider.issuer_uri = value;
+  } else if (field == "display-name") {
+    provider.display_name = value;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+void SetOidcProviders(Config& config, const YAML::Node& node) {
+  if (!node.IsSequence()) {
+    throw ConfigError("invalid value for '" + std::string(kOidcProvidersPath) +
+                      "': expected a list of providers");
+  }
+  config.oidc_providers.clear();
+  for (const auto& item : node) {
+    if (!item.IsMap()) {
+      throw ConfigError("invalid value for '" + std::string(kOidcProvidersPath) +
+                        "': each provider is a mapping");
+    }
+    OidcProviderSettings provider;
+    for (const auto& field : item) {
+      const std::string name = field.first.as<std::string>();
+      if (!field.second.IsScalar() ||
+          !SetProviderField(provider, name, field.second.as<std::string>())) {
+        throw ConfigError("unknown or invalid field '" + name + "' of an OIDC provider in '" +
+                          std::string(kOidcProvidersPath) + "'");
+      }
+    }
+    config.oidc_providers.push_back(std::move(provider));
+  }
+}
+
+// DATAPIPELINES_AUTH_OIDC_PROVIDERS_<index>_<FIELD> (a secret kept out of the file, or a
+// whole provider from the environment): the index addresses the list, growing it as needed.
+void ApplyOidcProviderEnv(Config& config, const std::map<std::string, std::string>& env) {
+  const std::string prefix = "DATAPIPELINES_AUTH_OIDC_PROVIDERS_";
+  for (auto it = env.lower_bound(prefix); it != env.end() && it->first.rfind(prefix, 0) == 0;
+       ++it) {
+    std::string_view rest = std::string_view(it->first).substr(prefix.size());
+    const auto underscore = rest.find('_');
+    std::size_t index = 0;
+    auto [end, ec] =
+        std::from_chars(rest.data(), rest.data() + std::min(underscore, rest.size()), index);
+    std::string field(underscore == std::string_view::npos ? "" : rest.substr(underscore + 1));
+    std::transform(field.begin(), field.end(), field.begin(), [](unsigned char c) {
+      return c == '_' ? '-' : static_cast<char>(std::tolower(c));
+    });
+    if (ec != std::errc() || end != rest.data() + underscore || index > 63) {
+      throw ConfigError("invalid environment variable '" + it->first +
+                        "': expected DATAPIPELINES_AUTH_OIDC_PROVIDERS_<index>_<field>");
+    }
+    if (config.oidc_providers.size() <= index) config.oidc_providers.resize(index + 1);
+    if (!SetProviderField(config.oidc_providers[index], field, it->second)) {
+      throw ConfigError("invalid environment variable '" + it->first + "': unknown field");
+    }
+  }
+}
+
+// Names that are not a provider's: the users' provider column holds them for other origins.
+bool IsReservedProviderName(std::string_view name) {
+  return name == "system" || name == "bootstrap" || name == "local";
+}
+
+void ValidateOidc(const Config& config) {
+  std::vector<std::string_view> names;
+  for (const auto& provider : config.oidc_providers) {
+    const std::string which =
+        "OIDC provider '" + provider.name + "' in '" + std::string(kOidcProvidersPath) + "'";
+    if (provider.name.empty() || provider.client_id.empty() || provider.client_secret.empty() ||
+        provider.issuer_uri.empty()) {
+      throw ConfigError(which + ": name, client-id, client-secret and issuer-uri are required");
+    }
+    const bool name_ok = std::all_of(provider.name.begin(), provider.name.end(), [](char c) {
+      return std::islower(static_cast<unsigned char>(c)) ||
+             std::isdigit(static_cast<unsigned char>(c)) || c == '-' || c == '_';
+    });
+    if (!name_ok || IsReservedProviderName(provider.name)) {
+      throw ConfigError(which +
+                        ": the name must be lowercase letters, digits, - or _, and not "
+                        "system, bootstrap or local");
+    }
+    if (std::find(names.begin(), names.end(), provider.name) != names.end()) {
+      throw ConfigError(which + ": configured twice");
+    }
+    names.push_back(provider.name);
+    if (provider.issuer_uri.rfind("https://", 0) != 0 &&
+        provider.issuer_uri.rfind("http://", 0) != 0) {
+      throw ConfigError(which + ": issuer-uri must be an http(s) URL");
+    }
+  }
+  if (!config.oidc_providers.empty()) {
+    const std::string& base = config.auth_base_url;
+    if (base.empty()) {
+      throw ConfigError(
+          "'datapipelines.auth.base-url' is required when an OIDC provider is configured: "
+          "redirect URIs are built from it, never from request headers");
+    }
+    if ((base.rfind("https://", 0) != 0 && base.rfind("http://", 0) != 0) || base.back() == '/') {
+      throw ConfigError(
+          "invalid value for 'datapipelines.auth.base-url': expected the external origin, "
+          "scheme and host (and port), no trailing slash");
+    }
+  }
+}
 
 int ParseInt(const ConfigKey& key, const std::string& value, int64_t min, int64_t max) {
   int64_t parsed = 0;
@@ -237,6 +358,18 @@ const std::vector<KeyBinding>& Bindings() {
                  "Argon2 verifications of API keys for one client address per minute."),
       DP_INT_KEY("datapipelines.auth.session.ttl-hours", session_ttl_hours, 1, 720,
                  "Lifetime of a dp_session login cookie."),
+      DP_STRING_KEY("datapipelines.auth.base-url", auth_base_url,
+                    "External origin (scheme://host[:port]) OIDC redirect URIs are built from."),
+      KeyBinding{ConfigKey{kOidcProvidersPath, "providers",
+                           "OpenID providers people sign in through: name, client-id, "
+                           "client-secret, issuer-uri, display-name each."},
+                 nullptr, nullptr, SetOidcProviders},
+      DP_LIST_KEY("datapipelines.auth.allowlist.domains", auth_allowlist_domains,
+                  "E-mail domains whose people may sign in through OIDC; empty: any."),
+      DP_STRING_KEY("datapipelines.auth.bootstrap-admin-email", bootstrap_admin_email,
+                    "The person made super admin when their account is first created."),
+      DP_LIST_KEY("datapipelines.auth.trusted-proxies", trusted_proxies,
+                  "Proxies (addresses or CIDRs) whose X-Forwarded-For names the client."),
       DP_INT_KEY("datapipelines.auth.rate-limit.login-per-minute", login_per_minute, 1, 1000000,
                  "Login attempts one client address may make per minute (429 beyond)."),
       DP_INT_KEY("datapipelines.auth.local.lockout.max-failures", login_lockout_max_failures, 1,
@@ -263,6 +396,10 @@ const KeyBinding* FindBinding(std::string_view path) {
 }
 
 void Apply(Config& config, const KeyBinding& binding, const YAML::Node& node) {
+  if (binding.set_node) {
+    binding.set_node(config, node);
+    return;
+  }
   if (binding.set_list) {
     std::vector<std::string> items;
     if (node.IsSequence()) {
@@ -354,6 +491,13 @@ void Validate(const Config& config) {
   if (!(results.empty() || results.rfind("memory", 0) == 0 || results.rfind("redis://", 0) == 0)) {
     throw ConfigError("invalid value for 'datapipelines.results.url': expected memory or redis://");
   }
+  ValidateOidc(config);
+  for (const std::string& proxy : config.trusted_proxies) {
+    if (!IpNetwork::Parse(proxy)) {
+      throw ConfigError("invalid value for 'datapipelines.auth.trusted-proxies': '" + proxy +
+                        "' is not an IP address or CIDR");
+    }
+  }
   const std::string& limits = config.rate_limit_url;
   if (!(limits.empty() || limits == "memory" || limits.rfind("redis://", 0) == 0)) {
     throw ConfigError(
@@ -409,13 +553,14 @@ Config LoadConfig(const std::string& yaml_path, const std::map<std::string, std:
   }
   for (const auto& binding : Bindings()) {
     auto it = env.find(EnvVarForKey(binding.key.path));
-    if (it == env.end()) continue;
+    if (it == env.end() || binding.set_node) continue;
     if (binding.set_list) {
       binding.set_list(config, SplitList(it->second));
     } else {
       binding.set_scalar(config, it->second);
     }
   }
+  ApplyOidcProviderEnv(config, env);
   Validate(config);
   return config;
 }

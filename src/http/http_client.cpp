@@ -153,4 +153,31 @@ void HttpClient::Send(const HttpClientRequest& request, const OnHead& on_head,
   stream.shutdown(ec);  // a peer that just closes is fine: the answer is complete
 }
 
+HttpFetch MakeHttpFetch(std::size_t max_body_bytes) {
+  return [max_body_bytes](const HttpFetchRequest& request) {
+    const HttpUrl url = HttpUrl::Parse(request.url);
+    HttpClientRequest out;
+    out.method = request.method;
+    out.target = url.path;
+    out.headers = request.headers;
+    out.headers.emplace_back("User-Agent", "datapipelines");
+    out.body = request.body;
+    HttpFetchResponse response;
+    HttpClient(url).Send(
+        out,
+        [&](int status, const HttpHeaders& headers) {
+          response.status = status;
+          response.headers = headers;
+        },
+        [&](std::string_view piece) {
+          if (response.body.size() + piece.size() > max_body_bytes) {
+            throw std::runtime_error("the answer of " + url.host + " exceeds " +
+                                     std::to_string(max_body_bytes) + " bytes");
+          }
+          response.body.append(piece);
+        });
+    return response;
+  };
+}
+
 }  // namespace dp

@@ -43,6 +43,7 @@ struct HttpServer::Impl {
       ConnectionLimits{options.max_connections, options.max_connections_per_client,
                        options.reserved_probe_connections, options.max_body_bytes_in_flight}};
   ConnectionRegistry connections;
+  ClientAddress client_address{options.trusted_proxies};
   // One io_context per I/O thread, as nginx runs one event loop per worker: a connection lives
   // on one thread's context from accept to close, so its coroutine, its timers and the
   // shutdown's close of it are serialized by that thread alone (no strand to pay on every
@@ -71,7 +72,8 @@ struct HttpServer::Impl {
                    in_flight,
                    ServesTls() ? std::function<std::shared_ptr<ssl::context>()>(
                                      [this] { return CurrentTlsContext(); })
-                               : nullptr};
+                               : nullptr,
+                   client_address};
 
   Impl(HttpServerOptions o, RequestPolicy p, Router r, AccessLogger l)
       : options(std::move(o)),

@@ -253,6 +253,7 @@ awaitable<void> HttpSession::Serve(Stream& wire, beast::flat_buffer& buffer) {
       parser.body_limit(static_cast<std::uint64_t>(limit));
       // The credential first: an unauthenticated body is never read, nor reserved.
       head = HeadersOnly(parser.get(), remote_ip_);
+      head->remote_ip = host_.client_address.Resolve(remote_ip_, head->headers);
       // A request the edge refuses anyway (bad text, Host, Origin) keeps that answer.
       if (host_.options.admit_headers && !host_.policy.Refusal(*head) &&
           !(host_.options.admit_headers_inline && host_.options.admit_headers_inline(*head))) {
@@ -319,6 +320,7 @@ awaitable<bool> HttpSession::ServeOne(Stream& stream, beast::flat_buffer& buffer
       request.max_json_depth = host_.options.max_json_depth;
     } else {
       request = ToHttpRequest(parser.release(), remote_ip_, host_.options.max_json_depth);
+      request.remote_ip = host_.client_address.Resolve(remote_ip_, request.headers);
       request.correlation_id = RequestPolicy::CorrelationIdFor(request.headers);
     }
     correlation_id = request.correlation_id;

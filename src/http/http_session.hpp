@@ -24,6 +24,7 @@
 #include "datapipelines/http/http_server.hpp"
 #include "datapipelines/http/request_policy.hpp"
 #include "datapipelines/http/router.hpp"
+#include "http/client_address.hpp"
 #include "http/connection_admission.hpp"
 
 namespace dp {
@@ -85,6 +86,7 @@ struct SessionHost {
   const std::atomic<bool>& stopping;
   std::atomic<int>& in_flight;  // requests being served, for the shutdown's drain
   std::function<std::shared_ptr<ssl::context>()> current_tls;  // empty: plain HTTP
+  const ClientAddress& client_address;  // the request's remote_ip behind trusted proxies
 };
 
 class HttpSession {

@@ -16,15 +16,18 @@ using sql_cells::All;
 using sql_cells::Bool;
 using sql_cells::First;
 using sql_cells::Int;
+using sql_cells::NullIfEmpty;
+using sql_cells::NullIfZero;
 using sql_cells::Select;
 using sql_cells::Text;
 
 constexpr const char* kUserColumns =
-    "id, email, display_name, password_hash, is_active, is_super_admin, created_at_ms";
+    "id, email, display_name, password_hash, is_active, is_super_admin, created_at_ms, provider, "
+    "provider_subject, profile_picture_url, last_login_at_ms";
 
 User ToUser(const SqlRow& r) {
-  return User{Text(r, 0),     Text(r, 1),     Text(r, 2), Text(r, 3),
-              Int(r, 4) != 0, Int(r, 5) != 0, Int(r, 6)};
+  return User{Text(r, 0), Text(r, 1), Text(r, 2), Text(r, 3), Int(r, 4) != 0, Int(r, 5) != 0,
+              Int(r, 6),  Text(r, 7), Text(r, 8), Text(r, 9), Int(r, 10)};
 }
 
 class SqlUserStore final : public UserStore {
@@ -38,6 +41,8 @@ class SqlUserStore final : public UserStore {
   void SetUserActive(const std::string& id, bool active) override;
   void SetUserPasswordHash(const std::string& id, const std::string& hash) override;
   int64_t CountUsers() override;
+  void RecordOidcSignIn(const std::string& id, const OidcIdentity& identity,
+                        int64_t at_ms) override;
 
  private:
   SqlExecutor& sql_;
@@ -46,10 +51,12 @@ class SqlUserStore final : public UserStore {
 // ---- users
 
 void SqlUserStore::InsertUser(const User& u) {
-  sql_.Execute(
-      std::string("INSERT INTO users (") + kUserColumns + ") VALUES ($1, $2, $3, $4, $5, $6, $7)",
-      {u.id, AsciiLower(u.email), u.display_name, u.password_hash, Bool(u.is_active),
-       Bool(u.is_super_admin), u.created_at_ms});
+  sql_.Execute(std::string("INSERT INTO users (") + kUserColumns +
+                   ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+               {u.id, AsciiLower(u.email), u.display_name, u.password_hash, Bool(u.is_active),
+                Bool(u.is_super_admin), u.created_at_ms, u.provider.empty() ? "local" : u.provider,
+                NullIfEmpty(u.provider_subject), NullIfEmpty(u.profile_picture_url),
+                NullIfZero(u.last_login_at_ms)});
 }
 
 std::optional<User> SqlUserStore::FindUserById(const std::string& id) {
@@ -72,6 +79,15 @@ void SqlUserStore::SetUserActive(const std::string& id, bool active) {
 
 void SqlUserStore::SetUserPasswordHash(const std::string& id, const std::string& hash) {
   sql_.Execute("UPDATE users SET password_hash = $2 WHERE id = $1", {id, hash});
+}
+
+void SqlUserStore::RecordOidcSignIn(const std::string& id, const OidcIdentity& identity,
+                                    int64_t at_ms) {
+  sql_.Execute(
+      "UPDATE users SET provider = $2, provider_subject = $3, display_name = $4, "
+      "profile_picture_url = $5, last_login_at_ms = $6 WHERE id = $1",
+      {id, identity.provider, identity.subject, identity.display_name,
+       NullIfEmpty(identity.picture_url), at_ms});
 }
 
 int64_t SqlUserStore::CountUsers() {

@@ -4,6 +4,7 @@
 
 #include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/service/identity/auth_service.hpp"
+#include "datapipelines/service/identity/oidc/oidc_sign_in.hpp"
 #include "datapipelines/service/identity/request_authenticator.hpp"
 #include "datapipelines/ui/page_renderer.hpp"
 #include "datapipelines/ui/ui_assets.hpp"
@@ -26,6 +27,33 @@ HttpResponse Html(int status, std::string body) {
 // The model of a page rendered outside a session (login, the error pages before sign-in).
 Json AnonymousModel(const HttpRequest& request) {
   return Json{{"correlation_id", request.correlation_id}, {"path", request.path}};
+}
+
+constexpr std::string_view kOidcBeginPrefix = "/oauth2/authorization/";
+constexpr std::string_view kOidcCallbackPrefix = "/login/oauth2/code/";
+
+// The page to land on after signing in: only a path of this UI — an open redirect would let a
+// link send a fresh session elsewhere.
+std::string NextPath(const HttpRequest& request) {
+  std::string next = QueryParam(request.query, "next").value_or("/ui/");
+  if (next.rfind("/ui/", 0) != 0 || next.find("//") != std::string::npos ||
+      next.find('\\') != std::string::npos) {
+    next = "/ui/";
+  }
+  return next;
+}
+
+// The sign-in page's banner for a refusal the OIDC callback sent back; null for an unknown code.
+const char* SignInRefusalMessage(std::string_view code) {
+  if (code == errc::kLoginOidcError.code) {
+    return "Signing in through your identity provider did not succeed. Try again; if it keeps "
+           "failing, ask an administrator.";
+  }
+  if (code == errc::kLoginDomainNotAllowed.code) {
+    return "Your e-mail domain may not sign in to this deployment.";
+  }
+  if (code == errc::kLoginUserInactive.code) return "This account is deactivated.";
+  return nullptr;
 }
 
 std::string ContentTypeFor(std::string_view path) {
@@ -133,6 +161,8 @@ HttpResponse UiApp::Route(const HttpRequest& request) {
                       Json{{"reason", "cross_origin"}});
   }
   if (path == "/ui/login") return Login(request);
+  if (path.rfind(kOidcBeginPrefix, 0) == 0) return OidcBegin(request);
+  if (path.rfind(kOidcCallbackPrefix, 0) == 0) return OidcCallback(request);
   auto session = CookieValue(request.headers, "dp_session");
   std::optional<Principal> principal;
   if (session && !session->empty()) {
@@ -178,15 +208,17 @@ HttpResponse UiApp::Route(const HttpRequest& request) {
 }
 
 HttpResponse UiApp::Login(const HttpRequest& request) {
-  std::string next = QueryParam(request.query, "next").value_or("/ui/");
-  // Only a path of this UI: an open redirect would let a link send a fresh session elsewhere.
-  if (next.rfind("/ui/", 0) != 0 || next.find("//") != std::string::npos ||
-      next.find('\\') != std::string::npos) {
-    next = "/ui/";
-  }
+  const std::string next = NextPath(request);
   Json model = AnonymousModel(request);
   model["next"] = next;
   model["next_q"] = ui::EncodeSegment(next);
+  model["providers"] = Json::array();
+  if (services_.oidc) {
+    for (const auto& provider : services_.oidc->Providers()) {
+      model["providers"].push_back(
+          {{"name", provider.name}, {"display_name", provider.display_name}});
+    }
+  }
   if (request.method == "GET") {
     if (auto session = CookieValue(request.headers, "dp_session"); session && !session->empty()) {
       try {
@@ -196,6 +228,12 @@ HttpResponse UiApp::Login(const HttpRequest& request) {
       }
     }
     if (auto ok = QueryParam(request.query, "ok")) model["flash_ok"] = *ok;
+    // A refused OIDC sign-in comes back here naming its catalogued code (auth.md §5.3).
+    if (auto error = QueryParam(request.query, "error")) {
+      if (const char* message = SignInRefusalMessage(*error)) {
+        model["refusal"] = {{"code", *error}, {"message", message}};
+      }
+    }
     if (QueryParam(request.query, "expired") == std::optional<std::string>("true")) {
       model["expired"] = true;
     }
@@ -207,22 +245,66 @@ HttpResponse UiApp::Login(const HttpRequest& request) {
   try {
     LoginResult login = services_.auth.authentication().Login(
         email, QueryParam(request.body, "password").value_or(""), request.remote_ip);
-    HttpResponse response = ui::UiContext::Redirect(next);
-    // Secure when served over TLS: configured, or a TLS-terminating proxy says so.
-    bool secure = options_.secure_cookies || request.headers.Get("X-Forwarded-Proto") ==
-                                                 std::optional<std::string_view>("https");
-    std::string attributes =
-        "; Path=/; SameSite=Lax; Max-Age=" + std::to_string(options_.session_ttl_hours * 3600) +
-        (secure ? "; Secure" : "");
-    response.SetHeader("Set-Cookie", "dp_session=" + login.token + attributes + "; HttpOnly");
-    response.SetHeader("Set-Cookie",
-                       "dp_csrf=" + Authenticator::CsrfTokenFor(login.token) + attributes);
-    return response;
+    return SignedIn(request, login, next);
   } catch (const DomainError& refusal) {
     Json error = refusal.ToJson();
     model["refusal"] = error;
     return Html(refusal.http_status(), pages_->Render("login", model));
   }
+}
+
+std::string UiApp::CookieAttributes(const HttpRequest& request, int max_age_seconds) const {
+  // Secure when served over TLS: configured, or a TLS-terminating proxy says so.
+  const bool secure = options_.secure_cookies || request.headers.Get("X-Forwarded-Proto") ==
+                                                     std::optional<std::string_view>("https");
+  return "; SameSite=Lax; Max-Age=" + std::to_string(max_age_seconds) + (secure ? "; Secure" : "");
+}
+
+HttpResponse UiApp::SignedIn(const HttpRequest& request, const LoginResult& login,
+                             const std::string& next) const {
+  HttpResponse response = ui::UiContext::Redirect(next);
+  const std::string attributes =
+      "; Path=/" + CookieAttributes(request, options_.session_ttl_hours * 3600);
+  response.SetHeader("Set-Cookie", "dp_session=" + login.token + attributes + "; HttpOnly");
+  response.SetHeader("Set-Cookie",
+                     "dp_csrf=" + Authenticator::CsrfTokenFor(login.token) + attributes);
+  return response;
+}
+
+HttpResponse UiApp::OidcBegin(const HttpRequest& request) {
+  if (!services_.oidc || request.method != "GET") {
+    throw DomainError(errc::kRouteNotFound, "No page at " + request.path + ".");
+  }
+  const std::string provider = request.path.substr(kOidcBeginPrefix.size());
+  OidcSignIn::Redirect redirect = services_.oidc->Begin(provider, NextPath(request));
+  HttpResponse response = ui::UiContext::Redirect(redirect.url);
+  // Binds the sign-in to this browser: the callback must bring the same state back.
+  response.SetHeader("Set-Cookie", "dp_oauth2_authz=" + redirect.state +
+                                       "; Path=" + std::string(kOidcCallbackPrefix) +
+                                       CookieAttributes(request, 600) + "; HttpOnly");
+  return response;
+}
+
+HttpResponse UiApp::OidcCallback(const HttpRequest& request) {
+  if (!services_.oidc || request.method != "GET") {
+    throw DomainError(errc::kRouteNotFound, "No page at " + request.path + ".");
+  }
+  const std::string provider = request.path.substr(kOidcCallbackPrefix.size());
+  OidcSignIn::Callback callback{QueryParam(request.query, "code").value_or(""),
+                                QueryParam(request.query, "state").value_or(""),
+                                CookieValue(request.headers, "dp_oauth2_authz").value_or(""),
+                                QueryParam(request.query, "error").value_or("")};
+  HttpResponse response;
+  try {
+    OidcSignIn::Completed done = services_.oidc->Complete(provider, callback, request.remote_ip);
+    response = SignedIn(request, done.login, done.next_path);
+  } catch (const DomainError& refusal) {
+    if (refusal.code() == errc::kRouteNotFound || IsOutage(refusal)) throw;
+    response = ui::UiContext::Redirect("/ui/login?error=" + std::string(refusal.code().code));
+  }
+  response.SetHeader("Set-Cookie", "dp_oauth2_authz=; Path=" + std::string(kOidcCallbackPrefix) +
+                                       "; Max-Age=0; HttpOnly; SameSite=Lax");
+  return response;
 }
 
 HttpResponse UiApp::Logout(const HttpRequest& request) {

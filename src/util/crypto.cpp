@@ -89,6 +89,21 @@ std::string Base64Encode(std::string_view data) {
   return out;
 }
 
+std::string Base64UrlDecode(std::string_view text) {
+  std::string standard(text);
+  for (char& c : standard) {
+    if (c == '-')
+      c = '+';
+    else if (c == '_')
+      c = '/';
+    else if (c == '+' || c == '/')
+      throw std::invalid_argument("not base64url");
+  }
+  if (standard.size() % 4 == 1) throw std::invalid_argument("base64url length is impossible");
+  standard.append((4 - standard.size() % 4) % 4, '=');
+  return Base64Decode(standard);
+}
+
 std::string Base64Decode(std::string_view text) {
   if (text.size() % 4 != 0) throw std::invalid_argument("base64 length is not a multiple of 4");
   std::string out(3 * text.size() / 4, '\0');

@@ -9,4 +9,12 @@
   <div class="field"><label for="password">Password</label><input id="password" type="password" name="password" autocomplete="current-password" required></div>
   <button type="submit" class="primary" data-verb="login">Sign in</button>
 </form>
+<#if providers?has_content>
+<p class="divider muted"><span>or</span></p>
+<div class="sign-in-providers">
+<#list providers as provider>
+  <a class="button oidc" data-provider="${provider.name}" href="/oauth2/authorization/${provider.name}?next=${next_q}">${provider.display_name}</a>
+</#list>
+</div>
+</#if>
 </@layout.ceremony>

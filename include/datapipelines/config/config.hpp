@@ -14,6 +14,16 @@
 
 namespace dp {
 
+// One OpenID provider people sign in through (auth.md §5.1): the registration name is used in
+// its URLs and stored as the users' provider.
+struct OidcProviderSettings {
+  std::string name;
+  std::string client_id;
+  std::string client_secret;
+  std::string issuer_uri;
+  std::string display_name;
+};
+
 struct Config {
   // server / http
   std::string server_address = "127.0.0.1";
@@ -93,6 +103,13 @@ struct Config {
   int api_key_verifications_per_key_per_minute = 30;
   int api_key_verifications_per_address_per_minute = 120;
   int session_ttl_hours = 8;
+  // Single sign-on (auth.md §4–§5): the external origin redirect URIs are built from, the
+  // providers, the e-mail domains allowed to sign in (empty: any), the first admin's e-mail.
+  std::string auth_base_url;
+  std::vector<OidcProviderSettings> oidc_providers;
+  std::vector<std::string> auth_allowlist_domains;
+  std::string bootstrap_admin_email;
+  std::vector<std::string> trusted_proxies;  // CIDRs whose X-Forwarded-For names the client
   int login_per_minute = 10;
   int login_lockout_max_failures = 5;
   int login_lockout_minutes = 15;

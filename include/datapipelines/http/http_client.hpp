@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "datapipelines/net/http_fetch.hpp"
 #include "datapipelines/net/http_message.hpp"
 
 namespace dp {
@@ -52,5 +53,9 @@ class HttpClient {
   std::string ca_file_;
   std::chrono::seconds connect_timeout_;
 };
+
+// The HttpFetch port over this client: one connection per request, a body over
+// `max_body_bytes` refused (a provider's document is small; a larger answer is not one).
+HttpFetch MakeHttpFetch(std::size_t max_body_bytes);
 
 }  // namespace dp

@@ -32,6 +32,9 @@ struct HttpServerOptions {
   // and closed, so an orchestrator never kills a server that is in fact fine.
   int reserved_probe_connections = 8;
   std::vector<std::string> probe_paths = {"/healthz", "/readyz", "/metrics"};
+  // Proxies (addresses or CIDRs) whose X-Forwarded-For names the client; empty: the header is
+  // ignored and the direct peer is the client (HttpRequest::remote_ip).
+  std::vector<std::string> trusted_proxies;
   // Body bytes buffered across all connections at once; a request that would pass it is
   // answered 503 (Retry-After) before its body is read.
   int64_t max_body_bytes_in_flight = 64 << 20;

@@ -1,5 +1,6 @@
 #pragma once
-// The user port (metadata-db §4.1): accounts, their password hash and active flag. Every call
+// The user port (metadata-db §4.1): accounts, their password hash, active flag and the
+// provider they sign in through. Every call
 // blocks: services run them on the blocking pool, never on an I/O thread.
 #include <cstdint>
 #include <memory>
@@ -19,6 +20,20 @@ struct User {
   bool is_active = true;
   bool is_super_admin = false;
   int64_t created_at_ms = 0;
+  // Where the person last signed in from: "local", "bootstrap" or an OIDC provider's name,
+  // with that provider's subject and picture (auth.md §4.1).
+  std::string provider = "local";
+  std::string provider_subject{};
+  std::string profile_picture_url{};
+  int64_t last_login_at_ms = 0;  // 0: never
+};
+
+// What one OIDC sign-in tells about the person (auth.md §4.2): written on every sign-in.
+struct OidcIdentity {
+  std::string provider;
+  std::string subject;
+  std::string display_name;
+  std::string picture_url;
 };
 
 class UserStore {
@@ -32,6 +47,10 @@ class UserStore {
   virtual void SetUserActive(const std::string& id, bool active) = 0;
   virtual void SetUserPasswordHash(const std::string& id, const std::string& hash) = 0;
   virtual int64_t CountUsers() = 0;
+  // Links the row to the provider the person signed in through, refreshes the name and picture
+  // from its ID token and stamps the sign-in time.
+  virtual void RecordOidcSignIn(const std::string& id, const OidcIdentity& identity,
+                                int64_t at_ms) = 0;
 };
 
 // The SQL adapter, written once in the portable subset for both backends.

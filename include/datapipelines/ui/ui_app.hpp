@@ -8,6 +8,7 @@
 #include <string>
 
 #include "datapipelines/net/http_message.hpp"
+#include "datapipelines/service/identity/authenticator.hpp"
 
 namespace dp {
 
@@ -16,6 +17,7 @@ class AuthService;
 class CheckRunService;
 class DatasourceService;
 class ExecutionService;
+class OidcSignIn;
 class PageRenderer;
 class PipelineService;
 class RequestAuthenticator;
@@ -32,6 +34,7 @@ struct UiServices {
   CheckRunService& checks;
   WorkspaceAdminService& admin;
   AccountService& account;
+  OidcSignIn* oidc = nullptr;  // null: no OpenID provider configured
 };
 
 struct UiOptions {
@@ -44,7 +47,7 @@ class UiApp {
   UiApp(UiServices services, UiOptions options);
   ~UiApp();
 
-  // GET|POST /ui/... and GET / (a redirect to /ui/).
+  // GET|POST /ui/..., GET / (a redirect to /ui/) and the two legs of an OIDC sign-in.
   HttpResponse Handle(const HttpRequest& request);
   // GET /ui/static/...: embedded bytes with a long cache header (never blocks).
   HttpResponse HandleStatic(const HttpRequest& request) const;
@@ -53,6 +56,14 @@ class UiApp {
   HttpResponse Route(const HttpRequest& request);
   HttpResponse Login(const HttpRequest& request);
   HttpResponse Logout(const HttpRequest& request);
+  // GET /oauth2/authorization/<provider>: off to the provider (auth.md §5.4 step 1).
+  HttpResponse OidcBegin(const HttpRequest& request);
+  // GET /login/oauth2/code/<provider>: back from it, signed in or refused (steps 2–5).
+  HttpResponse OidcCallback(const HttpRequest& request);
+  // The dp_session and dp_csrf cookies of a new session, on a redirect to `next`.
+  HttpResponse SignedIn(const HttpRequest& request, const LoginResult& login,
+                        const std::string& next) const;
+  std::string CookieAttributes(const HttpRequest& request, int max_age_seconds) const;
 
   UiServices services_;
   UiOptions options_;

@@ -20,6 +20,9 @@ std::string RandomBase32(std::size_t length);
 std::string Base64Encode(std::string_view data);
 // Throws std::invalid_argument on malformed input.
 std::string Base64Decode(std::string_view text);
+// RFC 4648 §5 (URL-safe alphabet, padding optional), as JOSE writes it. Throws
+// std::invalid_argument on malformed input.
+std::string Base64UrlDecode(std::string_view text);
 // Constant-time comparison (for secrets).
 bool ConstantTimeEquals(std::string_view a, std::string_view b);
 

@@ -260,7 +260,12 @@ LoginResult Authenticator::Login(std::string_view email, std::string_view passwo
                    {{"email", normalized}});
     throw DomainError(errc::kLoginUserInactive, "this account is deactivated");
   }
-  auto memberships = records_.workspaces().ListMembershipsOfUser(user->id);
+  return OpenSession(*user, source_ip, "local");
+}
+
+LoginResult Authenticator::OpenSession(const User& user, std::string_view source_ip,
+                                       std::string_view provider) {
+  auto memberships = records_.workspaces().ListMembershipsOfUser(user.id);
   std::sort(memberships.begin(), memberships.end(), [](const auto& a, const auto& b) {
     return std::tie(a.joined_at_ms, a.workspace_id) < std::tie(b.joined_at_ms, b.workspace_id);
   });
@@ -268,7 +273,7 @@ LoginResult Authenticator::Login(std::string_view email, std::string_view passwo
   LoginResult result;
   result.token = Base64Url(RandomBytes(32));
   result.expires_at_ms = now + options_.session_ttl.count();
-  Session session{Sha256Hex(result.token), user->id,
+  Session session{Sha256Hex(result.token), user.id,
                   memberships.empty() ? "" : memberships.front().workspace_id, now,
                   result.expires_at_ms};
   records_.credentials().InsertSession(session);
@@ -276,8 +281,8 @@ LoginResult Authenticator::Login(std::string_view email, std::string_view passwo
   SessionEntry entry = LoadSessionEntry(session.token_hash);
   session_cache_.Put(session.token_hash, entry, records_.Now(), generation);
   result.principal = SessionPrincipal(entry);
-  records_.Audit("auth.login.success", user->id, "", session.workspace_id, source_ip,
-                 {{"email", normalized}});
+  records_.Audit("auth.login.success", user.id, "", session.workspace_id, source_ip,
+                 {{"email", user.email}, {"provider", std::string(provider)}});
   return result;
 }
 

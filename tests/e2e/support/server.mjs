@@ -175,9 +175,10 @@ export class DpServer {
 // server it starts; the servers get a chosen env, so they are passed on explicitly.
 export const sanitizerEnv = process.env.TSAN_OPTIONS ? { TSAN_OPTIONS: process.env.TSAN_OPTIONS } : {};
 
-export async function startServer(env = {}, { bootstrap = true, tls, wrapper = [] } = {}) {
+// `port` fixes the port (a config naming the server's own URL needs it before the start).
+export async function startServer(env = {}, { bootstrap = true, tls, wrapper = [], port: fixedPort } = {}) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'dp-e2e-'));
-  const port = await freePort();
+  const port = fixedPort ?? await freePort();
   const fullEnv = {
     ...sanitizerEnv,
     PATH: process.env.PATH,

@@ -65,6 +65,45 @@ TEST(ConfigTest, InvalidValueIsNamed) {
                ConfigError);
 }
 
+// OpenID providers: a list from YAML, each field overridable from the environment (the
+// secret), and refused at start when incomplete, misnamed, or without the base URL the
+// redirect URIs are built from (auth.md §5.2).
+TEST(ConfigTest, OidcProvidersLoadFromYamlAndEnvironmentAndAreValidated) {
+  const std::string providers =
+      "datapipelines:\n  auth:\n    base-url: https://dp.example.com\n"
+      "    allowlist:\n      domains: example.com, example.org\n"
+      "    oidc:\n      providers:\n"
+      "        - name: corp\n          client-id: dp\n          client-secret: from-file\n"
+      "          issuer-uri: https://idp.example.com\n          display-name: Corp SSO\n";
+  Config config = LoadConfig(WriteYaml(providers),
+                             {{"DATAPIPELINES_AUTH_OIDC_PROVIDERS_0_CLIENT_SECRET", "from-env"}});
+  ASSERT_EQ(config.oidc_providers.size(), 1u);
+  EXPECT_EQ(config.oidc_providers[0].name, "corp");
+  EXPECT_EQ(config.oidc_providers[0].client_secret, "from-env");
+  EXPECT_EQ(config.oidc_providers[0].display_name, "Corp SSO");
+  EXPECT_EQ(config.auth_allowlist_domains,
+            (std::vector<std::string>{"example.com", "example.org"}));
+
+  auto refusal = [](const std::string& yaml) {
+    try {
+      LoadConfig(WriteYaml(yaml), {});
+      return std::string();
+    } catch (const ConfigError& error) {
+      return std::string(error.what());
+    }
+  };
+  std::string without_base = providers;
+  without_base.replace(without_base.find("    base-url: https://dp.example.com\n"),
+                       std::string("    base-url: https://dp.example.com\n").size(), "");
+  EXPECT_NE(refusal(without_base).find("datapipelines.auth.base-url"), std::string::npos);
+  std::string reserved = providers;
+  reserved.replace(reserved.find("name: corp"), 10, "name: system");
+  EXPECT_NE(refusal(reserved).find("system"), std::string::npos);
+  std::string incomplete = providers;
+  incomplete.replace(incomplete.find("client-id: dp"), 13, "scope: email");
+  EXPECT_NE(refusal(incomplete).find("scope"), std::string::npos);
+}
+
 TEST(ConfigTest, EnvNamesFollowTheDerivationRule) {
   EXPECT_EQ(EnvVarForKey("datapipelines.executor.node-query-timeout-seconds"),
             "DATAPIPELINES_EXECUTOR_NODE_QUERY_TIMEOUT_SECONDS");

@@ -32,6 +32,8 @@ class AuthService {
   const SecretHasher& hasher() const { return records_.hasher(); }
   // The sink every auth event goes to (the REST choke point writes through it too).
   AuditLog& audit_log() const { return records_.audit_log(); }
+  // The stores, clock and audit sink the auth services share (the OIDC sign-in reads them too).
+  const AuthRecords& records() const { return records_; }
 
  private:
   AuthRecords records_;

@@ -51,6 +51,10 @@ class Authenticator {
   std::optional<Principal> CachedApiKeyPrincipal(std::string_view token) const;
   Principal AuthenticateSession(std::string_view cookie_token);
   LoginResult Login(std::string_view email, std::string_view password, std::string_view source_ip);
+  // The session a sign-in opens, whichever way the person proved who they are (a password, an
+  // OpenID provider): the same cookie, the same first workspace, one auth.login.success row
+  // naming the provider. The caller has checked that the account is active.
+  LoginResult OpenSession(const User& user, std::string_view source_ip, std::string_view provider);
   void Logout(std::string_view cookie_token);
 
   // Drop cached validations after a store write (call after the write: a concurrent refresh
