@@ -60,9 +60,7 @@ std::size_t MemoryResultStore::RowBytes(const std::string& row) {
   return sizeof(std::string) + HeapBytes(row.capacity());
 }
 
-std::size_t MemoryResultStore::EntryBytes(const std::string& key, const std::string& schema_text,
-                                          std::size_t rows) {
-  (void)rows;  // each row's slot in the vector is part of RowBytes
+std::size_t MemoryResultStore::EntryBytes(const std::string& key, const std::string& schema_text) {
   return kEntryOverhead + sizeof(std::string) + HeapBytes(key.size()) +
          kSchemaDomFactor * schema_text.size();
 }

@@ -15,7 +15,7 @@ MemoryResultWriter::MemoryResultWriter(MemoryResultStore& store, std::string key
                                        std::chrono::seconds ttl)
     : store_(store), key_(std::move(key)), ttl_(ttl) {
   // A store already full refuses before the query runs at all.
-  Cover(MemoryResultStore::EntryBytes(key_, "", 0));
+  Cover(MemoryResultStore::EntryBytes(key_, ""));
 }
 
 MemoryResultWriter::~MemoryResultWriter() {
@@ -48,8 +48,7 @@ void MemoryResultWriter::Append(std::string row) {
 
 void MemoryResultWriter::Commit(Json schema) {
   result_.rows.shrink_to_fit();  // the vector's growth slack is not kept for the TTL
-  const std::size_t bytes =
-      row_bytes_ + MemoryResultStore::EntryBytes(key_, schema.dump(), result_.rows.size());
+  const std::size_t bytes = row_bytes_ + MemoryResultStore::EntryBytes(key_, schema.dump());
   result_.schema = std::move(schema);
   const std::size_t reserved = reserved_;
   reserved_ = 0;

@@ -51,9 +51,9 @@ class MemoryResultStore : public ResultStore {
 
   // The bytes one stored row costs: its string object plus its heap block, if any.
   static std::size_t RowBytes(const std::string& row);
-  // The bytes a result costs beside its rows (the entry, key, schema, row vector).
-  static std::size_t EntryBytes(const std::string& key, const std::string& schema_text,
-                                std::size_t rows);
+  // The bytes a result costs beside its rows (the entry, key, schema); each row's slot in the
+  // row vector is part of RowBytes.
+  static std::size_t EntryBytes(const std::string& key, const std::string& schema_text);
 
   // Writers' side. Reserve takes `bytes` more against the cap (false: the store is full even
   // after expired results went); Unreserve gives bytes back; Publish turns a writer's

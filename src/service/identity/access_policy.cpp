@@ -43,6 +43,14 @@ Json RoleJson(const std::optional<Role>& role) {
               principal.workspace_name + "'; a key from a member who holds the role is needed",
           {{"required", ToString(floor.min_role)}, {"role", RoleJson(principal.role)}});
     case Refusal::kMembership:
+      // No workspace at all (a person whose first sign-in found no membership): say so, rather
+      // than name an empty workspace.
+      if (principal.workspace_name.empty()) {
+        throw DomainError(errc::kWorkspaceMembershipRequired,
+                          "you are not a member of any workspace yet: ask a workspace admin to "
+                          "add you",
+                          {{"workspace", nullptr}});
+      }
       throw DomainError(errc::kWorkspaceMembershipRequired,
                         "you are not a member of workspace '" + principal.workspace_name + "'",
                         {{"workspace", principal.workspace_name}});
