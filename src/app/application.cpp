@@ -468,7 +468,7 @@ struct Application::Impl {
           OidcSignInOptions{config.auth_base_url, config.auth_allowlist_domains,
                             config.bootstrap_admin_email},
           auth->records(), auth->authentication(), *oidc_requests,
-          MakeHttpFetch(kMaxProviderAnswerBytes));
+          MakeHttpFetch(kMaxProviderAnswerBytes, /*io_timeout=*/std::chrono::seconds(10)));
     }
     ui = std::make_unique<UiApp>(
         UiServices{*auth, *authenticator, *pipelines, *templates, *datasources, *executions,

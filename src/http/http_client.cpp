@@ -1,6 +1,7 @@
 #include "datapipelines/http/http_client.hpp"
 
 #include <openssl/ssl.h>
+#include <sys/socket.h>
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -10,8 +11,11 @@
 #include <boost/beast/ssl.hpp>
 
 #include <array>
+#include <condition_variable>
 #include <limits>
+#include <mutex>
 #include <stdexcept>
+#include <thread>
 
 namespace dp {
 
@@ -96,10 +100,48 @@ void Exchange(Stream& stream, bhttp::request<bhttp::string_body>& out, const OnH
   }
 }
 
+// The exchange is synchronous, where neither Beast's expiry nor SO_RCVTIMEO applies (Asio
+// waits again on EAGAIN): a watchdog shuts the socket down once the deadline passes, which
+// ends a blocked read or write at once with an error.
+class ExchangeDeadline {
+ public:
+  ExchangeDeadline(tcp::socket& socket, std::chrono::seconds timeout) {
+    if (timeout.count() <= 0) return;
+    const int fd = socket.native_handle();
+    watchdog_ = std::thread([this, fd, timeout] {
+      std::unique_lock lock(mutex_);
+      if (!done_cv_.wait_for(lock, timeout, [this] { return done_; })) {
+        ::shutdown(fd, SHUT_RDWR);
+      }
+    });
+  }
+  ~ExchangeDeadline() {
+    if (!watchdog_.joinable()) return;
+    {
+      std::lock_guard lock(mutex_);
+      done_ = true;
+    }
+    done_cv_.notify_all();
+    watchdog_.join();
+  }
+  ExchangeDeadline(const ExchangeDeadline&) = delete;
+  ExchangeDeadline& operator=(const ExchangeDeadline&) = delete;
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable done_cv_;
+  bool done_ = false;
+  std::thread watchdog_;
+};
+
 }  // namespace
 
-HttpClient::HttpClient(HttpUrl origin, std::string ca_file, std::chrono::seconds connect_timeout)
-    : origin_(std::move(origin)), ca_file_(std::move(ca_file)), connect_timeout_(connect_timeout) {}
+HttpClient::HttpClient(HttpUrl origin, std::string ca_file, std::chrono::seconds connect_timeout,
+                       std::chrono::seconds io_timeout)
+    : origin_(std::move(origin)),
+      ca_file_(std::move(ca_file)),
+      connect_timeout_(connect_timeout),
+      io_timeout_(io_timeout) {}
 
 void HttpClient::Send(const HttpClientRequest& request, const OnHead& on_head,
                       const OnBody& on_body) const {
@@ -126,6 +168,7 @@ void HttpClient::Send(const HttpClientRequest& request, const OnHead& on_head,
     stream.connect(endpoints, ec);
     if (ec) throw failure("connecting to", ec);
     stream.expires_never();
+    ExchangeDeadline deadline(stream.socket(), io_timeout_);
     Exchange(stream, out, on_head, on_body, failure);
     stream.socket().shutdown(tcp::socket::shutdown_both, ec);
     return;
@@ -146,6 +189,7 @@ void HttpClient::Send(const HttpClientRequest& request, const OnHead& on_head,
   beast::get_lowest_layer(stream).expires_after(connect_timeout_);
   beast::get_lowest_layer(stream).connect(endpoints, ec);
   if (ec) throw failure("connecting to", ec);
+  ExchangeDeadline deadline(beast::get_lowest_layer(stream).socket(), io_timeout_);
   stream.handshake(ssl::stream_base::client, ec);
   if (ec) throw failure("the TLS handshake with", ec);
   beast::get_lowest_layer(stream).expires_never();
@@ -153,8 +197,8 @@ void HttpClient::Send(const HttpClientRequest& request, const OnHead& on_head,
   stream.shutdown(ec);  // a peer that just closes is fine: the answer is complete
 }
 
-HttpFetch MakeHttpFetch(std::size_t max_body_bytes) {
-  return [max_body_bytes](const HttpFetchRequest& request) {
+HttpFetch MakeHttpFetch(std::size_t max_body_bytes, std::chrono::seconds io_timeout) {
+  return [max_body_bytes, io_timeout](const HttpFetchRequest& request) {
     const HttpUrl url = HttpUrl::Parse(request.url);
     HttpClientRequest out;
     out.method = request.method;
@@ -163,19 +207,20 @@ HttpFetch MakeHttpFetch(std::size_t max_body_bytes) {
     out.headers.emplace_back("User-Agent", "datapipelines");
     out.body = request.body;
     HttpFetchResponse response;
-    HttpClient(url).Send(
-        out,
-        [&](int status, const HttpHeaders& headers) {
-          response.status = status;
-          response.headers = headers;
-        },
-        [&](std::string_view piece) {
-          if (response.body.size() + piece.size() > max_body_bytes) {
-            throw std::runtime_error("the answer of " + url.host + " exceeds " +
-                                     std::to_string(max_body_bytes) + " bytes");
-          }
-          response.body.append(piece);
-        });
+    HttpClient(url, "", std::chrono::seconds(10), io_timeout)
+        .Send(
+            out,
+            [&](int status, const HttpHeaders& headers) {
+              response.status = status;
+              response.headers = headers;
+            },
+            [&](std::string_view piece) {
+              if (response.body.size() + piece.size() > max_body_bytes) {
+                throw std::runtime_error("the answer of " + url.host + " exceeds " +
+                                         std::to_string(max_body_bytes) + " bytes");
+              }
+              response.body.append(piece);
+            });
     return response;
   };
 }

@@ -36,8 +36,12 @@ class HttpClient {
  public:
   // https:// verifies the server's certificate chain and host name against the system's CA
   // store, or against ca_file (PEM) when one is given (a private CA, a throwaway certificate).
+  // `io_timeout`: how long the whole exchange after the connect may take (0: as long as the
+  // peer keeps the socket open — the stdio bridge's streamed answers). A peer that accepts and
+  // then says nothing fails the request after it instead of holding the caller's thread.
   explicit HttpClient(HttpUrl origin, std::string ca_file = "",
-                      std::chrono::seconds connect_timeout = std::chrono::seconds(10));
+                      std::chrono::seconds connect_timeout = std::chrono::seconds(10),
+                      std::chrono::seconds io_timeout = std::chrono::seconds(0));
 
   // Blocking: connects, sends, calls on_head once with the status and headers, then on_body
   // for each piece of the body as it arrives. Throws std::runtime_error on a transport failure
@@ -52,10 +56,12 @@ class HttpClient {
   HttpUrl origin_;
   std::string ca_file_;
   std::chrono::seconds connect_timeout_;
+  std::chrono::seconds io_timeout_;
 };
 
 // The HttpFetch port over this client: one connection per request, a body over
-// `max_body_bytes` refused (a provider's document is small; a larger answer is not one).
-HttpFetch MakeHttpFetch(std::size_t max_body_bytes);
+// `max_body_bytes` refused (a provider's document is small; a larger answer is not one), the
+// whole exchange bounded by `io_timeout`.
+HttpFetch MakeHttpFetch(std::size_t max_body_bytes, std::chrono::seconds io_timeout);
 
 }  // namespace dp
