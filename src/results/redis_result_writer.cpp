@@ -52,25 +52,29 @@ void RedisResultWriter::Append(std::string row) {
   if (batch_.size() - 2 >= rows_per_push_) SendBatch();
 }
 
-void RedisResultWriter::SendBatch() {
-  if (batch_.size() <= 2) return;
-  const bool first = !staged_;
+void RedisResultWriter::RunStep(const std::function<void()>& step) {
+  const bool unsent = !staged_;
   try {
-    SendBatchOnce();
+    step();
   } catch (const RedisError& error) {
-    // Nothing of this result reached Redis yet, and the first batch starts by clearing the
-    // staging list: one retry on a fresh connection is safe, and saves the query's work from a
+    // Nothing of this result reached Redis yet (a first batch starts by clearing the staging
+    // list): one retry on a fresh connection is safe, and saves the query's work from a
     // connection that broke (a restart) between its last use and now.
-    if (!first || !error.connection_broken()) Unavailable(error);
+    if (!unsent || !error.connection_broken()) Unavailable(error);
     try {
       in_flight_ = 0;
       staged_ = false;
       lease_->Reconnect();
-      SendBatchOnce();
+      step();
     } catch (const RedisError& again) {
       Unavailable(again);
     }
   }
+}
+
+void RedisResultWriter::SendBatch() {
+  if (batch_.size() <= 2) return;
+  RunStep([this] { SendBatchOnce(); });
 }
 
 void RedisResultWriter::SendBatchOnce() {
@@ -106,19 +110,7 @@ void RedisResultWriter::ReadReplies(std::size_t keep_in_flight) {
 
 void RedisResultWriter::Commit(Json schema) {
   SendBatch();
-  const bool first_use = !staged_;  // an empty result: the transaction is all there is
-  try {
-    CommitOnce(schema);
-  } catch (const RedisError& error) {
-    if (!first_use || !error.connection_broken()) Unavailable(error);
-    try {
-      in_flight_ = 0;
-      lease_->Reconnect();
-      CommitOnce(schema);
-    } catch (const RedisError& again) {
-      Unavailable(again);
-    }
-  }
+  RunStep([&] { CommitOnce(schema); });  // unsent here only for an empty result
   committed_ = true;
   lease_.reset();  // the connection is in step again: back to the pool
 }

@@ -10,19 +10,7 @@
 
 namespace dp::ui {
 
-std::string EncodeSegment(std::string_view text) {
-  std::string out;
-  for (unsigned char c : text) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
-      out += static_cast<char>(c);
-    } else {
-      char buf[4];
-      std::snprintf(buf, sizeof buf, "%%%02X", c);
-      out += buf;
-    }
-  }
-  return out;
-}
+std::string EncodeSegment(std::string_view text) { return PercentEncode(text); }
 
 void AddHrefs(Json& items, std::string_view base, const char* key) {
   if (!items.is_array()) return;

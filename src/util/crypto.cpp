@@ -5,6 +5,7 @@
 #include <openssl/hmac.h>
 #include <openssl/rand.h>
 #include <openssl/sha.h>
+#include <algorithm>
 #include <cctype>
 
 #include <stdexcept>
@@ -58,13 +59,18 @@ std::string HmacSha256(std::string_view key, std::string_view data) {
   return std::string(reinterpret_cast<const char*>(digest), length);
 }
 
+std::string Sha256(std::string_view data) {
+  std::string digest(SHA256_DIGEST_LENGTH, '\0');
+  SHA256(reinterpret_cast<const unsigned char*>(data.data()), data.size(),
+         reinterpret_cast<unsigned char*>(digest.data()));
+  return digest;
+}
+
 std::string Sha256Hex(std::string_view data) {
-  unsigned char digest[SHA256_DIGEST_LENGTH];
-  SHA256(reinterpret_cast<const unsigned char*>(data.data()), data.size(), digest);
   static constexpr char kHex[] = "0123456789abcdef";
   std::string out;
   out.reserve(2 * SHA256_DIGEST_LENGTH);
-  for (unsigned char byte : digest) {
+  for (unsigned char byte : Sha256(data)) {
     out.push_back(kHex[byte >> 4]);
     out.push_back(kHex[byte & 0x0F]);
   }
@@ -87,6 +93,14 @@ std::string Base64Encode(std::string_view data) {
                                 static_cast<int>(data.size()));
   out.resize(static_cast<std::size_t>(written));
   return out;
+}
+
+std::string Base64Url(std::string_view bytes) {
+  std::string text = Base64Encode(bytes);
+  std::replace(text.begin(), text.end(), '+', '-');
+  std::replace(text.begin(), text.end(), '/', '_');
+  text.erase(std::remove(text.begin(), text.end(), '='), text.end());
+  return text;
 }
 
 std::string Base64UrlDecode(std::string_view text) {

@@ -6,6 +6,7 @@
 // a partial result. While nothing of the result has reached Redis (its first batch, or the
 // commit of an empty result), a connection found broken is replaced and the step retried once.
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -26,6 +27,9 @@ class RedisResultWriter : public ResultWriter {
   void Commit(Json schema) override;
 
  private:
+  // Runs one step of the write; while nothing of the result has reached Redis, once more on a
+  // fresh connection when the first one turns out broken.
+  void RunStep(const std::function<void()>& step);
   void SendBatch();
   void SendBatchOnce();
   void CommitOnce(const Json& schema);

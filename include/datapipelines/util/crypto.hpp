@@ -11,7 +11,8 @@ std::string RandomBytes(std::size_t count);
 // Random RFC 4122 version-4 UUID, lowercase.
 std::string NewUuid();
 bool IsUuid(std::string_view text);
-// Lowercase hex SHA-256 of the input.
+// The raw 32-byte SHA-256 of the input, and the same as lowercase hex.
+std::string Sha256(std::string_view data);
 std::string Sha256Hex(std::string_view data);
 // Raw 32-byte HMAC-SHA256 of `data` under `key`.
 std::string HmacSha256(std::string_view key, std::string_view data);
@@ -20,6 +21,8 @@ std::string RandomBase32(std::size_t length);
 std::string Base64Encode(std::string_view data);
 // Throws std::invalid_argument on malformed input.
 std::string Base64Decode(std::string_view text);
+// RFC 4648 §5 without padding: session tokens, CSRF tokens, one-time passwords, JOSE parts.
+std::string Base64Url(std::string_view bytes);
 // RFC 4648 §5 (URL-safe alphabet, padding optional), as JOSE writes it. Throws
 // std::invalid_argument on malformed input.
 std::string Base64UrlDecode(std::string_view text);

@@ -73,12 +73,4 @@ bool IsExpired(const std::optional<int64_t>& expires_at_ms, int64_t now_ms) {
   return expires_at_ms && *expires_at_ms <= now_ms;
 }
 
-std::string Base64Url(std::string_view bytes) {
-  std::string text = Base64Encode(bytes);
-  std::replace(text.begin(), text.end(), '+', '-');
-  std::replace(text.begin(), text.end(), '/', '_');
-  text.erase(std::remove(text.begin(), text.end(), '='), text.end());
-  return text;
-}
-
 }  // namespace dp

@@ -14,6 +14,7 @@
 #include "datapipelines/store/credential_store.hpp"
 #include "datapipelines/store/user_store.hpp"
 #include "datapipelines/store/workspace_store.hpp"
+#include "datapipelines/util/crypto.hpp"  // Base64Url, which the auth services mint tokens with
 #include "datapipelines/util/json.hpp"
 
 namespace dp {
@@ -53,7 +54,5 @@ class AuthRecords {
 User WithoutSecret(User user);
 ApiKeyRecord WithoutSecret(ApiKeyRecord key);
 bool IsExpired(const std::optional<int64_t>& expires_at_ms, int64_t now_ms);
-// RFC 4648 §5 without padding: session tokens, CSRF tokens and one-time passwords.
-std::string Base64Url(std::string_view bytes);
 
 }  // namespace dp

@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include "datapipelines/util/crypto.hpp"
+#include "datapipelines/util/percent_encoding.hpp"
 
 namespace dp {
 namespace {
@@ -44,19 +45,6 @@ std::string WithoutTrailingSlash(std::string text) {
 }
 
 }  // namespace
-
-std::string FormEncode(std::string_view value) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : value) {
-    if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~') {
-      out.push_back(static_cast<char>(c));
-    } else {
-      out += {'%', kHex[c >> 4], kHex[c & 15]};
-    }
-  }
-  return out;
-}
 
 OidcProvider::OidcProvider(OidcProviderSettings settings, std::string redirect_uri, HttpFetch fetch,
                            std::function<int64_t()> now_ms)
@@ -123,10 +111,10 @@ std::string OidcProvider::AuthorizationUrl(const std::string& state, const std::
   const Discovery discovery = CurrentDiscovery();
   const std::string& endpoint = discovery.authorization_endpoint;
   return endpoint + (endpoint.find('?') == std::string::npos ? "?" : "&") +
-         "response_type=code&client_id=" + FormEncode(settings_.client_id) +
-         "&redirect_uri=" + FormEncode(redirect_uri_) + "&scope=openid%20profile%20email" +
-         "&state=" + FormEncode(state) + "&nonce=" + FormEncode(nonce) +
-         "&code_challenge=" + FormEncode(code_challenge) + "&code_challenge_method=S256";
+         "response_type=code&client_id=" + PercentEncode(settings_.client_id) +
+         "&redirect_uri=" + PercentEncode(redirect_uri_) + "&scope=openid%20profile%20email" +
+         "&state=" + PercentEncode(state) + "&nonce=" + PercentEncode(nonce) +
+         "&code_challenge=" + PercentEncode(code_challenge) + "&code_challenge_method=S256";
 }
 
 std::string OidcProvider::ExchangeCode(const std::string& code, const std::string& code_verifier) {
@@ -136,13 +124,13 @@ std::string OidcProvider::ExchangeCode(const std::string& code, const std::strin
   request.url = discovery.token_endpoint;
   // client_secret_basic: both parts form-encoded first (RFC 6749 §2.3.1).
   request.headers = {
-      {"Authorization", "Basic " + Base64Encode(FormEncode(settings_.client_id) + ":" +
-                                                FormEncode(settings_.client_secret))},
+      {"Authorization", "Basic " + Base64Encode(PercentEncode(settings_.client_id) + ":" +
+                                                PercentEncode(settings_.client_secret))},
       {"Content-Type", "application/x-www-form-urlencoded"},
       {"Accept", "application/json"}};
-  request.body = "grant_type=authorization_code&code=" + FormEncode(code) +
-                 "&redirect_uri=" + FormEncode(redirect_uri_) +
-                 "&code_verifier=" + FormEncode(code_verifier);
+  request.body = "grant_type=authorization_code&code=" + PercentEncode(code) +
+                 "&redirect_uri=" + PercentEncode(redirect_uri_) +
+                 "&code_verifier=" + PercentEncode(code_verifier);
   HttpFetchResponse response;
   try {
     response = fetch_(request);

@@ -13,14 +13,7 @@ namespace dp {
 namespace {
 
 // PKCE S256 (RFC 7636 §4.2): the challenge is the verifier's SHA-256, base64url.
-std::string CodeChallenge(const std::string& verifier) {
-  std::string digest;
-  const std::string hex = Sha256Hex(verifier);
-  for (std::size_t i = 0; i + 1 < hex.size(); i += 2) {
-    digest.push_back(static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16)));
-  }
-  return Base64Url(digest);
-}
+std::string CodeChallenge(const std::string& verifier) { return Base64Url(Sha256(verifier)); }
 
 bool DomainAllowed(const std::vector<std::string>& allowlist, const std::string& email) {
   if (allowlist.empty()) return true;

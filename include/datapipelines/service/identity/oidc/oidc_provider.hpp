@@ -65,7 +65,4 @@ class OidcProvider {
   int64_t keys_refreshed_at_ms_ = 0;  // the last forced fetch: at most one per 10 s
 };
 
-// RFC 3986 percent-encoding of a query or form value (unreserved characters kept).
-std::string FormEncode(std::string_view value);
-
 }  // namespace dp
