@@ -6,6 +6,7 @@
 
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/service/audit/audit_log.hpp"
+#include "datapipelines/service/identity/account_rules.hpp"
 #include "datapipelines/service/identity/api_key_view.hpp"
 #include "datapipelines/service/identity/auth_service.hpp"
 #include "datapipelines/service/identity/workspace_admin_service.hpp"
@@ -133,10 +134,14 @@ OperatorCommands::OperatorCommands(CLI::App& app) {
 
   auto* members = app.add_subcommand("members", "Manage workspace memberships");
   members->require_subcommand(1);
-  members_set_ = members->add_subcommand("set", "Add a member or change their role");
+  members_set_ = members->add_subcommand("set", "Add a member or replace their flags");
   members_set_->add_option("--workspace", o.workspace)->required();
   members_set_->add_option("--email", o.email)->required();
-  members_set_->add_option("--role", o.role, "viewer | operator | author | ws_admin")->required();
+  // --role is the old spelling: its roles (operator, ws_admin) name the flags they became.
+  members_set_
+      ->add_option("--flags,--role", o.role,
+                   "viewer, or any of author,promoter,admin (comma-separated)")
+      ->required();
   json_flag(members_set_);
   members_remove_ = members->add_subcommand("remove", "Remove a member");
   members_remove_->add_option("--workspace", o.workspace)->required();
@@ -222,9 +227,11 @@ int OperatorCommands::Run(const Config& config) {
       for (const auto& ws : auth.accounts().ListWorkspaces()) out.push_back(WorkspaceView(ws));
       Print(out, o.json);
     } else if (members_set_->parsed()) {
-      Role role = Require(ParseRole(o.role), "--role (viewer | operator | author | ws_admin)");
-      auth.accounts().SetMembership(o.workspace, o.email, role);
-      Print(Json{{"workspace", o.workspace}, {"email", o.email}, {"role", o.role}}, o.json);
+      MemberFlags flags =
+          Require(ParseFlags(o.role), "--flags (viewer, or any of author,promoter,admin)");
+      auth.accounts().SetMembership(o.workspace, o.email, flags);
+      Print(Json{{"workspace", o.workspace}, {"email", o.email}, {"flags", FlagsJson(flags)}},
+            o.json);
     } else if (members_remove_->parsed()) {
       bool removed = auth.accounts().RemoveMembership(o.workspace, o.email);
       Print(Json{{"workspace", o.workspace}, {"email", o.email}, {"removed", removed}}, o.json);
@@ -233,7 +240,7 @@ int OperatorCommands::Run(const Config& config) {
       for (const auto& m : auth.accounts().ListMembers(o.workspace)) {
         out.push_back({{"user_id", m.user_id},
                        {"email", m.email},
-                       {"role", std::string(ToString(m.role))},
+                       {"flags", FlagsJson(m.flags)},
                        {"joined_at", FormatIso8601Ms(m.joined_at_ms)}});
       }
       Print(out, o.json);

@@ -2,6 +2,26 @@
 
 namespace dp {
 
+bool Satisfies(const MemberFlags& given, RoleFloor floor) {
+  const MemberFlags flags = given.Normalized();
+  switch (floor) {
+    case RoleFloor::kView:
+    case RoleFloor::kExecute:
+      return true;
+    case RoleFloor::kAuthor:
+      return flags.author;
+    case RoleFloor::kSwitch:
+      return flags.author || flags.promoter;
+    case RoleFloor::kPromote:
+      return flags.promoter || flags.admin;
+    case RoleFloor::kWsAdmin:
+      return flags.admin;
+    case RoleFloor::kSuperAdmin:
+      return false;
+  }
+  return false;
+}
+
 std::string_view ToString(Scope scope) {
   switch (scope) {
     case Scope::kRead:
@@ -14,18 +34,24 @@ std::string_view ToString(Scope scope) {
   return "read";
 }
 
-std::string_view ToString(Role role) {
-  switch (role) {
-    case Role::kViewer:
-      return "viewer";
-    case Role::kOperator:
-      return "operator";
-    case Role::kAuthor:
+std::string_view ToString(RoleFloor floor) {
+  switch (floor) {
+    case RoleFloor::kView:
+      return "view";
+    case RoleFloor::kExecute:
+      return "execute";
+    case RoleFloor::kAuthor:
       return "author";
-    case Role::kWsAdmin:
+    case RoleFloor::kSwitch:
+      return "switch";
+    case RoleFloor::kPromote:
+      return "promote";
+    case RoleFloor::kWsAdmin:
       return "ws_admin";
+    case RoleFloor::kSuperAdmin:
+      return "super_admin";
   }
-  return "viewer";
+  return "view";
 }
 
 std::string_view ToString(KeyKind kind) {
@@ -47,14 +73,6 @@ std::optional<Scope> ParseScope(std::string_view text) {
   return std::nullopt;
 }
 
-std::optional<Role> ParseRole(std::string_view text) {
-  if (text == "viewer") return Role::kViewer;
-  if (text == "operator") return Role::kOperator;
-  if (text == "author") return Role::kAuthor;
-  if (text == "ws_admin") return Role::kWsAdmin;
-  return std::nullopt;
-}
-
 std::optional<KeyKind> ParseKeyKind(std::string_view text) {
   if (text == "user") return KeyKind::kUser;
   if (text == "endpoint") return KeyKind::kEndpoint;
@@ -62,17 +80,44 @@ std::optional<KeyKind> ParseKeyKind(std::string_view text) {
   return std::nullopt;
 }
 
-Scope MaxScopeForRole(Role role) {
-  switch (role) {
-    case Role::kViewer:
-      return Scope::kRead;
-    case Role::kOperator:
-      return Scope::kExecute;
-    case Role::kAuthor:
-    case Role::kWsAdmin:
-      return Scope::kAuthor;
+std::string FlagsName(const MemberFlags& given) {
+  const MemberFlags flags = given.Normalized();
+  std::string name;
+  auto add = [&](bool held, std::string_view flag) {
+    if (!held) return;
+    if (!name.empty()) name += '+';
+    name += flag;
+  };
+  add(flags.author, "author");
+  add(flags.promoter, "promoter");
+  add(flags.admin, "admin");
+  return name.empty() ? "viewer" : name;
+}
+
+std::optional<MemberFlags> ParseFlags(std::string_view text) {
+  if (text == "viewer" || text == "operator") return MemberFlags{};
+  if (text == "ws_admin") return MemberFlags{true, false, true};
+  MemberFlags flags;
+  while (!text.empty()) {
+    std::size_t end = text.find_first_of("+,");
+    std::string_view flag = text.substr(0, end);
+    if (flag == "author") {
+      flags.author = true;
+    } else if (flag == "promoter") {
+      flags.promoter = true;
+    } else if (flag == "admin") {
+      flags.admin = true;
+    } else {
+      return std::nullopt;
+    }
+    text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
   }
-  return Scope::kRead;
+  return flags.Normalized();
+}
+
+Scope MaxScopeFor(const MemberFlags& given) {
+  const MemberFlags flags = given.Normalized();
+  return flags.author || flags.promoter ? Scope::kAuthor : Scope::kExecute;
 }
 
 }  // namespace dp

@@ -41,7 +41,7 @@ std::string RenderToolReference(const ToolCatalog& catalog) {
     const ToolDefinition& d = *entry->definition;
     out += "\n## " + std::string(d.name()) + "\n\n";
     out += std::string(d.description) + "\n\n";
-    out += "- Scope: `" + std::string(ToString(d.access().min_scope)) + "`; role: `" +
+    out += "- Scope: `" + std::string(ToString(d.access().min_scope)) + "`; capability: `" +
            std::string(ToString(d.access().min_role)) + "`; " +
            (d.mutating() ? "mutating (audited as a write)" : "read-only") + "\n";
     const Json& properties = entry->input_schema.value("properties", Json::object());

@@ -9,6 +9,7 @@
 #include "datapipelines/service/audit/rest_call_audit.hpp"
 #include "datapipelines/service/docs/skill_docs.hpp"
 #include "datapipelines/service/endpoints/endpoint_service.hpp"
+#include "datapipelines/service/identity/account_rules.hpp"
 #include "datapipelines/service/identity/api_key_view.hpp"
 #include "datapipelines/service/identity/auth_service.hpp"
 #include "datapipelines/service/identity/request_authenticator.hpp"
@@ -27,7 +28,7 @@ Json PrincipalJson(const Principal& principal) {
       {"email", principal.email},
       {"display_name", principal.display_name},
       {"workspace", {{"id", principal.workspace_id}, {"name", principal.workspace_name}}},
-      {"role", principal.role ? Json(std::string(ToString(*principal.role))) : Json()},
+      {"flags", principal.membership ? FlagsJson(*principal.membership) : Json()},
       {"super_admin", principal.super_admin},
       {"auth", principal.via_session ? "session" : "api_key"},
       {"key_id", principal.via_session ? Json() : Json(principal.key_id)},

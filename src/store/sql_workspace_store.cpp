@@ -12,21 +12,23 @@ namespace {
 
 using sql_cells::All;
 using sql_cells::First;
+using sql_cells::Bool;
 using sql_cells::Int;
 using sql_cells::NullIfEmpty;
 using sql_cells::Select;
 using sql_cells::Text;
 
 constexpr const char* kWorkspaceColumns = "id, name, display_name, created_by, created_at_ms";
-constexpr const char* kMemberColumns = "workspace_id, user_id, role, joined_at_ms";
+constexpr const char* kMemberColumns =
+    "workspace_id, user_id, author, promoter, admin, joined_at_ms";
 
 Workspace ToWorkspace(const SqlRow& r) {
   return Workspace{Text(r, 0), Text(r, 1), Text(r, 2), Text(r, 3), Int(r, 4)};
 }
 
 Membership ToMembership(const SqlRow& r) {
-  return Membership{Text(r, 0), Text(r, 1), ParseRole(Text(r, 2)).value_or(Role::kViewer),
-                    Int(r, 3)};
+  return Membership{Text(r, 0), Text(r, 1),
+                    MemberFlags{Int(r, 2) != 0, Int(r, 3) != 0, Int(r, 4) != 0}, Int(r, 5)};
 }
 
 class SqlWorkspaceStore final : public WorkspaceStore {
@@ -74,11 +76,15 @@ std::vector<Workspace> SqlWorkspaceStore::ListWorkspaces() {
 // ---- memberships
 
 void SqlWorkspaceStore::UpsertMembership(const Membership& m) {
-  // The original joined_at_ms survives a role change.
+  // The original joined_at_ms survives a change of flags; an admin always authors (the
+  // table's CHECK), so the flags are normalised before they are written.
+  const MemberFlags flags = m.flags.Normalized();
   sql_.Execute(std::string("INSERT INTO workspace_members (") + kMemberColumns +
-                   ") VALUES ($1, $2, $3, $4) ON CONFLICT (workspace_id, user_id) "
-                   "DO UPDATE SET role = excluded.role",
-               {m.workspace_id, m.user_id, std::string(ToString(m.role)), m.joined_at_ms});
+                   ") VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (workspace_id, user_id) "
+                   "DO UPDATE SET author = excluded.author, promoter = excluded.promoter, "
+                   "admin = excluded.admin",
+               {m.workspace_id, m.user_id, Bool(flags.author), Bool(flags.promoter),
+                Bool(flags.admin), m.joined_at_ms});
 }
 
 std::optional<Membership> SqlWorkspaceStore::FindMembership(const std::string& workspace_id,

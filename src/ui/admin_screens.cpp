@@ -1,5 +1,5 @@
-// Admin (ui-screens §4.12, §4.13): the members and roles of the active workspace (add, change a
-// role, remove — workspace admins), and for instance admins the users (create a local account
+// Admin (ui-screens §4.12, §4.13): the members of the active workspace and their capability
+// flags (add, change the flags, remove — workspace admins), and for instance admins the users (create a local account
 // with a one-time password, activate, deactivate) and workspaces (create). Each verb is a
 // WorkspaceAdminService call, which holds the checks.
 #include "datapipelines/service/identity/workspace_admin_service.hpp"
@@ -11,7 +11,11 @@ namespace {
 HttpResponse Page(UiContext& ctx, Json extra = Json::object()) {
   Json members = ctx.s.admin.Members(ctx.principal);
   AddHrefs(members, "/ui/admin/members", "email");
-  Json model{{"members", members}, {"roles", {"viewer", "operator", "author", "ws_admin"}}};
+  for (Json& member : members) {
+    member["flags_name"] = FlagsName({member["author"].get<bool>(), member["promoter"].get<bool>(),
+                                      member["admin"].get<bool>()});
+  }
+  Json model{{"members", members}};
   if (ctx.can.super_admin) {
     Json users = ctx.s.admin.Users(ctx.principal);
     AddHrefs(users, "/ui/admin/users", "email");
@@ -22,20 +26,17 @@ HttpResponse Page(UiContext& ctx, Json extra = Json::object()) {
   return ctx.Page("admin", std::move(model), "admin");
 }
 
-Role RoleFromForm(const UiContext& ctx) {
-  auto role = ParseRole(ctx.FormOr("role", "viewer"));
-  if (!role) {
-    throw DomainError(errc::kRequestInvalid, "'role' must be viewer, operator, author or ws_admin.",
-                      Json{{"field", "role"}});
-  }
-  return *role;
+// Each flag is a checkbox: present means held; none is a viewer.
+MemberFlags FlagsFromForm(const UiContext& ctx) {
+  return MemberFlags{ctx.Form("author").has_value(), ctx.Form("promoter").has_value(),
+                     ctx.Form("admin").has_value()};
 }
 
 // The one-time password is rendered into this response only: never a redirect, never a URL.
 HttpResponse CreateUser(UiContext& ctx) {
   CreatedUser created = ctx.s.admin.CreateUser(
       ctx.principal, NewUserRequest{ctx.FormOr("email"), ctx.FormOr("display_name"),
-                                    ctx.FormOr("workspace"), RoleFromForm(ctx)});
+                                    ctx.FormOr("workspace"), FlagsFromForm(ctx)});
   Json notice{{"email", created.user["email"]}, {"password", created.one_time_password}};
   if (!ctx.FormOr("workspace").empty()) notice["workspace"] = ctx.FormOr("workspace");
   if (created.membership_refusal) {
@@ -47,7 +48,7 @@ HttpResponse CreateUser(UiContext& ctx) {
 
 std::optional<HttpResponse> AdminVerb(UiContext& ctx, const std::vector<std::string>& s) {
   if (s[1] == "members" && s.size() == 2) {
-    ctx.s.admin.SetMember(ctx.principal, ctx.FormOr("email"), RoleFromForm(ctx));
+    ctx.s.admin.SetMember(ctx.principal, ctx.FormOr("email"), FlagsFromForm(ctx));
     return UiContext::Redirect("/ui/admin", "saved");
   }
   if (s[1] == "members" && s.size() == 4 && s[3] == "remove") {

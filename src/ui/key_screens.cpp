@@ -49,8 +49,8 @@ HttpResponse Render(UiContext& ctx, const std::string& page, const IssuedApiKey*
   Json model{
       {"keys", keys},
       {"mcp_url", url},
-      {"max_scope", ctx.principal.role ? std::string(ToString(MaxScopeForRole(*ctx.principal.role)))
-                                       : std::string("read")}};
+      // Viewers and promoters issue no key; an author's keys reach author scope.
+      {"max_scope", ctx.can.author ? std::string(ToString(ctx.principal.scope)) : "none"}};
   if (issued) {
     model["issued"] = ApiKeyView(issued->record);
     model["issued"]["api_key"] = issued->plaintext;

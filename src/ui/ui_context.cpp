@@ -23,9 +23,11 @@ void AddHrefs(Json& items, std::string_view base, const char* key) {
 
 Capabilities Capabilities::Of(const Principal& principal) {
   Capabilities can;
-  // The rows the services check for the verbs each flag shows: releasing (and the other
-  // author verbs), executing (and cancelling), registering a datasource (and its admin verbs).
-  can.author = IsAllowed(principal, Operation::kPipelinesRelease);
+  // The rows the services check for the verbs each flag shows: authoring (discard, delete,
+  // keys), releasing, executing (and cancelling), registering a datasource (and its admin
+  // verbs).
+  can.author = IsAllowed(principal, Operation::kPipelinesCreate);
+  can.release = IsAllowed(principal, Operation::kPipelinesRelease);
   can.execute = IsAllowed(principal, Operation::kPipelinesExecute);
   can.admin_workspace = IsAllowed(principal, Operation::kDatasourcesCreate);
   can.super_admin = principal.super_admin;
@@ -34,6 +36,7 @@ Capabilities Capabilities::Of(const Principal& principal) {
 
 Json Capabilities::ToJson() const {
   return Json{{"author", author},
+              {"release", release},
               {"execute", execute},
               {"admin_workspace", admin_workspace},
               {"super_admin", super_admin}};
@@ -62,7 +65,7 @@ HttpResponse UiContext::Page(const std::string& page, Json model, const std::str
       {"email", principal.email},
       {"display_name", principal.display_name.empty() ? principal.email : principal.display_name},
       {"workspace", principal.workspace_name},
-      {"role", principal.role ? Json(std::string(ToString(*principal.role))) : Json()},
+      {"role", principal.membership ? Json(FlagsName(*principal.membership)) : Json()},
       {"super_admin", principal.super_admin}};
   model["csrf"] = csrf;
   model["can"] = can.ToJson();

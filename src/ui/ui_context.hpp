@@ -20,7 +20,8 @@ namespace dp::ui {
 // the service itself runs for that verb, asked of the same operation table; the service still
 // re-checks every POST, so a flag only decides what is drawn.
 struct Capabilities {
-  bool author = false;           // pipeline/template release, discard, delete; key issuance
+  bool author = false;           // pipeline/template edit, discard, delete; key issuance
+  bool release = false;          // pipeline/template release (the promoter's verb)
   bool execute = false;          // run, cancel
   bool admin_workspace = false;  // datasource register, edit, test
   bool super_admin = false;      // datasource grants, SQLite datasources

@@ -32,7 +32,7 @@ const isoAt = (ms) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 let userSeq = 0;
 const sessionTokens = [];
-function newUser(role = 'author') {
+function newUser(role = 'author,promoter') {
   const email = `user${++userSeq}-${Date.now()}@e2e.test`;
   ctx.server.createUser(email, role);
   return email;

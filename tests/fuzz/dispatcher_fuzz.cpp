@@ -76,23 +76,23 @@ constexpr int kInputsPerStack = 20000;
 
 struct Member {
   const char* name;
-  Role role;
+  MemberFlags role;
   Scope scope;
 };
 
 // One workspace, one user per principal. "lost" is demoted after its author key was issued,
 // "removed" leaves the workspace, "revoked" keeps its membership and loses its key.
 constexpr Member kMembers[] = {
-    {"viewer", Role::kViewer, Scope::kRead},    {"operator", Role::kOperator, Scope::kExecute},
-    {"author", Role::kAuthor, Scope::kAuthor},  {"admin", Role::kWsAdmin, Scope::kAuthor},
-    {"readkey", Role::kAuthor, Scope::kRead},   {"lost", Role::kAuthor, Scope::kAuthor},
-    {"removed", Role::kAuthor, Scope::kAuthor}, {"revoked", Role::kAuthor, Scope::kAuthor},
-    {"super", Role::kViewer, Scope::kAuthor},
+    {"viewer", MemberFlags{}, Scope::kRead},    {"operator", MemberFlags{}, Scope::kExecute},
+    {"author", MemberFlags{true, true, false}, Scope::kAuthor},  {"admin", MemberFlags{true, true, true}, Scope::kAuthor},
+    {"readkey", MemberFlags{true, true, false}, Scope::kRead},   {"lost", MemberFlags{true, true, false}, Scope::kAuthor},
+    {"removed", MemberFlags{true, true, false}, Scope::kAuthor}, {"revoked", MemberFlags{true, true, false}, Scope::kAuthor},
+    {"super", MemberFlags{}, Scope::kAuthor},
 };
 
 // What the key may do, as the server should see it (nullopt: the key authenticates nowhere).
 struct Grant {
-  std::optional<Role> role;
+  std::optional<MemberFlags> role;
   Scope scope;
   bool super_admin;
   bool authenticates;
@@ -200,19 +200,19 @@ class Stack {
     for (const Member& member : kMembers) {
       std::string email = std::string(member.name) + "@example.com";
       bool super_admin = std::string_view(member.name) == "super";
-      auth_->accounts().SetMembership("ws", email, member.role);
+      auth_->accounts().SetMembership("ws", email, member.flags);
       IssuedApiKey key =
           auth_->keys().CreateApiKeyFor(email, "ws", "fuzz", member.scope, KeyKind::kUser, {});
       keys_[member.name] = key.plaintext;
       secrets_.push_back(key.plaintext.substr(key.plaintext.find('.') + 1));
-      Grant grant{member.role, member.scope, super_admin, true};
+      Grant grant{member.flags, member.scope, super_admin, true};
       std::string_view name = member.name;
       if (name == "lost") {
-        auth_->accounts().SetMembership("ws", email, Role::kViewer);
-        grant.role = Role::kViewer;
+        auth_->accounts().SetMembership("ws", email, MemberFlags{});
+        grant.flags = MemberFlags{};
       } else if (name == "removed") {
         auth_->accounts().RemoveMembership("ws", email);
-        grant.role = std::nullopt;
+        grant.flags = std::nullopt;
       } else if (name == "revoked") {
         auth_->keys().RevokeApiKeyById(key.record.id);
         grant.authenticates = false;
@@ -379,7 +379,7 @@ Expectation Expect(const std::string& body) {
 bool Permits(const Grant& grant, const ToolDefinition& tool) {
   if (grant.scope < tool.access().min_scope) return false;
   if (grant.super_admin) return true;
-  return grant.role && *grant.role >= tool.access().min_role;
+  return grant.flags && *grant.flags >= tool.access().min_role;
 }
 
 void CheckResponse(const HttpRequest& request, const HttpResponse& response,

@@ -36,7 +36,7 @@ inline void OpenCoreStack(std::unique_ptr<MetadataStore>& store, std::unique_ptr
 // holding a fresh user key of `scope`; returns the key's plaintext.
 inline std::string AddMemberWithKey(AuthService& auth, WorkspaceStore& workspaces,
                                     const std::string& name, const std::string& workspace,
-                                    Role role, Scope scope) {
+                                    MemberFlags role, Scope scope) {
   const std::string email = name + "@example.com";
   auth.accounts().CreateUser(email, name, "correct horse battery", false);
   if (!workspaces.FindWorkspaceByName(workspace)) {

@@ -67,7 +67,7 @@ class SurfaceStack : public ::testing::Test {
     mcp_ = std::make_unique<McpServer>(catalog_, *audit_, BuiltInSkillDocs(), "test");
   }
 
-  void AddUser(const std::string& name, const std::string& workspace, Role role, Scope scope) {
+  void AddUser(const std::string& name, const std::string& workspace, MemberFlags role, Scope scope) {
     std::string key =
         test::AddMemberWithKey(*auth_, store_->Workspaces(), name, workspace, role, scope);
     keys_[name] = key;

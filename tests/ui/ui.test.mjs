@@ -482,11 +482,11 @@ describe('the web UI in headless chromium', () => {
     await viewer.goto(`${server.baseUrl}/ui/datasources`);
     await shot(viewer, '22-viewer-datasources');
     await viewer.goto(`${server.baseUrl}/ui/admin`);
-    assert.equal(await viewer.$('button[data-verb=set-role]'), null, 'a viewer changes no role');
+    assert.equal(await viewer.$('button[data-verb=set-flags]'), null, 'a viewer changes no flags');
     const promote = await viewer.evaluate(async (args) => {
       const r = await fetch('/ui/admin/members', {
         method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: `_csrf=${args.csrf}&email=${encodeURIComponent(args.email)}&role=ws_admin`,
+        body: `_csrf=${args.csrf}&email=${encodeURIComponent(args.email)}&author=on&admin=on`,
       });
       return { status: r.status, text: await r.text() };
     }, { csrf, email: VIEWER });
@@ -549,18 +549,22 @@ describe('the web UI in headless chromium', () => {
     await context.close();
   });
 
-  it('admin: a workspace admin adds a member, changes the role, removes them', async () => {
+  it('admin: a workspace admin adds a member, sets their flags, removes them', async () => {
     await page.goto(`${server.baseUrl}/ui/admin`);
     assert.ok(await page.$(`tr[data-member="${VIEWER}"]`));
     await page.type('#m-email', NEWCOMER);
-    await page.select('#m-role', 'operator');
     await clickAndWait(page, 'button[data-verb=add-member]');
     assert.match(await text(page, '.alert.ok'), /Saved/);
-    const role = (sel) => page.$eval(`tr[data-member="${NEWCOMER}"] select`, (e) => e.value);
-    assert.equal(await role(), 'operator');
-    await page.select(`tr[data-member="${NEWCOMER}"] select`, 'author');
-    await clickAndWait(page, `tr[data-member="${NEWCOMER}"] button[data-verb=set-role]`);
-    assert.equal(await role(), 'author');
+    const flags = () => page.$eval(`tr[data-member="${NEWCOMER}"]`, (tr) =>
+      ['author', 'promoter', 'admin'].filter((f) => tr.querySelector(`input[name=${f}]`).checked)
+        .join('+') || 'viewer');
+    assert.equal(await flags(), 'viewer', 'no flag ticked: a viewer');
+    await page.click(`tr[data-member="${NEWCOMER}"] input[name=promoter]`);
+    await clickAndWait(page, `tr[data-member="${NEWCOMER}"] button[data-verb=set-flags]`);
+    assert.equal(await flags(), 'promoter', 'someone who only releases is one row');
+    await page.click(`tr[data-member="${NEWCOMER}"] input[name=admin]`);
+    await clickAndWait(page, `tr[data-member="${NEWCOMER}"] button[data-verb=set-flags]`);
+    assert.equal(await flags(), 'author+promoter+admin', 'an admin always authors');
     assert.ok(await page.$('#users'), 'an instance admin sees the users');
     await shot(page, '23-admin');
     await clickAndWait(page, `tr[data-member="${NEWCOMER}"] button[data-verb=remove-member]`);
@@ -582,7 +586,7 @@ describe('the web UI in headless chromium', () => {
     await page.type('#u-email', MADE);
     await page.type('#u-name', 'Made Here');
     await page.type('#u-workspace', 'ui-team');
-    await page.select('#u-role', 'author');
+    await page.click('#u-author');
     await clickAndWait(page, 'button[data-verb=create-user]');
     const password = await text(page, '#one-time-password');
     recordSecret(password);

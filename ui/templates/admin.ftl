@@ -1,16 +1,16 @@
 <@layout.page title="Admin" crumb="Organisation">
-<div class="page-head"><div><h1>Workspace ${me.workspace}</h1><p>Members and their roles. Member changes apply to this (the active) workspace.</p></div></div>
+<div class="page-head"><div><h1>Workspace ${me.workspace}</h1><p>Members and their capability flags. Member changes apply to this (the active) workspace.</p></div></div>
 <div class="grid two">
   <section class="card flush" id="members">
     <div class="card-head"><h2>Members</h2><span class="small muted">${members?size}</span></div>
-    <table><thead><tr><th>Member</th><th>Role</th><th>Joined</th><#if can.admin_workspace><th></th></#if></tr></thead><tbody>
+    <table><thead><tr><th>Member</th><th>Flags</th><th>Joined</th><#if can.admin_workspace><th></th></#if></tr></thead><tbody>
     <#list members as m>
       <tr data-member="${m.email}"><td>${m.display_name}<div class="small muted">${m.email}</div></td>
         <td><#if can.admin_workspace>
           <form class="row" method="post" action="/ui/admin/members"><input type="hidden" name="_csrf" value="${csrf}"><input type="hidden" name="email" value="${m.email}">
-            <select name="role" aria-label="Role of ${m.email}"><#list roles as r><option<#if r == m.role> selected</#if>>${r}</option></#list></select>
-            <button type="submit" data-verb="set-role">Save</button></form>
-          <#else><span class="badge info">${m.role}</span></#if></td>
+            <span aria-label="Flags of ${m.email}" class="row"><fieldset class="flags"><legend class="small muted">Flags</legend><label><input type="checkbox" name="author"<#if m.author> checked</#if>> author</label><label><input type="checkbox" name="promoter"<#if m.promoter> checked</#if>> promoter</label><label><input type="checkbox" name="admin"<#if m.admin> checked</#if>> admin</label></fieldset></span>
+            <button type="submit" data-verb="set-flags">Save</button></form>
+          <#else><span class="badge info" data-flags="${m.flags_name}">${m.flags_name}</span></#if></td>
         <td class="small">${m.joined_at}</td>
         <#if can.admin_workspace><td><form class="inline-form" method="post" action="${m.href}/remove" hx-confirm="Remove ${m.email} from workspace “${me.workspace}”?" hx-vals='{"confirmed": "yes"}'><input type="hidden" name="_csrf" value="${csrf}"><@layout.confirm question="Remove ${m.email} from workspace “${me.workspace}”?"/><button type="submit" class="danger" data-verb="remove-member">Remove</button></form></td></#if></tr>
     </#list>
@@ -22,8 +22,8 @@
     <form method="post" action="/ui/admin/members">
       <input type="hidden" name="_csrf" value="${csrf}">
       <div class="field"><label for="m-email">Email of an existing user</label><input id="m-email" type="email" name="email" required></div>
-      <div class="field"><label for="m-role">Role</label><select id="m-role" name="role"><#list roles as r><option<#if r == "viewer"> selected</#if>>${r}</option></#list></select>
-        <div class="hint">viewer reads; operator runs; author builds and releases; ws_admin also manages datasources and members.</div></div>
+      <div class="field"><fieldset class="flags"><legend class="small muted">Flags</legend><label><input type="checkbox" name="author" id="m-author"> author</label><label><input type="checkbox" name="promoter" id="m-promoter"> promoter</label><label><input type="checkbox" name="admin" id="m-admin"> admin</label></fieldset>
+        <div class="hint">No flag: a viewer, who reads and runs. Author builds and edits; promoter releases and promotes; admin also manages datasources and members (and always authors).</div></div>
       <button type="submit" class="primary" data-verb="add-member">Add</button>
     </form>
   </section>
@@ -60,7 +60,7 @@
       <div class="field"><label for="u-email">Email</label><input id="u-email" type="email" name="email" required></div>
       <div class="field"><label for="u-name">Display name</label><input id="u-name" type="text" name="display_name" placeholder="optional"></div>
       <div class="field"><label for="u-workspace">Workspace</label><input id="u-workspace" type="text" name="workspace" placeholder="optional: add them to it"></div>
-      <div class="field"><label for="u-role">Role there</label><select id="u-role" name="role"><#list roles as r><option<#if r == "viewer"> selected</#if>>${r}</option></#list></select></div>
+      <div class="field"><fieldset class="flags"><legend class="small muted">Flags</legend><label><input type="checkbox" name="author" id="u-author"> author</label><label><input type="checkbox" name="promoter" id="u-promoter"> promoter</label><label><input type="checkbox" name="admin" id="u-admin"> admin</label></fieldset></div>
       <p class="small muted">The server generates a one-time password, shown once, on this page, after you create the user.</p>
       <button type="submit" class="primary" data-verb="create-user">Create user</button>
     </form>

@@ -137,7 +137,7 @@
       <label><input type="radio" name="scope" value="execute"> <b>execute</b><span class="small muted">read, and run pipelines</span></label>
       <label><input type="radio" name="scope" value="author"> <b>author</b><span class="small muted">execute, and create templates and pipelines</span></label>
     </div>
-    <p class="small" id="scope-sentence">An agent needs <b>read</b> to browse, <b>execute</b> to run pipelines, and <b>author</b> to create them. A key's scope can never exceed yours: as ${me.role!'a non-member'} you can issue at most <b>${max_scope}</b>.</p>
+    <p class="small" id="scope-sentence">An agent needs <b>read</b> to browse, <b>execute</b> to run pipelines, and <b>author</b> to create them. A key's scope can never exceed yours: <#if max_scope == "none">as ${me.role!'a non-member'} you issue no keys — authors do.<#else>as ${me.role!'a non-member'} you can issue at most <b>${max_scope}</b>.</#if></p>
     <button type="submit" class="primary" data-verb="create-key">Create key</button>
   </form>
   </#if>

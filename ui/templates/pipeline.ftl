@@ -7,11 +7,13 @@
       <span class="muted small">owner ${pipeline.owner}</span></p>
   </div>
   <div class="row">
-    <#if pipeline.draft?? && can.author>
+    <#if pipeline.draft?? && can.release>
       <form class="inline-form" method="post" action="${self}/release" hx-confirm="Release v${pipeline.draft.version} of pipeline “${pipeline.name}”? The version becomes current and locked." hx-vals='{"confirmed": "yes"}'>
         <input type="hidden" name="_csrf" value="${csrf}"><@layout.confirm question="Release v${pipeline.draft.version} of pipeline “${pipeline.name}”? The version becomes current and locked."/><input type="hidden" name="body_hash" value="${pipeline.draft.body_hash}">
         <button type="submit" class="primary" data-verb="release">Release v${pipeline.draft.version}</button>
       </form>
+    </#if>
+    <#if pipeline.draft?? && can.author>
       <form class="inline-form" method="post" action="${self}/discard" hx-confirm="Discard the draft v${pipeline.draft.version} of pipeline “${pipeline.name}”? Its edits are lost." hx-vals='{"confirmed": "yes"}'>
         <input type="hidden" name="_csrf" value="${csrf}"><@layout.confirm question="Discard the draft v${pipeline.draft.version} of pipeline “${pipeline.name}”? Its edits are lost."/><input type="hidden" name="body_hash" value="${pipeline.draft.body_hash}">
         <button type="submit" class="danger" data-verb="discard">Discard draft</button>
@@ -20,7 +22,7 @@
   </div>
 </div>
 <#if pipeline.description?has_content><p>${pipeline.description}</p></#if>
-<#if pipeline.draft?? && !can.author><div class="alert warn">v${pipeline.draft.version} is a draft awaiting review. Your role cannot release it; an author or workspace admin can.</div></#if>
+<#if pipeline.draft?? && !can.release><div class="alert warn">v${pipeline.draft.version} is a draft awaiting review. Releasing takes the promoter flag: a promoter or workspace admin can.</div></#if>
 
 <section class="card">
   <h2>DAG</h2>
@@ -76,7 +78,7 @@
     <#if can.author>
     <section class="card">
       <h2>Danger zone</h2>
-      <#if pipeline.draft?? && checks?has_content>
+      <#if pipeline.draft?? && checks?has_content && can.release>
       <form method="post" action="${self}/release" class="stack" hx-confirm="Release v${pipeline.draft.version} of pipeline “${pipeline.name}” past its failing checks?" hx-vals='{"confirmed": "yes"}'>
         <input type="hidden" name="_csrf" value="${csrf}"><@layout.confirm question="Release v${pipeline.draft.version} of pipeline “${pipeline.name}” past its failing checks?"/><input type="hidden" name="body_hash" value="${pipeline.draft.body_hash}">
         <label for="override">Release past failing checks — the reason is recorded on the audit event</label>

@@ -6,11 +6,12 @@
       <tr><td class="muted">Name</td><td>${me.display_name}</td></tr>
       <tr><td class="muted">Email</td><td>${me.email}</td></tr>
       <tr><td class="muted">Workspace</td><td>${me.workspace}</td></tr>
-      <tr><td class="muted">Role</td><td><span class="badge info">${me.role!'not a member'}</span><#if me.super_admin> <span class="badge warn">instance admin</span></#if></td></tr>
+      <tr><td class="muted">Flags</td><td><span class="badge info">${me.role!'not a member'}</span><#if me.super_admin> <span class="badge warn">instance admin</span></#if></td></tr>
     </tbody></table></section>
   <section class="card"><h2>What you can do here</h2>
     <ul>
-      <li>Review and release drafts: <b>${can.author?then('yes', 'no')}</b></li>
+      <li>Build and edit pipelines and templates: <b>${can.author?then('yes', 'no')}</b></li>
+      <li>Release drafts: <b>${can.release?then('yes', 'no')}</b></li>
       <li>Run and cancel pipelines: <b>${can.execute?then('yes', 'no')}</b></li>
       <li>Register, edit and test datasources: <b>${can.admin_workspace?then('yes', 'no')}</b></li>
       <li>Grant datasources to workspaces: <b>${can.super_admin?then('yes', 'no')}</b></li>

@@ -1,5 +1,5 @@
 #pragma once
-// The workspace port (metadata-db §4.2–4.3): workspaces and who is a member with which role.
+// The workspace port (metadata-db §4.2–4.3): workspaces and who is a member with which capability flags.
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -23,7 +23,7 @@ struct Workspace {
 struct Membership {
   std::string workspace_id;
   std::string user_id;
-  Role role = Role::kViewer;
+  MemberFlags flags;
   int64_t joined_at_ms = 0;
 };
 
@@ -36,7 +36,7 @@ class WorkspaceStore {
   virtual std::optional<Workspace> FindWorkspaceByName(const std::string& name) = 0;
   virtual std::vector<Workspace> ListWorkspaces() = 0;
 
-  // Upsert replaces the role and keeps the first joined_at_ms.
+  // Upsert replaces the flags and keeps the first joined_at_ms.
   virtual void UpsertMembership(const Membership& m) = 0;
   virtual std::optional<Membership> FindMembership(const std::string& workspace_id,
                                                    const std::string& user_id) = 0;

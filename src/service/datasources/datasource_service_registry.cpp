@@ -243,7 +243,7 @@ DatasourceRecord DatasourceService::RequireManageable(const Principal& principal
   if (!record || record->is_deleted) throw NotRegistered(name);
   if (principal.super_admin) return *record;
   bool own = !record->workspace_id.empty() && record->workspace_id == principal.workspace_id;
-  if (own && principal.role == Role::kWsAdmin) return *record;
+  if (own && HoldsWorkspaceAdmin(principal)) return *record;
   if (own || store_.IsDatasourceGranted(name, principal.workspace_id)) {
     throw DomainError(errc::kRoleRequired,
                       "Only an instance admin, or a ws_admin of the workspace that registered "
@@ -399,7 +399,7 @@ Json DatasourceService::Restore(const Principal& principal, const std::string& n
   RequireHuman(principal);
   DatasourceRecord record = RequireDeleted(name);
   const bool own = !record.workspace_id.empty() && record.workspace_id == principal.workspace_id;
-  if (!principal.super_admin && !(own && principal.role == Role::kWsAdmin)) {
+  if (!principal.super_admin && !(own && HoldsWorkspaceAdmin(principal))) {
     throw DomainError(errc::kRoleRequired,
                       "Only an instance admin, or a ws_admin of the workspace that registered "
                       "it, may restore this datasource.",

@@ -82,7 +82,7 @@ DomainError EndpointNotFound(const std::string& path) {
 
 bool MayExecute(const Principal& principal) {
   if (principal.scope < Scope::kExecute) return false;
-  return principal.super_admin || (principal.role && *principal.role >= Role::kOperator);
+  return principal.super_admin || principal.membership.has_value();
 }
 
 }  // namespace
@@ -545,7 +545,7 @@ EndpointServeAnswer EndpointService::ServeMatched(
                         "role that may execute) in its workspace.",
                         Json{{"required", "execute"}, {"granted", ToString(principal.scope)}});
   }
-  if (!principal.super_admin && !principal.role) {
+  if (!principal.super_admin && !principal.membership) {
     throw DomainError(errc::kKeyIssuerRoleLost,
                       "The owner of this key is no longer a member of the endpoint's workspace.",
                       Json{{"reason", "owner_not_member"}});

@@ -602,7 +602,7 @@ ExecutionRecord ExecutionService::Visible(const Principal& principal,
                        (principal.kind == KeyKind::kEndpoint
                             ? audit_reader_.ServedBy(principal.key_id, record->id)
                             : (record->triggered_by == principal.user_id || principal.super_admin ||
-                               principal.role == Role::kWsAdmin));
+                               HoldsWorkspaceAdmin(principal)));
   if (!visible) {
     Json details{{"execution_id", execution_id}};
     if (for_result) {
@@ -661,7 +661,7 @@ Json ExecutionService::List(const Principal& principal, const ExecutionListQuery
   q.status = query.status;
   q.started_after_ms = query.started_after_ms;
   q.started_before_ms = query.started_before_ms;
-  if (!principal.super_admin && principal.role != Role::kWsAdmin)
+  if (!principal.super_admin && !HoldsWorkspaceAdmin(principal))
     q.triggered_by = principal.user_id;
   q.limit = std::clamp(query.window.limit, 1, ListWindow::kMaxLimit);
   q.offset = std::max(0, query.window.offset);
@@ -682,7 +682,7 @@ Json ExecutionService::ListForResources(const Principal& principal) {
   EnforceAccess(principal, Operation::kExecutionsList);
   ExecutionQuery q;
   q.workspace_id = principal.workspace_id;
-  if (!principal.super_admin && principal.role != Role::kWsAdmin)
+  if (!principal.super_admin && !HoldsWorkspaceAdmin(principal))
     q.triggered_by = principal.user_id;
   q.started_after_ms = NowMs() - int64_t{kResourceWindowHours} * 3600 * 1000;
   q.limit = 200;

@@ -14,17 +14,19 @@ Refusal Judge(const Principal& principal, const OperationAccess& floor) {
   // A session's scope is derived from its role, so humans are judged on the role alone.
   if (is_key && principal.scope < floor.min_scope) return Refusal::kScope;
   if (principal.super_admin) return Refusal::kNone;
-  if (!principal.role) return is_key ? Refusal::kIssuerRoleLost : Refusal::kMembership;
-  if (*principal.role >= floor.min_role) return Refusal::kNone;
+  if (floor.min_role == RoleFloor::kSuperAdmin) return Refusal::kRole;
+  if (!principal.membership) return is_key ? Refusal::kIssuerRoleLost : Refusal::kMembership;
+  if (Satisfies(*principal.membership, floor.min_role)) return Refusal::kNone;
   // The issuer could once issue this scope but no longer can: retrying will never work.
-  if (is_key && MaxScopeForRole(*principal.role) < principal.scope) {
+  if (is_key && MaxScopeFor(*principal.membership) < principal.scope) {
     return Refusal::kIssuerRoleLost;
   }
   return Refusal::kRole;
 }
 
-Json RoleJson(const std::optional<Role>& role) {
-  return role ? Json(std::string(ToString(*role))) : Json(nullptr);
+// What the caller holds, for the refusal's details: its flags, or null for no membership.
+Json HeldJson(const std::optional<MemberFlags>& membership) {
+  return membership ? Json(FlagsName(*membership)) : Json(nullptr);
 }
 
 [[noreturn]] void Throw(Refusal refusal, const Principal& principal, const OperationAccess& floor) {
@@ -41,7 +43,7 @@ Json RoleJson(const std::optional<Role>& role) {
           "the user who issued this API key no longer holds the role it requires "
           "in workspace '" +
               principal.workspace_name + "'; a key from a member who holds the role is needed",
-          {{"required", ToString(floor.min_role)}, {"role", RoleJson(principal.role)}});
+          {{"required", ToString(floor.min_role)}, {"held", HeldJson(principal.membership)}});
     case Refusal::kMembership:
       // No workspace at all (a person whose first sign-in found no membership): say so, rather
       // than name an empty workspace.
@@ -59,9 +61,10 @@ Json RoleJson(const std::optional<Role>& role) {
       break;
   }
   throw DomainError(errc::kRoleRequired,
-                    "the operation requires role '" + std::string(ToString(floor.min_role)) +
-                        "' in workspace '" + principal.workspace_name + "'",
-                    {{"required", ToString(floor.min_role)}, {"role", RoleJson(principal.role)}});
+                    "the operation requires the '" + std::string(ToString(floor.min_role)) +
+                        "' capability in workspace '" + principal.workspace_name + "'",
+                    {{"required", ToString(floor.min_role)},
+                     {"held", HeldJson(principal.membership)}});
 }
 
 }  // namespace

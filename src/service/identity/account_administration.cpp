@@ -42,7 +42,7 @@ void AccountAdministration::RequireInstanceAdmin(const Principal& principal) con
     throw DomainError(
         errc::kRoleRequired, "Instance administration is a super admin's.",
         {{"required", "super_admin"},
-         {"role", principal.role ? Json(std::string(ToString(*principal.role))) : Json(nullptr)}});
+         {"held", principal.membership ? Json(FlagsName(*principal.membership)) : Json(nullptr)}});
   }
 }
 
@@ -146,23 +146,31 @@ Workspace AccountAdministration::CreateWorkspace(const std::string& name,
     throw duplicate();
   }
   records_.Audit("workspace.created", created_by, "", workspace.id, "", {{"name", name}});
-  // The creator owns it: a member with ws_admin, as `workspaces create --owner-email` says.
-  if (!created_by_email.empty()) SetMembership(workspace.name, created_by_email, Role::kWsAdmin);
+  // The creator owns it: a member with every flag, as `workspaces create --owner-email` says.
+  if (!created_by_email.empty()) {
+    SetMembership(workspace.name, created_by_email, MemberFlags{true, true, true});
+  }
   return workspace;
 }
 
 void AccountAdministration::SetMembership(const std::string& workspace_name,
-                                          const std::string& email, Role role) {
+                                          const std::string& email, MemberFlags flags) {
   Workspace workspace = records_.RequireWorkspace(workspace_name);
   User user = records_.RequireUser(email);
   auto existing = records_.workspaces().FindMembership(workspace.id, user.id);
   records_.workspaces().UpsertMembership(
-      Membership{workspace.id, user.id, role, existing ? existing->joined_at_ms : records_.Now()});
+      Membership{workspace.id, user.id, flags, existing ? existing->joined_at_ms : records_.Now()});
   // A demotion through this instance applies to its cached keys and sessions at once.
   authenticator_.ForgetUser(user.id);
-  Json details = {{"email", user.email}, {"role", ToString(role)}};
-  if (existing) details["previous_role"] = ToString(existing->role);
-  records_.Audit("workspace.member.set", user.id, "", workspace.id, "", std::move(details));
+  if (existing) {
+    records_.Audit("workspace.member_flags_changed", user.id, "", workspace.id, "",
+                   {{"email", user.email},
+                    {"from", FlagsJson(existing->flags)},
+                    {"to", FlagsJson(flags)}});
+  } else {
+    records_.Audit("workspace.member_added", user.id, "", workspace.id, "",
+                   {{"email", user.email}, {"flags", FlagsJson(flags)}});
+  }
 }
 
 bool AccountAdministration::RemoveMembership(const std::string& workspace_name,
@@ -171,7 +179,7 @@ bool AccountAdministration::RemoveMembership(const std::string& workspace_name,
   User user = records_.RequireUser(email);
   if (!records_.workspaces().DeleteMembership(workspace.id, user.id)) return false;
   authenticator_.ForgetUser(user.id);
-  records_.Audit("workspace.member.removed", user.id, "", workspace.id, "",
+  records_.Audit("workspace.member_removed", user.id, "", workspace.id, "",
                  {{"email", user.email}});
   return true;
 }
@@ -192,7 +200,7 @@ std::vector<MemberInfo> AccountAdministration::ListMembers(const std::string& wo
   for (const Membership& m : records_.workspaces().ListMembers(workspace.id)) {
     auto user = records_.users().FindUserById(m.user_id);
     members.push_back(MemberInfo{m.user_id, user ? user->email : "", user ? user->display_name : "",
-                                 m.role, m.joined_at_ms});
+                                 m.flags.Normalized(), m.joined_at_ms});
   }
   return members;
 }
@@ -219,7 +227,7 @@ BootstrapResult AccountAdministration::Bootstrap(const BootstrapRequest& given) 
   }
   result.workspace_id = workspace->id;
   if (!records_.workspaces().FindMembership(workspace->id, user->id)) {
-    SetMembership(workspace->name, email, Role::kWsAdmin);
+    SetMembership(workspace->name, email, MemberFlags{true, true, true});
     result.created_membership = true;
   }
   if (!HasLiveAuthorKey(*user, *workspace)) {

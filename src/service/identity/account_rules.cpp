@@ -45,4 +45,9 @@ std::size_t Utf8Length(std::string_view text) {
   }));
 }
 
+Json FlagsJson(const MemberFlags& given) {
+  const MemberFlags flags = given.Normalized();
+  return {{"author", flags.author}, {"promoter", flags.promoter}, {"admin", flags.admin}};
+}
+
 }  // namespace dp

@@ -14,8 +14,8 @@
 namespace dp {
 namespace {
 
-Json RoleDetail(const std::optional<Role>& role) {
-  return role ? Json(std::string(ToString(*role))) : Json(nullptr);
+Json HeldDetail(const std::optional<MemberFlags>& membership) {
+  return membership ? Json(FlagsName(*membership)) : Json(nullptr);
 }
 
 // Server and endpoint keys carry more than their scope says (§7.6, §7.7): who may mint them.
@@ -33,7 +33,7 @@ void RequireKindMintableBy(const Principal& issuer, KeyKind kind) {
     if (!issuer.super_admin) {
       throw DomainError(errc::kRoleRequired, "A server key is minted by a super admin only.",
                         {{"required", "super_admin"},
-                         {"role", RoleDetail(issuer.role)},
+                         {"held", HeldDetail(issuer.membership)},
                          {"reason", "server_key_needs_admin"}});
     }
   }
@@ -139,21 +139,21 @@ Scope ApiKeyService::ParseRequestedScope(std::string_view text) {
 
 Scope ApiKeyService::IssuableScope(const User& issuer, const Workspace& workspace,
                                    std::optional<Scope> issuer_scope_cap, bool require_author) {
-  auto role = records_.CurrentRole(workspace.id, issuer.id);
-  if (!role && !issuer.is_super_admin) {
+  auto membership = records_.CurrentFlags(workspace.id, issuer.id);
+  if (!membership && !issuer.is_super_admin) {
     throw DomainError(errc::kWorkspaceMembershipRequired,
                       "the issuer is not a member of workspace '" + workspace.name + "'",
                       {{"workspace", workspace.name}});
   }
-  // Viewers and operators never mint keys (auth.md §11A.4, O-2).
-  if (require_author && !issuer.is_super_admin && *role < Role::kAuthor) {
+  // Viewers and promoters never mint keys (auth.md §11A.4, O-2).
+  if (require_author && !issuer.is_super_admin && !MayIssueKeys(*membership)) {
     throw DomainError(
         errc::kRoleRequired,
-        "Issuing an API key needs the author role in workspace '" + workspace.name + "'.",
-        {{"required", "author"}, {"role", std::string(ToString(*role))}});
+        "Issuing an API key needs the author flag in workspace '" + workspace.name + "'.",
+        {{"required", "author"}, {"held", FlagsName(*membership)}});
   }
   // super_admin issues anywhere as a ws_admin would.
-  Scope max = issuer.is_super_admin ? Scope::kAuthor : MaxScopeForRole(*role);
+  Scope max = issuer.is_super_admin ? Scope::kAuthor : MaxScopeFor(*membership);
   if (issuer_scope_cap && *issuer_scope_cap < max) max = *issuer_scope_cap;
   return max;
 }
@@ -241,8 +241,8 @@ void ApiKeyService::RequireRevocableBy(const Principal& principal, const ApiKeyR
   if (own || principal.super_admin) return;
   // A workspace admin revokes any key pinned to their workspace (§11A); anyone else's key is
   // reported as absent: its existence is not the caller's business.
-  auto role = records_.CurrentRole(key.workspace_id, principal.user_id);
-  if (!role || *role < Role::kWsAdmin) throw absent();
+  auto membership = records_.CurrentFlags(key.workspace_id, principal.user_id);
+  if (!membership || !Satisfies(*membership, RoleFloor::kWsAdmin)) throw absent();
 }
 
 std::vector<std::string> ApiKeyService::RevokeAllKeysOf(const std::string& email,

@@ -36,12 +36,12 @@ Workspace AuthRecords::RequireWorkspace(const std::string& name) const {
   return *workspace;
 }
 
-std::optional<Role> AuthRecords::CurrentRole(const std::string& workspace_id,
-                                             const std::string& user_id) const {
+std::optional<MemberFlags> AuthRecords::CurrentFlags(const std::string& workspace_id,
+                                                     const std::string& user_id) const {
   if (workspace_id.empty()) return std::nullopt;
   auto membership = workspaces_.FindMembership(workspace_id, user_id);
   if (!membership) return std::nullopt;
-  return membership->role;
+  return membership->flags;
 }
 
 void AuthRecords::Audit(std::string event, const std::string& user_id, const std::string& key_id,

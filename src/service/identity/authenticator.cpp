@@ -21,22 +21,28 @@ constexpr const char* kInvalidKeyMessage =
     "the API key is invalid: unknown, revoked, or its owner is deactivated";
 constexpr const char* kInvalidLoginMessage = "invalid email or password";
 
-Scope SessionScope(bool super_admin, const std::optional<Role>& role) {
+Scope SessionScope(bool super_admin, const std::optional<MemberFlags>& membership) {
   if (super_admin) return Scope::kAuthor;
-  return role ? MaxScopeForRole(*role) : Scope::kRead;
+  return membership ? MaxScopeFor(*membership) : Scope::kRead;
 }
 
 // Who the credential's owner is, in the workspace it acts in; the credential adds the rest.
 Principal UserPrincipal(const User& user, const std::string& workspace_id,
-                        const std::string& workspace_name, const std::optional<Role>& role) {
+                        const std::string& workspace_name,
+                        const std::optional<MemberFlags>& membership) {
   Principal principal;
   principal.user_id = user.id;
   principal.email = user.email;
   principal.display_name = user.display_name;
   principal.workspace_id = workspace_id;
   principal.workspace_name = workspace_name;
-  principal.role = role;
+  principal.membership = membership;
   principal.super_admin = user.is_super_admin;
+  // A super admin is an implicit member of every workspace, holding every flag.
+  if (user.is_super_admin && !membership && !workspace_id.empty()) {
+    principal.membership = MemberFlags{true, true, true};
+    principal.acting_as_super_admin = true;
+  }
   return principal;
 }
 
@@ -134,7 +140,7 @@ Authenticator::KeyEntry Authenticator::LoadKeyEntry(const std::string& key_id,
     auto workspace = records_.workspaces().FindWorkspaceById(entry.key.workspace_id);
     if (!workspace) RejectKey(key_id, source_ip, "workspace_unknown", false);
     entry.workspace_name = workspace->name;
-    entry.role = records_.CurrentRole(entry.key.workspace_id, entry.user.id);
+    entry.membership = records_.CurrentFlags(entry.key.workspace_id, entry.user.id);
   }
   return entry;
 }
@@ -167,7 +173,7 @@ Principal Authenticator::KeyPrincipal(const KeyEntry& entry, std::string_view so
 
 Principal Authenticator::PrincipalOf(const KeyEntry& entry) {
   Principal principal =
-      UserPrincipal(entry.user, entry.key.workspace_id, entry.workspace_name, entry.role);
+      UserPrincipal(entry.user, entry.key.workspace_id, entry.workspace_name, entry.membership);
   principal.key_id = entry.key.id;
   principal.scope = entry.key.scope;
   principal.kind = entry.key.kind;
@@ -219,7 +225,7 @@ Authenticator::SessionEntry Authenticator::LoadSessionEntry(const std::string& t
   if (!entry.session.workspace_id.empty()) {
     if (auto workspace = records_.workspaces().FindWorkspaceById(entry.session.workspace_id)) {
       entry.workspace_name = workspace->name;
-      entry.role = records_.CurrentRole(workspace->id, entry.user.id);
+      entry.membership = records_.CurrentFlags(workspace->id, entry.user.id);
     } else {
       entry.session.workspace_id.clear();
     }
@@ -233,8 +239,8 @@ Principal Authenticator::SessionPrincipal(const SessionEntry& entry) {
   }
   if (!entry.user.is_active) throw DomainError(errc::kSessionInvalid, "the session is invalid");
   Principal principal =
-      UserPrincipal(entry.user, entry.session.workspace_id, entry.workspace_name, entry.role);
-  principal.scope = SessionScope(principal.super_admin, principal.role);
+      UserPrincipal(entry.user, entry.session.workspace_id, entry.workspace_name, entry.membership);
+  principal.scope = SessionScope(principal.super_admin, principal.membership);
   principal.kind = KeyKind::kUser;
   principal.via_session = true;
   principal.session_token_hash = entry.session.token_hash;

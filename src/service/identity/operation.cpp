@@ -7,7 +7,7 @@ namespace {
 
 constexpr std::array kOperations{
 #define DP_OPERATION_ROW(id, name, scope, role, mutating) \
-  OperationAccess{Operation::id, name, Scope::scope, Role::role, mutating},
+  OperationAccess{Operation::id, name, Scope::scope, RoleFloor::role, mutating},
     DP_OPERATIONS(DP_OPERATION_ROW)
 #undef DP_OPERATION_ROW
 };

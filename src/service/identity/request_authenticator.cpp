@@ -97,20 +97,21 @@ Principal RequestAuthenticator::AuthenticateKey(const RequestCredentials& creden
 
 Principal RequestAuthenticator::SelectSessionWorkspace(Principal principal,
                                                        std::string_view workspace_name) {
+  // A workspace the caller cannot reach does not exist: unknown and not-a-member are one
+  // answer, so a name cannot be probed (auth.md §11A.1).
+  auto not_found = [&] {
+    return DomainError(errc::kWorkspaceNotFound, "Workspace not found.",
+                       Json{{"workspace", std::string(workspace_name)}});
+  };
   auto workspace = workspaces_.FindWorkspaceByName(std::string(workspace_name));
-  if (!workspace) {
-    throw DomainError(errc::kWorkspaceNotFound, "Workspace not found.",
-                      Json{{"workspace", std::string(workspace_name)}});
-  }
+  if (!workspace) throw not_found();
   auto membership = workspaces_.FindMembership(workspace->id, principal.user_id);
-  if (!membership && !principal.super_admin) {
-    throw DomainError(errc::kWorkspaceMembershipRequired, "You are not a member of this workspace.",
-                      Json{{"workspace", workspace->name}});
-  }
+  if (!membership && !principal.super_admin) throw not_found();
   principal.workspace_id = workspace->id;
   principal.workspace_name = workspace->name;
-  principal.role =
-      membership ? std::optional<Role>(membership->role) : std::optional<Role>(Role::kWsAdmin);
+  // A super admin is an implicit member of every workspace, holding every flag.
+  principal.membership = membership ? membership->flags : MemberFlags{true, true, true};
+  principal.acting_as_super_admin = !membership;
   return principal;
 }
 

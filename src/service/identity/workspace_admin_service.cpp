@@ -42,16 +42,18 @@ Json WorkspaceAdminService::Members(const Principal& principal) {
     out.push_back({{"user_id", m.user_id},
                    {"email", m.email},
                    {"display_name", m.display_name},
-                   {"role", std::string(ToString(m.role))},
+                   {"author", m.flags.author},
+                   {"promoter", m.flags.promoter},
+                   {"admin", m.flags.admin},
                    {"joined_at", FormatIso8601Ms(m.joined_at_ms)}});
   }
   return out;
 }
 
 void WorkspaceAdminService::SetMember(const Principal& principal, const std::string& email,
-                                      Role role) {
+                                      MemberFlags flags) {
   EnforceAccess(principal, Operation::kWorkspaceMembersSet);
-  auth_.SetMembership(principal.workspace_name, email, role);
+  auth_.SetMembership(principal.workspace_name, email, flags);
 }
 
 void WorkspaceAdminService::RemoveMember(const Principal& principal, const std::string& email) {
@@ -91,7 +93,7 @@ CreatedUser WorkspaceAdminService::CreateUser(const Principal& principal,
   if (!request.workspace.empty()) {
     try {
       auth_.SetMembership(request.workspace, created.user["email"].get<std::string>(),
-                          request.role);
+                          request.flags);
     } catch (const DomainError& refusal) {
       created.membership_refusal = refusal;
     }

@@ -82,10 +82,10 @@ export class DpServer {
     return out;
   }
 
-  createUser(email, role = 'author', { workspace = 'default' } = {}) {
+  createUser(email, role = 'author,promoter', { workspace = 'default' } = {}) {
     this.cli(['users', 'create', '--email', email, '--name', email.split('@')[0],
       '--password-stdin', '--json'], { stdin: `${USER_PASSWORD}\n` });
-    if (role) this.cli(['members', 'set', '--workspace', workspace, '--email', email, '--role', role]);
+    if (role) this.cli(['members', 'set', '--workspace', workspace, '--email', email, '--flags', role]);
   }
 
   /** Returns {id, api_key, ...} of a newly issued key. */

@@ -12,7 +12,7 @@ namespace {
 using ApiKeyAuth = AuthServiceTest;
 
 TEST_F(ApiKeyAuth, IssuedKeyAuthenticatesAsItsIssuerInItsWorkspace) {
-  User alice = MakeMember("Alice@Example.com", Role::kAuthor);
+  User alice = MakeMember("Alice@Example.com", MemberFlags{true, true, false});
   IssuedApiKey key = KeyFor("alice@example.com", Scope::kExecute);
   ASSERT_TRUE(ParseApiKey(key.plaintext).has_value());
   EXPECT_EQ(ParseApiKey(key.plaintext)->id, key.record.id);
@@ -26,14 +26,14 @@ TEST_F(ApiKeyAuth, IssuedKeyAuthenticatesAsItsIssuerInItsWorkspace) {
   EXPECT_EQ(p.workspace_id, key.record.workspace_id);
   EXPECT_EQ(p.workspace_name, "default");
   EXPECT_EQ(p.scope, Scope::kExecute);
-  EXPECT_EQ(p.role, Role::kAuthor);
+  EXPECT_EQ(p.membership, (MemberFlags{true, true, false}));
   EXPECT_EQ(p.kind, KeyKind::kUser);
   EXPECT_FALSE(p.super_admin);
   EXPECT_FALSE(p.via_session);
 }
 
 TEST_F(ApiKeyAuth, StoresOnlyAnArgon2HashAndRecordsLastUse) {
-  MakeMember("alice@example.com", Role::kAuthor);
+  MakeMember("alice@example.com", MemberFlags{true, true, false});
   IssuedApiKey key = KeyFor("alice@example.com", Scope::kRead);
   auto stored = store_->Credentials().FindApiKey(key.record.id);
   ASSERT_TRUE(stored.has_value());
@@ -45,7 +45,7 @@ TEST_F(ApiKeyAuth, StoresOnlyAnArgon2HashAndRecordsLastUse) {
 }
 
 TEST_F(ApiKeyAuth, ACachedKeyNeverReachesArgon2) {
-  MakeMember("alice@example.com", Role::kAuthor);
+  MakeMember("alice@example.com", MemberFlags{true, true, false});
   IssuedApiKey key = KeyFor("alice@example.com", Scope::kRead);
   const uint64_t before = service_->hasher().verify_count();
   for (int i = 0; i < 5; ++i) service_->authentication().AuthenticateApiKey(key.plaintext, "");
@@ -57,7 +57,7 @@ TEST_F(ApiKeyAuth, ACachedKeyNeverReachesArgon2) {
 }
 
 TEST_F(ApiKeyAuth, RevocationThroughTheServiceIsImmediate) {
-  User alice = MakeMember("alice@example.com", Role::kAuthor);
+  User alice = MakeMember("alice@example.com", MemberFlags{true, true, false});
   IssuedApiKey key = KeyFor("alice@example.com", Scope::kRead);
   Principal p = service_->authentication().AuthenticateApiKey(key.plaintext, "");
   service_->keys().RevokeApiKey(p, key.record.id);
@@ -71,7 +71,7 @@ TEST_F(ApiKeyAuth, RevocationThroughTheServiceIsImmediate) {
 }
 
 TEST_F(ApiKeyAuth, RevocationDirectlyInTheStoreTakesEffectAtTtl) {
-  MakeMember("alice@example.com", Role::kAuthor);
+  MakeMember("alice@example.com", MemberFlags{true, true, false});
   IssuedApiKey key = KeyFor("alice@example.com", Scope::kRead);
   service_->authentication().AuthenticateApiKey(key.plaintext, "");
   ASSERT_TRUE(store_->Credentials().RevokeApiKey(key.record.id));  // another instance revoked it
@@ -84,19 +84,19 @@ TEST_F(ApiKeyAuth, RevocationDirectlyInTheStoreTakesEffectAtTtl) {
 }
 
 TEST_F(ApiKeyAuth, DemotedIssuerLosesTheKeyAfterTtl) {
-  MakeMember("alice@example.com", Role::kAuthor);
+  MakeMember("alice@example.com", MemberFlags{true, true, false});
   IssuedApiKey key = KeyFor("alice@example.com", Scope::kAuthor);
   Principal p = service_->authentication().AuthenticateApiKey(key.plaintext, "");
   EnforceAccess(p, Operation::kTemplatesCreate);
   // Demoted by another instance: the role is re-read with the cache entry.
   store_->Workspaces().UpsertMembership(
-      Membership{key.record.workspace_id, p.user_id, Role::kViewer, 0});
+      Membership{key.record.workspace_id, p.user_id, MemberFlags{}, 0});
   Advance(kTtlMs - 1);
   p = service_->authentication().AuthenticateApiKey(key.plaintext, "");
-  EXPECT_EQ(p.role, Role::kAuthor);
+  EXPECT_EQ(p.membership, (MemberFlags{true, true, false}));
   Advance(1);
   p = service_->authentication().AuthenticateApiKey(key.plaintext, "");
-  EXPECT_EQ(p.role, Role::kViewer);
+  EXPECT_EQ(p.membership, (MemberFlags{}));
   EXPECT_EQ(CodeOf([&] { EnforceAccess(p, Operation::kTemplatesCreate); }),
             "auth.key_issuer_role_lost");
   // What the issuer can still do, the key can still do.
@@ -104,26 +104,26 @@ TEST_F(ApiKeyAuth, DemotedIssuerLosesTheKeyAfterTtl) {
 }
 
 TEST_F(ApiKeyAuth, IssuerRemovedFromTheWorkspaceLosesEveryTool) {
-  MakeMember("alice@example.com", Role::kAuthor);
+  MakeMember("alice@example.com", MemberFlags{true, true, false});
   IssuedApiKey key = KeyFor("alice@example.com", Scope::kRead);
   ASSERT_TRUE(service_->accounts().RemoveMembership("default", "alice@example.com"));
   // Through this instance the change is immediate.
   Principal p = service_->authentication().AuthenticateApiKey(key.plaintext, "");
-  EXPECT_FALSE(p.role.has_value());
+  EXPECT_FALSE(p.membership.has_value());
   EXPECT_EQ(CodeOf([&] { EnforceAccess(p, Operation::kTemplatesList); }),
             "auth.key_issuer_role_lost");
 }
 
 TEST_F(ApiKeyAuth, DemotionThroughTheServiceIsImmediate) {
-  MakeMember("alice@example.com", Role::kWsAdmin);
+  MakeMember("alice@example.com", MemberFlags{true, true, true});
   IssuedApiKey key = KeyFor("alice@example.com", Scope::kAuthor);
   service_->authentication().AuthenticateApiKey(key.plaintext, "");
-  service_->accounts().SetMembership("default", "alice@example.com", Role::kOperator);
-  EXPECT_EQ(service_->authentication().AuthenticateApiKey(key.plaintext, "").role, Role::kOperator);
+  service_->accounts().SetMembership("default", "alice@example.com", MemberFlags{});
+  EXPECT_EQ(service_->authentication().AuthenticateApiKey(key.plaintext, "").membership, (MemberFlags{}));
 }
 
 TEST_F(ApiKeyAuth, DeactivatedOwnerInvalidatesTheKey) {
-  MakeMember("alice@example.com", Role::kAuthor);
+  MakeMember("alice@example.com", MemberFlags{true, true, false});
   IssuedApiKey key = KeyFor("alice@example.com", Scope::kRead);
   service_->authentication().AuthenticateApiKey(key.plaintext, "");
   service_->accounts().SetUserActive("alice@example.com", false);
@@ -135,7 +135,7 @@ TEST_F(ApiKeyAuth, DeactivatedOwnerInvalidatesTheKey) {
 }
 
 TEST_F(ApiKeyAuth, OwnerDeactivatedElsewhereIsNoticedAtTtl) {
-  User alice = MakeMember("alice@example.com", Role::kAuthor);
+  User alice = MakeMember("alice@example.com", MemberFlags{true, true, false});
   IssuedApiKey key = KeyFor("alice@example.com", Scope::kRead);
   service_->authentication().AuthenticateApiKey(key.plaintext, "");
   store_->Users().SetUserActive(alice.id, false);
@@ -152,7 +152,7 @@ TEST_F(ApiKeyAuth, OwnerDeactivatedElsewhereIsNoticedAtTtl) {
 }
 
 TEST_F(ApiKeyAuth, ExpiredKeyIsRefusedEvenFromTheCache) {
-  MakeMember("alice@example.com", Role::kAuthor);
+  MakeMember("alice@example.com", MemberFlags{true, true, false});
   IssuedApiKey key = KeyFor("alice@example.com", Scope::kRead, KeyKind::kUser, kStartMs + 1000);
   EXPECT_EQ(CodeOf([&] { service_->authentication().AuthenticateApiKey(key.plaintext, ""); }),
             "<none>");
@@ -165,7 +165,7 @@ TEST_F(ApiKeyAuth, ExpiredKeyIsRefusedEvenFromTheCache) {
 }
 
 TEST_F(ApiKeyAuth, BadTokensAreInvalidAndAuditedWithoutTheSecret) {
-  MakeMember("alice@example.com", Role::kAuthor);
+  MakeMember("alice@example.com", MemberFlags{true, true, false});
   IssuedApiKey key = KeyFor("alice@example.com", Scope::kRead);
   std::string wrong_secret = key.plaintext.substr(0, 17) + std::string(48, 'A');
   std::string unknown = GenerateApiKey().plaintext;
@@ -191,7 +191,7 @@ TEST_F(ApiKeyAuth, BadTokensAreInvalidAndAuditedWithoutTheSecret) {
 }
 
 TEST_F(ApiKeyAuth, KindIsReportedNotJudged) {
-  MakeMember("alice@example.com", Role::kAuthor);
+  MakeMember("alice@example.com", MemberFlags{true, true, false});
   IssuedApiKey endpoint = KeyFor("alice@example.com", Scope::kRead, KeyKind::kEndpoint);
   IssuedApiKey server = KeyFor("alice@example.com", Scope::kRead, KeyKind::kServer);
   EXPECT_EQ(service_->authentication().AuthenticateApiKey(endpoint.plaintext, "").kind,
@@ -201,7 +201,7 @@ TEST_F(ApiKeyAuth, KindIsReportedNotJudged) {
 }
 
 TEST_F(ApiKeyAuth, ConcurrentAuthenticationIsSafe) {
-  MakeMember("alice@example.com", Role::kAuthor);
+  MakeMember("alice@example.com", MemberFlags{true, true, false});
   IssuedApiKey key = KeyFor("alice@example.com", Scope::kRead);
   std::atomic<int> ok{0};
   std::vector<std::thread> threads;

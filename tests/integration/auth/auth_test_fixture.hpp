@@ -43,7 +43,7 @@ class AuthServiceTest : public ::testing::Test {
   void Advance(int64_t ms) { now_ += ms; }
 
   // A workspace "default" with alice as `role`.
-  User MakeMember(const std::string& email, Role role, const std::string& workspace = "default",
+  User MakeMember(const std::string& email, MemberFlags role, const std::string& workspace = "default",
                   bool super_admin = false) {
     User user = service_->accounts().CreateUser(email, "", kPassword, super_admin);
     if (!store_->Workspaces().FindWorkspaceByName(workspace))

@@ -23,7 +23,7 @@ TEST_F(AuthHardening, LoginIsRateLimitedPerAddress) {
   AuthOptions options = CheapAuthOptions();
   options.login_throttle.per_address_per_minute = 3;
   Open(options);
-  MakeMember("alice@example.com", Role::kAuthor);
+  MakeMember("alice@example.com", MemberFlags{true, true, false});
   for (int i = 0; i < 3; ++i) {
     EXPECT_EQ(
         CodeOf([&] { service_->authentication().Login("alice@example.com", "wrong", "10.0.0.1"); }),
@@ -56,7 +56,7 @@ TEST_F(AuthHardening, AccountLocksAfterConsecutiveFailuresWithoutArgon2) {
   options.login_throttle.max_failures = 5;
   options.login_throttle.lock_ms = 15 * 60'000;
   Open(options);
-  MakeMember("alice@example.com", Role::kAuthor);
+  MakeMember("alice@example.com", MemberFlags{true, true, false});
   for (int i = 0; i < 5; ++i) {
     // A spray from many addresses: the per-address limit never sees it.
     std::string ip = "10.9.0." + std::to_string(i);
@@ -84,7 +84,7 @@ TEST_F(AuthHardening, LockExpiresAndSuccessClearsTheCount) {
   options.login_throttle.max_failures = 3;
   options.login_throttle.lock_ms = 60'000;
   Open(options);
-  MakeMember("alice@example.com", Role::kAuthor);
+  MakeMember("alice@example.com", MemberFlags{true, true, false});
   for (int i = 0; i < 3; ++i) {
     CodeOf([&] { service_->authentication().Login("alice@example.com", "wrong", "10.0.0.1"); });
   }
@@ -112,7 +112,7 @@ TEST_F(AuthHardening, UnknownRevokedAndWrongSecretCostTheSameAndNoArgon2) {
   AuthOptions options = CheapAuthOptions();
   options.hasher = Argon2Params{.time_cost = 3, .memory_kib = 32768, .parallelism = 1};
   Open(options);
-  MakeMember("alice@example.com", Role::kAuthor);
+  MakeMember("alice@example.com", MemberFlags{true, true, false});
   IssuedApiKey live = KeyFor("alice@example.com", Scope::kRead);
   IssuedApiKey revoked = KeyFor("alice@example.com", Scope::kRead);
   service_->keys().RevokeApiKeyById(revoked.record.id);
@@ -148,7 +148,7 @@ TEST_F(AuthHardening, LegacyKeysAreBoundedAndBackFilled) {
   AuthOptions options = CheapAuthOptions();
   options.argon2_per_key_per_minute = 3;
   Open(options);
-  User alice = MakeMember("alice@example.com", Role::kAuthor);
+  User alice = MakeMember("alice@example.com", MemberFlags{true, true, false});
   GeneratedApiKey generated = GenerateApiKey();
   ApiKeyRecord legacy{generated.id,
                       alice.id,

@@ -23,7 +23,7 @@ Principal SessionOf(AuthService& service, const std::string& email) {
 
 TEST_F(KeyManagement, ScopeMayNotExceedTheIssuersRole) {
   // Viewers never mint keys (auth.md §11A.4): issuance needs author in the workspace.
-  MakeMember("viewer@example.com", Role::kViewer);
+  MakeMember("viewer@example.com", MemberFlags{});
   Principal viewer = SessionOf(*service_, "viewer@example.com");
   for (Scope scope : {Scope::kRead, Scope::kAuthor}) {
     try {
@@ -31,10 +31,10 @@ TEST_F(KeyManagement, ScopeMayNotExceedTheIssuersRole) {
       FAIL() << "expected auth.role_required";
     } catch (const DomainError& e) {
       EXPECT_EQ(e.code(), errc::kRoleRequired);
-      EXPECT_EQ(e.details(), (Json{{"required", "author"}, {"role", "viewer"}}));
+      EXPECT_EQ(e.details(), (Json{{"required", "author"}, {"held", "viewer"}}));
     }
   }
-  MakeMember("alice@example.com", Role::kAuthor);
+  MakeMember("alice@example.com", MemberFlags{true, true, false});
   Principal read_key = service_->authentication().AuthenticateApiKey(
       KeyFor("alice@example.com", Scope::kRead).plaintext, "");
   try {
@@ -52,7 +52,7 @@ TEST_F(KeyManagement, ScopeMayNotExceedTheIssuersRole) {
             read_key.user_id);
 
   // The operator CLI mints for any member, capped by the owner's role.
-  MakeMember("op@example.com", Role::kOperator);
+  MakeMember("op@example.com", MemberFlags{});
   EXPECT_EQ(CodeOf([&] {
               service_->keys().CreateApiKeyFor("op@example.com", "default", "k", Scope::kAuthor,
                                                KeyKind::kUser, std::nullopt);
@@ -66,7 +66,7 @@ TEST_F(KeyManagement, ScopeMayNotExceedTheIssuersRole) {
 }
 
 TEST_F(KeyManagement, AKeyCannotMintAWiderKey) {
-  MakeMember("alice@example.com", Role::kAuthor);
+  MakeMember("alice@example.com", MemberFlags{true, true, false});
   IssuedApiKey read_key = KeyFor("alice@example.com", Scope::kRead);
   Principal as_key = service_->authentication().AuthenticateApiKey(read_key.plaintext, "");
   EXPECT_EQ(
@@ -77,7 +77,7 @@ TEST_F(KeyManagement, AKeyCannotMintAWiderKey) {
 }
 
 TEST_F(KeyManagement, IssuerMustBeAMemberUnlessSuperAdmin) {
-  MakeMember("alice@example.com", Role::kAuthor);
+  MakeMember("alice@example.com", MemberFlags{true, true, false});
   service_->accounts().CreateWorkspace("other", "Other", "");
   Principal alice = SessionOf(*service_, "alice@example.com");
   EXPECT_EQ(CodeOf([&] {
@@ -97,13 +97,15 @@ TEST_F(KeyManagement, IssuerMustBeAMemberUnlessSuperAdmin) {
       root, Request("ops", Scope::kAuthor, KeyKind::kServer, "other"));
   Principal p = service_->authentication().AuthenticateApiKey(key.plaintext, "");
   EXPECT_EQ(p.workspace_name, "other");
-  EXPECT_FALSE(p.role.has_value());
+  // A super admin is an implicit member holding every flag, and says so on the audit trail.
+  EXPECT_EQ(p.membership, (MemberFlags{true, true, true}));
+  EXPECT_TRUE(p.acting_as_super_admin);
   EXPECT_TRUE(p.super_admin);
   EXPECT_EQ(CodeOf([&] { EnforceAccess(p, Operation::kDatasourcesCreate); }), "<none>");
 }
 
 TEST_F(KeyManagement, NameAndExpiryAreValidated) {
-  MakeMember("alice@example.com", Role::kAuthor);
+  MakeMember("alice@example.com", MemberFlags{true, true, false});
   Principal alice = SessionOf(*service_, "alice@example.com");
   auto create = [&](std::string name, std::optional<int64_t> expiry) {
     return CodeOf([&] {
@@ -120,8 +122,8 @@ TEST_F(KeyManagement, NameAndExpiryAreValidated) {
 }
 
 TEST_F(KeyManagement, ListShowsOwnKeysWithoutHashes) {
-  MakeMember("alice@example.com", Role::kAuthor);
-  MakeMember("bob@example.com", Role::kAuthor);
+  MakeMember("alice@example.com", MemberFlags{true, true, false});
+  MakeMember("bob@example.com", MemberFlags{true, true, false});
   IssuedApiKey a1 = KeyFor("alice@example.com", Scope::kRead);
   IssuedApiKey a2 = KeyFor("alice@example.com", Scope::kAuthor);
   KeyFor("bob@example.com", Scope::kRead);
@@ -138,8 +140,8 @@ TEST_F(KeyManagement, ListShowsOwnKeysWithoutHashes) {
 }
 
 TEST_F(KeyManagement, RevokingSomeoneElsesKeyLooksLikeNotFound) {
-  MakeMember("alice@example.com", Role::kAuthor);
-  MakeMember("bob@example.com", Role::kAuthor);
+  MakeMember("alice@example.com", MemberFlags{true, true, false});
+  MakeMember("bob@example.com", MemberFlags{true, true, false});
   IssuedApiKey bobs = KeyFor("bob@example.com", Scope::kRead);
   Principal alice = SessionOf(*service_, "alice@example.com");
   EXPECT_EQ(CodeOf([&] { service_->keys().RevokeApiKey(alice, bobs.record.id); }),
@@ -155,7 +157,7 @@ TEST_F(KeyManagement, RevokingSomeoneElsesKeyLooksLikeNotFound) {
 }
 
 TEST_F(KeyManagement, OperatorRevocation) {
-  MakeMember("alice@example.com", Role::kAuthor);
+  MakeMember("alice@example.com", MemberFlags{true, true, false});
   IssuedApiKey key = KeyFor("alice@example.com", Scope::kRead);
   service_->authentication().AuthenticateApiKey(key.plaintext, "");
   service_->keys().RevokeApiKeyById(key.record.id);
@@ -166,7 +168,7 @@ TEST_F(KeyManagement, OperatorRevocation) {
 }
 
 TEST_F(KeyManagement, CreationIsAuditedWithoutTheSecret) {
-  User alice = MakeMember("alice@example.com", Role::kAuthor);
+  User alice = MakeMember("alice@example.com", MemberFlags{true, true, false});
   IssuedApiKey key = KeyFor("alice@example.com", Scope::kExecute);
   auto created = store_->Audit().ListAudit("auth.api_key.created", 5);
   ASSERT_EQ(created.size(), 1u);

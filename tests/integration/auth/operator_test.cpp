@@ -52,27 +52,27 @@ TEST_F(Operator, Memberships) {
   service_->accounts().CreateUser("dave@example.com", "Dave", kPassword, false);
   service_->accounts().CreateWorkspace("team", "", "");
   EXPECT_EQ(CodeOf([&] {
-              service_->accounts().SetMembership("team", "ghost@example.com", Role::kViewer);
+              service_->accounts().SetMembership("team", "ghost@example.com", MemberFlags{});
             }),
             "user.not_found");
   EXPECT_EQ(CodeOf([&] {
-              service_->accounts().SetMembership("nope", "dave@example.com", Role::kViewer);
+              service_->accounts().SetMembership("nope", "dave@example.com", MemberFlags{});
             }),
             "workspace.not_found");
-  service_->accounts().SetMembership("team", "dave@example.com", Role::kOperator);
-  service_->accounts().SetMembership("team", "DAVE@example.com", Role::kAuthor);
+  service_->accounts().SetMembership("team", "dave@example.com", MemberFlags{});
+  service_->accounts().SetMembership("team", "DAVE@example.com", MemberFlags{true, true, false});
   auto members = service_->accounts().ListMembers("team");
   ASSERT_EQ(members.size(), 1u);
   EXPECT_EQ(members[0].email, "dave@example.com");
   EXPECT_EQ(members[0].display_name, "Dave");
-  EXPECT_EQ(members[0].role, Role::kAuthor);
+  EXPECT_EQ(members[0].flags, (MemberFlags{true, true, false}));
   EXPECT_TRUE(service_->accounts().RemoveMembership("team", "dave@example.com"));
   EXPECT_FALSE(service_->accounts().RemoveMembership("team", "dave@example.com"));
   EXPECT_TRUE(service_->accounts().ListMembers("team").empty());
 }
 
 TEST_F(Operator, KeysForAnInactiveUserAreRefused) {
-  MakeMember("eve@example.com", Role::kAuthor);
+  MakeMember("eve@example.com", MemberFlags{true, true, false});
   service_->accounts().SetUserActive("eve@example.com", false);
   EXPECT_EQ(CodeOf([&] { KeyFor("eve@example.com", Scope::kRead); }), "auth.login.user_inactive");
 }
@@ -92,7 +92,7 @@ TEST_F(Operator, BootstrapCreatesOnlyWhatIsMissing) {
   EXPECT_TRUE(login.principal.super_admin);
   Principal p = service_->authentication().AuthenticateApiKey(first.key->plaintext, "");
   EXPECT_EQ(p.scope, Scope::kAuthor);
-  EXPECT_EQ(p.role, Role::kWsAdmin);
+  EXPECT_EQ(p.membership, (MemberFlags{true, true, true}));
   EXPECT_EQ(p.workspace_name, "default");
   EXPECT_EQ(p.kind, KeyKind::kUser);
 
@@ -136,7 +136,7 @@ TEST_F(Operator, WorkspaceCreatorBecomesWsAdmin) {
   Workspace ws = service_->accounts().CreateWorkspace("owned", "Owned", "owner@example.com");
   auto membership = store_->Workspaces().FindMembership(ws.id, owner.id);
   ASSERT_TRUE(membership);
-  EXPECT_EQ(membership->role, Role::kWsAdmin);
+  EXPECT_EQ(membership->flags, (MemberFlags{true, true, true}));
 }
 
 // users set-password: a given password signs in; an empty one is generated and returned once;

@@ -27,13 +27,13 @@ class KeyRulesStack : public SurfaceStack {
  protected:
   void SetUp() override {
     OpenSurfaces();
-    Member("alice", "acme", Role::kAuthor);
-    Member("victor", "acme", Role::kViewer);
-    Member("oscar", "acme", Role::kOperator);
-    Member("wanda", "acme", Role::kWsAdmin);
-    Member("olga", "other", Role::kAuthor);
+    Member("alice", "acme", MemberFlags{true, true, false});
+    Member("victor", "acme", MemberFlags{});
+    Member("oscar", "acme", MemberFlags{});
+    Member("wanda", "acme", MemberFlags{true, true, true});
+    Member("olga", "other", MemberFlags{true, true, false});
     auth_->accounts().CreateUser("root@example.com", "root", kPassword, true);
-    auth_->accounts().SetMembership("acme", "root@example.com", Role::kWsAdmin);
+    auth_->accounts().SetMembership("acme", "root@example.com", MemberFlags{true, true, true});
     SeedKey("alice_read", "alice", Scope::kRead);
     SeedKey("alice_read2", "alice", Scope::kRead);
     SeedKey("alice_exec", "alice", Scope::kExecute);
@@ -46,7 +46,7 @@ class KeyRulesStack : public SurfaceStack {
     SeedKey("root_server", "root", Scope::kRead, KeyKind::kServer);
   }
 
-  void Member(const std::string& name, const std::string& workspace, Role role) {
+  void Member(const std::string& name, const std::string& workspace, MemberFlags role) {
     std::string email = name + "@example.com";
     auth_->accounts().CreateUser(email, name, kPassword, false);
     if (!store_->Workspaces().FindWorkspaceByName(workspace))

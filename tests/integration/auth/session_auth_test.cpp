@@ -8,14 +8,14 @@ namespace {
 using SessionAuth = AuthServiceTest;
 
 TEST_F(SessionAuth, LoginOpensASessionInTheFirstWorkspace) {
-  User bob = MakeMember("bob@example.com", Role::kOperator);
+  User bob = MakeMember("bob@example.com", MemberFlags{});
   LoginResult login = service_->authentication().Login("BOB@example.com", kPassword, "10.0.0.9");
   EXPECT_EQ(login.token.size(), 43u);  // 32 random bytes, base64url without padding
   EXPECT_EQ(login.token.find_first_of("+/="), std::string::npos);
   EXPECT_EQ(login.expires_at_ms, kStartMs + 8 * 3600 * 1000);
   EXPECT_EQ(login.principal.user_id, bob.id);
   EXPECT_EQ(login.principal.workspace_name, "default");
-  EXPECT_EQ(login.principal.role, Role::kOperator);
+  EXPECT_EQ(login.principal.membership, (MemberFlags{}));
   EXPECT_EQ(login.principal.scope, Scope::kExecute);
   EXPECT_TRUE(login.principal.via_session);
   EXPECT_TRUE(login.principal.key_id.empty());
@@ -36,7 +36,7 @@ TEST_F(SessionAuth, LoginOpensASessionInTheFirstWorkspace) {
 }
 
 TEST_F(SessionAuth, WrongPasswordAndUnknownEmailLookAlike) {
-  MakeMember("bob@example.com", Role::kViewer);
+  MakeMember("bob@example.com", MemberFlags{});
   std::string wrong_message, unknown_message;
   try {
     service_->authentication().Login("bob@example.com", "not the password", "");
@@ -63,7 +63,7 @@ TEST_F(SessionAuth, WrongPasswordAndUnknownEmailLookAlike) {
 }
 
 TEST_F(SessionAuth, InactiveUserCannotLogIn) {
-  MakeMember("bob@example.com", Role::kViewer);
+  MakeMember("bob@example.com", MemberFlags{});
   service_->accounts().SetUserActive("bob@example.com", false);
   EXPECT_EQ(CodeOf([&] { service_->authentication().Login("bob@example.com", kPassword, ""); }),
             "auth.login.user_inactive");
@@ -71,7 +71,7 @@ TEST_F(SessionAuth, InactiveUserCannotLogIn) {
 }
 
 TEST_F(SessionAuth, SessionExpires) {
-  MakeMember("bob@example.com", Role::kViewer);
+  MakeMember("bob@example.com", MemberFlags{});
   LoginResult login = service_->authentication().Login("bob@example.com", kPassword, "");
   Advance(8LL * 3600 * 1000 - 1);
   EXPECT_EQ(CodeOf([&] { service_->authentication().AuthenticateSession(login.token); }), "<none>");
@@ -81,7 +81,7 @@ TEST_F(SessionAuth, SessionExpires) {
 }
 
 TEST_F(SessionAuth, LogoutAndDeactivationEndTheSessionAtOnce) {
-  MakeMember("bob@example.com", Role::kViewer);
+  MakeMember("bob@example.com", MemberFlags{});
   LoginResult first = service_->authentication().Login("bob@example.com", kPassword, "");
   LoginResult second = service_->authentication().Login("bob@example.com", kPassword, "");
   service_->authentication().AuthenticateSession(first.token);
@@ -98,8 +98,8 @@ TEST_F(SessionAuth, LogoutAndDeactivationEndTheSessionAtOnce) {
 // issue 17: a password change ends the user's OTHER sessions, keeps the one it came from, and
 // revokes nothing else (keys, another user's sessions); one audit event counts the ended ones.
 TEST_F(SessionAuth, PasswordChangeEndsTheOtherSessionsOnly) {
-  MakeMember("bob@example.com", Role::kAuthor);
-  MakeMember("carol@example.com", Role::kAuthor);
+  MakeMember("bob@example.com", MemberFlags{true, true, false});
+  MakeMember("carol@example.com", MemberFlags{true, true, false});
   IssuedApiKey key = KeyFor("bob@example.com", Scope::kAuthor);
   LoginResult current = service_->authentication().Login("bob@example.com", kPassword, "");
   LoginResult laptop = service_->authentication().Login("bob@example.com", kPassword, "");
@@ -133,14 +133,14 @@ TEST_F(SessionAuth, PasswordChangeEndsTheOtherSessionsOnly) {
 }
 
 TEST_F(SessionAuth, SessionCacheRereadsMembershipAtTtl) {
-  User bob = MakeMember("bob@example.com", Role::kViewer);
+  User bob = MakeMember("bob@example.com", MemberFlags{});
   LoginResult login = service_->authentication().Login("bob@example.com", kPassword, "");
   store_->Workspaces().UpsertMembership(
-      Membership{login.principal.workspace_id, bob.id, Role::kAuthor, 0});
-  EXPECT_EQ(service_->authentication().AuthenticateSession(login.token).role, Role::kViewer);
+      Membership{login.principal.workspace_id, bob.id, MemberFlags{true, true, false}, 0});
+  EXPECT_EQ(service_->authentication().AuthenticateSession(login.token).membership, (MemberFlags{}));
   Advance(kTtlMs);
   Principal p = service_->authentication().AuthenticateSession(login.token);
-  EXPECT_EQ(p.role, Role::kAuthor);
+  EXPECT_EQ(p.membership, (MemberFlags{true, true, false}));
   EXPECT_EQ(p.scope, Scope::kAuthor);
 }
 

@@ -36,14 +36,14 @@ TEST_F(WorkspaceAdmin, EachVerbIsAllowedExactlyToTheRolesTheMatrixNames) {
     const bool super = actor_role == "super_admin";
     const std::string email = actor_role + std::to_string(n) + "@example.com";
     const std::string target = "target" + std::to_string(n++) + "@example.com";
-    MakeMember(email, super ? Role::kViewer : *ParseRole(actor_role), "default", super);
-    MakeMember(target, Role::kViewer);
+    MakeMember(email, super ? MemberFlags{} : *ParseFlags(actor_role), "default", super);
+    MakeMember(target, MemberFlags{});
     Principal me = service_->authentication().AuthenticateSession(
         service_->authentication().Login(email, kPassword, "").token);
     ASSERT_TRUE(me.via_session);
     std::vector<std::function<void()>> verbs = {
         [&] { admin.Members(me); },
-        [&] { admin.SetMember(me, target, Role::kOperator); },
+        [&] { admin.SetMember(me, target, MemberFlags{}); },
         [&] { admin.RemoveMember(me, target); },
         [&] { admin.Users(me); },
         [&] { admin.Workspaces(me); },
@@ -70,38 +70,38 @@ TEST_F(WorkspaceAdmin, EachVerbIsAllowedExactlyToTheRolesTheMatrixNames) {
 
 TEST_F(WorkspaceAdmin, MemberVerbsChangeTheActiveWorkspaceOnly) {
   WorkspaceAdminService admin(service_->accounts());
-  MakeMember("admin@example.com", Role::kWsAdmin);
-  MakeMember("other-admin@example.com", Role::kWsAdmin, "other");
-  MakeMember("bob@example.com", Role::kViewer);
-  service_->accounts().SetMembership("other", "bob@example.com", Role::kViewer);
+  MakeMember("admin@example.com", MemberFlags{true, true, true});
+  MakeMember("other-admin@example.com", MemberFlags{true, true, true}, "other");
+  MakeMember("bob@example.com", MemberFlags{});
+  service_->accounts().SetMembership("other", "bob@example.com", MemberFlags{});
   Principal me = service_->authentication().AuthenticateSession(
       service_->authentication().Login("admin@example.com", kPassword, "").token);
   ASSERT_EQ(me.workspace_name, "default");
-  admin.SetMember(me, "bob@example.com", Role::kAuthor);
+  admin.SetMember(me, "bob@example.com", MemberFlags{true, true, false});
   auto role_in = [&](const std::string& ws) {
     for (const auto& m : service_->accounts().ListMembers(ws)) {
-      if (m.email == "bob@example.com") return std::string(ToString(m.role));
+      if (m.email == "bob@example.com") return FlagsName(m.flags);
     }
     return std::string("<none>");
   };
-  EXPECT_EQ(role_in("default"), "author");
+  EXPECT_EQ(role_in("default"), "author+promoter");
   EXPECT_EQ(role_in("other"), "viewer");
   admin.RemoveMember(me, "bob@example.com");
   EXPECT_EQ(role_in("default"), "<none>");
   EXPECT_EQ(role_in("other"), "viewer");
   EXPECT_EQ(CodeOf([&] { admin.RemoveMember(me, "bob@example.com"); }), "user.not_found");
-  EXPECT_EQ(CodeOf([&] { admin.SetMember(me, "nobody@example.com", Role::kViewer); }),
+  EXPECT_EQ(CodeOf([&] { admin.SetMember(me, "nobody@example.com", (MemberFlags{})); }),
             "user.not_found");
 }
 
 TEST_F(WorkspaceAdmin, AnInstanceAdminCreatesAUserWhoseOneTimePasswordSignsIn) {
   WorkspaceAdminService admin(service_->accounts());
-  User root = MakeMember("root@example.com", Role::kViewer, "default", true);
-  MakeMember("owner@example.com", Role::kWsAdmin, "team");
+  User root = MakeMember("root@example.com", MemberFlags{}, "default", true);
+  MakeMember("owner@example.com", MemberFlags{true, true, true}, "team");
   Principal me = service_->authentication().AuthenticateSession(
       service_->authentication().Login("root@example.com", kPassword, "").token);
   CreatedUser created =
-      admin.CreateUser(me, {"New.Person@Example.com", "New Person", "team", Role::kAuthor});
+      admin.CreateUser(me, {"New.Person@Example.com", "New Person", "team", MemberFlags{true, true, false}});
   EXPECT_EQ(created.user["email"], "new.person@example.com");
   EXPECT_EQ(created.user["super_admin"], false);
   EXPECT_GE(created.one_time_password.size(), 24u);
@@ -113,7 +113,7 @@ TEST_F(WorkspaceAdmin, AnInstanceAdminCreatesAUserWhoseOneTimePasswordSignsIn) {
             "<none>");
   bool member = false;
   for (const auto& m : service_->accounts().ListMembers("team")) {
-    if (m.email == "new.person@example.com") member = m.role == Role::kAuthor;
+    if (m.email == "new.person@example.com") member = m.flags == MemberFlags{true, true, false};
   }
   EXPECT_TRUE(member);
   // Who created it is on the audit event; the password is not.
@@ -123,7 +123,7 @@ TEST_F(WorkspaceAdmin, AnInstanceAdminCreatesAUserWhoseOneTimePasswordSignsIn) {
   EXPECT_EQ(events.front().details.dump().find(created.one_time_password), std::string::npos);
 
   // An unknown workspace: the account stands, the refusal says why.
-  CreatedUser orphan = admin.CreateUser(me, {"orphan@example.com", "", "no-such-ws"});
+  CreatedUser orphan = admin.CreateUser(me, {"orphan@example.com", "", "no-such-ws", {}});
   ASSERT_TRUE(orphan.membership_refusal);
   EXPECT_EQ(orphan.membership_refusal->code().code, "workspace.not_found");
   EXPECT_EQ(CodeOf([&] {
@@ -145,8 +145,8 @@ TEST_F(WorkspaceAdmin, AnInstanceAdminCreatesAUserWhoseOneTimePasswordSignsIn) {
 
 TEST_F(WorkspaceAdmin, DeactivationStopsSignInAndNeverTargetsOneself) {
   WorkspaceAdminService admin(service_->accounts());
-  MakeMember("root@example.com", Role::kViewer, "default", true);
-  MakeMember("bob@example.com", Role::kViewer);
+  MakeMember("root@example.com", MemberFlags{}, "default", true);
+  MakeMember("bob@example.com", MemberFlags{});
   Principal me = service_->authentication().AuthenticateSession(
       service_->authentication().Login("root@example.com", kPassword, "").token);
   admin.SetUserActive(me, "bob@example.com", false);
@@ -165,7 +165,7 @@ TEST_F(WorkspaceAdmin, DeactivationStopsSignInAndNeverTargetsOneself) {
 
 TEST_F(WorkspaceAdmin, AnInstanceAdminCreatesAWorkspaceTheyAdminister) {
   WorkspaceAdminService admin(service_->accounts());
-  MakeMember("root@example.com", Role::kViewer, "default", true);
+  MakeMember("root@example.com", MemberFlags{}, "default", true);
   Principal me = service_->authentication().AuthenticateSession(
       service_->authentication().Login("root@example.com", kPassword, "").token);
   Json created = admin.CreateWorkspace(me, "team-etl", "Team ETL");
@@ -174,7 +174,7 @@ TEST_F(WorkspaceAdmin, AnInstanceAdminCreatesAWorkspaceTheyAdminister) {
   auto members = service_->accounts().ListMembers("team-etl");
   ASSERT_EQ(members.size(), 1u);
   EXPECT_EQ(members[0].email, "root@example.com");
-  EXPECT_EQ(members[0].role, Role::kWsAdmin);
+  EXPECT_EQ(members[0].flags, (MemberFlags{true, true, true}));
   EXPECT_EQ(CodeOf([&] { admin.CreateWorkspace(me, "team-etl", ""); }),
             "workspace.validation.duplicate_name");
   EXPECT_EQ(CodeOf([&] { admin.CreateWorkspace(me, "Team ETL", ""); }),
@@ -183,7 +183,7 @@ TEST_F(WorkspaceAdmin, AnInstanceAdminCreatesAWorkspaceTheyAdminister) {
 
 TEST_F(WorkspaceAdmin, AKeyNeverChangesAPassword) {
   AccountService account(service_->accounts());
-  MakeMember("alice@example.com", Role::kWsAdmin);
+  MakeMember("alice@example.com", MemberFlags{true, true, true});
   Principal key = service_->authentication().AuthenticateApiKey(
       KeyFor("alice@example.com", Scope::kAuthor).plaintext, "");
   EXPECT_EQ(CodeOf([&] { account.ChangePassword(key, kPassword, "a long enough password"); }),

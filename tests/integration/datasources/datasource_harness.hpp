@@ -26,7 +26,7 @@ inline Principal AdminSession(const std::string& ws) {
   p.user_id = "admin-user";
   p.workspace_id = ws;
   p.workspace_name = ws == "ws-a" ? "alpha" : "beta";
-  p.role = Role::kWsAdmin;
+  p.membership = MemberFlags{true, true, true};
   p.scope = Scope::kAuthor;
   p.super_admin = true;
   p.via_session = true;
@@ -34,14 +34,14 @@ inline Principal AdminSession(const std::string& ws) {
 }
 
 inline Principal Key(const std::string& ws, Scope scope = Scope::kAuthor,
-                     Role role = Role::kWsAdmin) {
+                     MemberFlags role = MemberFlags{true, true, true}) {
   Principal p;
   p.user_id = "agent-user";
   p.key_id = "dpk_testkey00001";
   p.workspace_id = ws;
   p.workspace_name = ws == "ws-a" ? "alpha" : "beta";
   p.scope = scope;
-  p.role = role;
+  p.membership = role;
   return p;
 }
 

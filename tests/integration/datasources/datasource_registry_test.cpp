@@ -149,11 +149,11 @@ TEST_F(DatasourceRegistryTest, OnlyHumansManageDatasources) {
   EXPECT_EQ(Code(PgBody("by-key"), Key("ws-a")), "auth.scope.insufficient");
   Principal author = AdminSession("ws-a");
   author.super_admin = false;
-  author.role = Role::kAuthor;
+  author.membership = MemberFlags{true, true, false};
   EXPECT_EQ(Code(PgBody("by-author"), author), "auth.role_required");
   // A ws_admin registers into its own workspace, which is granted at once.
   Principal ws_admin = author;
-  ws_admin.role = Role::kWsAdmin;
+  ws_admin.membership = MemberFlags{true, true, true};
   Json view = h_.service().Create(ws_admin, PgBody("by-ws-admin"));
   EXPECT_EQ(view["workspace"], "alpha");
   EXPECT_TRUE(h_.store().Datasources().IsDatasourceGranted("by-ws-admin", "ws-a"));

@@ -253,7 +253,7 @@ TEST_P(DatasourceToolsTest, TestConnectsAndWritesHealthDown) {
     }
   }
   // datasources_test is the one ws_admin tool.
-  EXPECT_EQ(Refused([&] { h_.service().Test(Key("ws-a", Scope::kAuthor, Role::kAuthor), name_); })
+  EXPECT_EQ(Refused([&] { h_.service().Test(Key("ws-a", Scope::kAuthor, (MemberFlags{true, true, false})), name_); })
                 .code()
                 .code,
             "auth.role_required");

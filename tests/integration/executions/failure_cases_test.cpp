@@ -173,7 +173,7 @@ TEST_P(ExecutionFailureCases, FailsWithItsCodeAndChangesNothing) {
     const Json& occupy = spec["occupy"];
     occupier_user = occupy.value("user", "alice");
     if (!keys_.count(occupier_user)) {
-      AddUser(occupier_user, "default", Role::kAuthor, Scope::kAuthor);
+      AddUser(occupier_user, "default", MemberFlags{true, true, false}, Scope::kAuthor);
     }
     const std::string slow =
         ToolOk(occupier_user, "pipelines_create",

@@ -42,17 +42,17 @@ class ResourceStack : public ::testing::Test {
     // Registered datasources-first on purpose: the listing order is §7.3's, not ours.
     mcp_->AddResourceProvider(std::make_unique<DatasourceResources>(*datasources_));
     mcp_->AddResourceProvider(std::make_unique<TemplateResources>(*templates_));
-    AddUser("alice", "default", Role::kAuthor, Scope::kAuthor);
-    AddUser("victor", "default", Role::kViewer, Scope::kRead);
-    AddUser("olga", "other", Role::kAuthor, Scope::kAuthor);
+    AddUser("alice", "default", MemberFlags{true, true, false}, Scope::kAuthor);
+    AddUser("victor", "default", MemberFlags{}, Scope::kRead);
+    AddUser("olga", "other", MemberFlags{true, true, false}, Scope::kAuthor);
     // A key whose issuer lost the workspace: the services refuse it (auth.key_issuer_role_lost).
     principals_["alice-removed"] = principals_.at("alice");
-    principals_["alice-removed"].role = std::nullopt;
+    principals_["alice-removed"].membership = std::nullopt;
     SeedTemplates();
     SeedDatasources();
   }
 
-  void AddUser(const std::string& name, const std::string& workspace, Role role, Scope scope) {
+  void AddUser(const std::string& name, const std::string& workspace, MemberFlags role, Scope scope) {
     std::string key =
         test::AddMemberWithKey(*auth_, store_->Workspaces(), name, workspace, role, scope);
     principals_[name] = auth_->authentication().AuthenticateApiKey(key, "127.0.0.1");

@@ -121,9 +121,9 @@ class PipelineStack : public SurfaceStack {
     rest_->Mount("/api/v1/templates", TemplateRoutes(*templates_));
     rest_->Mount("/api/v1/pipelines", PipelineRoutes(*pipelines_, *executions_, *check_runs_));
     rest_->Mount("/api/v1/executions", ExecutionRoutes(*executions_));
-    AddUser("alice", "default", Role::kAuthor, Scope::kAuthor);
-    AddUser("victor", "default", Role::kViewer, Scope::kRead);
-    AddUser("olga", "other", Role::kAuthor, Scope::kAuthor);
+    AddUser("alice", "default", MemberFlags{true, true, false}, Scope::kAuthor);
+    AddUser("victor", "default", MemberFlags{}, Scope::kRead);
+    AddUser("olga", "other", MemberFlags{true, true, false}, Scope::kAuthor);
     RegisterSqlite("shop", false);
     RegisterSqlite("shop_ro", true);
   }

@@ -66,12 +66,12 @@ class SemanticsStack : public SurfaceStack {
     BindSemanticsTools(catalog_, *semantics_);
     StartMcp();
     rest_->Mount("/api/v1/datasources", DatasourceRoutes(*datasources_, *explorer_));
-    AddUser("alice", "default", Role::kAuthor, Scope::kAuthor);
-    AddUser("bob", "default", Role::kAuthor, Scope::kAuthor);
-    AddUser("victor", "default", Role::kViewer, Scope::kRead);
-    AddUser("olga", "other", Role::kAuthor, Scope::kAuthor);
-    AddUser("wendy", "other", Role::kWsAdmin, Scope::kAuthor);
-    AddUser("nora", "nowhere", Role::kAuthor, Scope::kAuthor);
+    AddUser("alice", "default", MemberFlags{true, true, false}, Scope::kAuthor);
+    AddUser("bob", "default", MemberFlags{true, true, false}, Scope::kAuthor);
+    AddUser("victor", "default", MemberFlags{}, Scope::kRead);
+    AddUser("olga", "other", MemberFlags{true, true, false}, Scope::kAuthor);
+    AddUser("wendy", "other", MemberFlags{true, true, true}, Scope::kAuthor);
+    AddUser("nora", "nowhere", MemberFlags{true, true, false}, Scope::kAuthor);
     lab_path_ =
         (std::filesystem::temp_directory_path() / ("dp-semantics-lab-" + NewUuid() + ".sqlite"))
             .string();

@@ -53,34 +53,34 @@ TEST_P(WorkspaceStoreTest, MembershipUpsertFindListDelete) {
   store().Users().InsertUser(MakeUser("u2", "two@example.com"));
   store().Workspaces().InsertWorkspace(MakeWorkspace("w2", "finance"));
 
-  store().Workspaces().UpsertMembership({"w1", "u1", Role::kWsAdmin, 100});
-  store().Workspaces().UpsertMembership({"w1", "u2", Role::kViewer, 200});
-  store().Workspaces().UpsertMembership({"w2", "u1", Role::kOperator, 300});
+  store().Workspaces().UpsertMembership({"w1", "u1", MemberFlags{true, true, true}, 100});
+  store().Workspaces().UpsertMembership({"w1", "u2", MemberFlags{}, 200});
+  store().Workspaces().UpsertMembership({"w2", "u1", MemberFlags{}, 300});
 
   auto m = store().Workspaces().FindMembership("w1", "u2");
   ASSERT_TRUE(m.has_value());
-  EXPECT_EQ(m->role, Role::kViewer);
+  EXPECT_EQ(m->flags, (MemberFlags{}));
   EXPECT_EQ(m->joined_at_ms, 200);
   EXPECT_FALSE(store().Workspaces().FindMembership("w2", "u2").has_value());
 
   // Upsert replaces the role and keeps the original join time.
-  store().Workspaces().UpsertMembership({"w1", "u2", Role::kAuthor, 999});
+  store().Workspaces().UpsertMembership({"w1", "u2", MemberFlags{true, true, false}, 999});
   m = store().Workspaces().FindMembership("w1", "u2");
   ASSERT_TRUE(m.has_value());
-  EXPECT_EQ(m->role, Role::kAuthor);
+  EXPECT_EQ(m->flags, (MemberFlags{true, true, false}));
   EXPECT_EQ(m->joined_at_ms, 200);
 
   auto members = store().Workspaces().ListMembers("w1");
   ASSERT_EQ(members.size(), 2u);
   EXPECT_EQ(members[0].user_id, "u1");
-  EXPECT_EQ(members[0].role, Role::kWsAdmin);
+  EXPECT_EQ(members[0].flags, (MemberFlags{true, true, true}));
   EXPECT_EQ(members[1].user_id, "u2");
 
   auto of_user = store().Workspaces().ListMembershipsOfUser("u1");
   ASSERT_EQ(of_user.size(), 2u);
   EXPECT_EQ(of_user[0].workspace_id, "w1");
   EXPECT_EQ(of_user[1].workspace_id, "w2");
-  EXPECT_EQ(of_user[1].role, Role::kOperator);
+  EXPECT_EQ(of_user[1].flags, (MemberFlags{}));
 
   EXPECT_TRUE(store().Workspaces().DeleteMembership("w1", "u2"));
   EXPECT_FALSE(store().Workspaces().DeleteMembership("w1", "u2"));
@@ -90,22 +90,27 @@ TEST_P(WorkspaceStoreTest, MembershipUpsertFindListDelete) {
 
 TEST_P(WorkspaceStoreTest, EveryRoleRoundTrips) {
   SeedUserAndWorkspace();
-  for (Role role : {Role::kViewer, Role::kOperator, Role::kAuthor, Role::kWsAdmin}) {
-    store().Workspaces().UpsertMembership({"w1", "u1", role, 1});
-    EXPECT_EQ(store().Workspaces().FindMembership("w1", "u1")->role, role) << ToString(role);
+  for (MemberFlags flags : {MemberFlags{}, MemberFlags{false, true, false},
+                            MemberFlags{true, false, false}, MemberFlags{true, true, true}}) {
+    store().Workspaces().UpsertMembership({"w1", "u1", flags, 1});
+    EXPECT_EQ(store().Workspaces().FindMembership("w1", "u1")->flags, flags) << FlagsName(flags);
   }
+  // An admin always authors: the flags are normalised on the way in.
+  store().Workspaces().UpsertMembership({"w1", "u1", MemberFlags{false, false, true}, 1});
+  EXPECT_EQ(store().Workspaces().FindMembership("w1", "u1")->flags,
+            (MemberFlags{true, false, true}));
 }
 
 TEST_P(WorkspaceStoreTest, ForeignKeysAreEnforced) {
   SeedUserAndWorkspace();
-  EXPECT_THROW(store().Workspaces().UpsertMembership({"w1", "ghost", Role::kViewer, 1}),
+  EXPECT_THROW(store().Workspaces().UpsertMembership({"w1", "ghost", (MemberFlags{}), 1}),
                std::runtime_error);
   EXPECT_THROW(store().Credentials().InsertApiKey(MakeKey("dpk_AAAAAAAAAAAA", "ghost", "w1")),
                std::runtime_error);
   EXPECT_THROW(store().Credentials().InsertSession({"hash", "u1", "no-such-ws", 1, 2}),
                std::runtime_error);
   try {
-    store().Workspaces().UpsertMembership({"nope", "u1", Role::kViewer, 1});
+    store().Workspaces().UpsertMembership({"nope", "u1", MemberFlags{}, 1});
     FAIL() << "expected a foreign-key violation";
   } catch (const DuplicateKeyError&) {
     FAIL() << "a foreign-key violation is not a duplicate";

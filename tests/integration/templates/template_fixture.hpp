@@ -55,10 +55,10 @@ class TemplateStack : public SurfaceStack {
     BindTemplateTools(catalog_, *templates_);
     StartMcp();
     rest_->Mount("/api/v1/templates", TemplateRoutes(*templates_));
-    AddUser("alice", "default", Role::kAuthor, Scope::kAuthor);
-    AddUser("bob", "default", Role::kAuthor, Scope::kAuthor);
-    AddUser("victor", "default", Role::kViewer, Scope::kRead);
-    AddUser("olga", "other", Role::kAuthor, Scope::kAuthor);
+    AddUser("alice", "default", MemberFlags{true, true, false}, Scope::kAuthor);
+    AddUser("bob", "default", MemberFlags{true, true, false}, Scope::kAuthor);
+    AddUser("victor", "default", MemberFlags{}, Scope::kRead);
+    AddUser("olga", "other", MemberFlags{true, true, false}, Scope::kAuthor);
   }
 
   static std::string Path(const std::string& id, const std::string& rest = "") {

@@ -17,7 +17,7 @@ class CsrfBinding : public test::SurfaceStack {
  protected:
   void SetUp() override {
     OpenSurfaces();
-    AddUser("ann", "ws", Role::kAuthor, Scope::kAuthor);
+    AddUser("ann", "ws", MemberFlags{true, true, false}, Scope::kAuthor);
   }
 
   LoggedIn Login() {

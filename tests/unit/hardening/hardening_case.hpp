@@ -41,7 +41,7 @@ class HardeningStack : public SurfaceStack, public ::testing::WithParamInterface
     OpenSurfaces();
     BindDocsTools(catalog_, BuiltInSkillDocs());
     StartMcp();
-    AddUser("ann", "ws", Role::kAuthor, Scope::kAuthor);
+    AddUser("ann", "ws", MemberFlags{true, true, false}, Scope::kAuthor);
     endpoint_ = std::make_unique<McpHttpEndpoint>(*mcp_, *authenticator_);
   }
   std::unique_ptr<McpHttpEndpoint> endpoint_;

@@ -48,7 +48,7 @@ class McpServerCases : public ::testing::TestWithParam<Case> {
     principal.user_id = "00000000-0000-4000-8000-00000000000a";
     principal.key_id = "dpk_TESTTESTTEST";
     principal.scope = Scope::kAuthor;
-    principal.role = kind == "removed" ? std::nullopt : std::optional<Role>(Role::kAuthor);
+    principal.membership = kind == "removed" ? std::nullopt : std::optional<MemberFlags>(MemberFlags{true, true, false});
     return principal;
   }
 

@@ -131,14 +131,15 @@ TEST(ToolDefinitions, PipelinesUpdateIsCreatePlusIdAndExpectedHash) {
   EXPECT_NE(description.find("pipeline.version.conflict"), std::string_view::npos);
 }
 
-TEST(ToolDefinitions, RolesFollowScopesExceptDatasourcesTest) {
+// MCP spec §4.1: no tool's floor is promote or super_admin, and only datasources_test's is
+// ws_admin (release, promotion and membership are human verbs with no tool).
+TEST(ToolDefinitions, NoToolNeedsAHumanCapability) {
   for (const ToolDefinition& tool : AllToolDefinitions()) {
     SCOPED_TRACE(std::string(tool.name()));
-    Role expected = tool.access().min_scope == Scope::kRead      ? Role::kViewer
-                    : tool.access().min_scope == Scope::kExecute ? Role::kOperator
-                                                                 : Role::kAuthor;
-    if (tool.name() == "datasources_test") expected = Role::kWsAdmin;  // §4.1: the one ws_admin
-    EXPECT_EQ(tool.access().min_role, expected);
+    const RoleFloor floor = tool.access().min_role;
+    EXPECT_NE(floor, RoleFloor::kPromote);
+    EXPECT_NE(floor, RoleFloor::kSuperAdmin);
+    EXPECT_EQ(floor == RoleFloor::kWsAdmin, tool.name() == "datasources_test");
   }
 }
 

@@ -15,7 +15,7 @@ Principal Viewer() {
   Principal principal;
   principal.key_id = "dpk_test";
   principal.scope = Scope::kRead;
-  principal.role = Role::kViewer;
+  principal.membership = MemberFlags{};
   return principal;
 }
 

@@ -21,7 +21,7 @@ struct MemberInfo {
   std::string user_id;
   std::string email;
   std::string display_name;
-  Role role = Role::kViewer;
+  MemberFlags flags;
   int64_t joined_at_ms = 0;
 };
 
@@ -72,7 +72,8 @@ class AccountAdministration {
   std::string SetPassword(const std::string& email, const std::string& password);
   Workspace CreateWorkspace(const std::string& name, const std::string& display_name,
                             const std::string& created_by_email);
-  void SetMembership(const std::string& workspace_name, const std::string& email, Role role);
+  void SetMembership(const std::string& workspace_name, const std::string& email,
+                     MemberFlags flags);
   // False when the user was not a member.
   bool RemoveMembership(const std::string& workspace_name, const std::string& email);
   std::vector<User> ListUsers();  // password hashes cleared

@@ -4,9 +4,14 @@
 #include <string>
 #include <string_view>
 
+#include "datapipelines/domain/access.hpp"
+#include "datapipelines/util/json.hpp"
+
 namespace dp {
 
 inline constexpr std::size_t kMinPasswordChars = 12;
+// The longest password accepted: bounds the Argon2 input a caller can make us hash.
+inline constexpr std::size_t kMaxPasswordChars = 128;
 inline constexpr std::size_t kMaxKeyNameChars = 100;
 
 // Trimmed and lower-cased: emails are case-insensitive identities.
@@ -17,5 +22,8 @@ bool IsValidEmail(std::string_view normalized_email);
 bool IsValidWorkspaceName(std::string_view name);
 // Counts UTF-8 code points, not bytes.
 std::size_t Utf8Length(std::string_view text);
+// {"author": …, "promoter": …, "admin": …}, normalised (an admin authors): the wire and audit
+// shape of a membership's flags.
+Json FlagsJson(const MemberFlags& flags);
 
 }  // namespace dp

@@ -35,9 +35,9 @@ class AuthRecords {
   // user.not_found / workspace.not_found when absent; the email is normalized first.
   User RequireUser(const std::string& email) const;
   Workspace RequireWorkspace(const std::string& name) const;
-  // The user's role in the workspace; nullopt for no membership or no workspace.
-  std::optional<Role> CurrentRole(const std::string& workspace_id,
-                                  const std::string& user_id) const;
+  // The user's membership flags in the workspace; nullopt for no membership or no workspace.
+  std::optional<MemberFlags> CurrentFlags(const std::string& workspace_id,
+                                          const std::string& user_id) const;
   void Audit(std::string event, const std::string& user_id, const std::string& key_id,
              const std::string& workspace_id, std::string_view source_ip, Json details) const;
 

@@ -76,13 +76,13 @@ class Authenticator {
     ApiKeyRecord key;  // key_hash = the hash this token was verified against
     User user;         // password_hash cleared
     std::string workspace_name;
-    std::optional<Role> role;
+    std::optional<MemberFlags> membership;
   };
   struct SessionEntry {
     Session session;
     User user;
     std::string workspace_name;
-    std::optional<Role> role;
+    std::optional<MemberFlags> membership;
   };
 
   KeyEntry LoadKeyEntry(const std::string& key_id, const std::string& full_token,

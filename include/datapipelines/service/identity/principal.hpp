@@ -15,17 +15,26 @@ struct Principal {
   std::string key_id;        // empty for a session principal
   std::string workspace_id;  // the key's pinned workspace, or the session's active one
   std::string workspace_name;
-  // A key's own scope; for a session, the highest scope the user's role allows.
+  // A key's own scope; for a session, the highest scope the user's flags allow.
   Scope scope = Scope::kRead;
-  // The issuer's CURRENT role in the workspace (re-read within the cache TTL);
+  // The issuer's CURRENT membership flags in the workspace (re-read within the cache TTL);
   // nullopt = not (or no longer) a member.
-  std::optional<Role> role;
+  std::optional<MemberFlags> membership;
   KeyKind kind = KeyKind::kUser;
   bool super_admin = false;
+  // A super admin acting in a workspace where they hold no membership of their own: every
+  // such request is audited as auth.super_admin_acting.
+  bool acting_as_super_admin = false;
   bool via_session = false;
   // The session row this request came with (its token's SHA-256); empty for a key. Lets a
   // password change end the user's OTHER sessions and keep this one.
   std::string session_token_hash;
 };
+
+// Whether the principal holds the admin flag in its workspace (a super admin acting there
+// holds every flag).
+inline bool HoldsWorkspaceAdmin(const Principal& principal) {
+  return principal.membership && principal.membership->admin;
+}
 
 }  // namespace dp

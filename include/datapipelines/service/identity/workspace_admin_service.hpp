@@ -45,17 +45,18 @@ struct NewUserRequest {
   std::string email;
   std::string display_name;  // empty: the email
   std::string workspace;     // empty: no membership
-  Role role = Role::kViewer;
+  MemberFlags flags;
 };
 
 class WorkspaceAdminService {
  public:
   explicit WorkspaceAdminService(AccountAdministration& auth) : auth_(auth) {}
 
-  // [{user_id, email, display_name, role, joined_at}] of the active workspace.
+  // [{user_id, email, display_name, author, promoter, admin, joined_at}] of the active
+  // workspace.
   Json Members(const Principal& principal);
-  // Adds `email` to the active workspace with `role`, or changes its role.
-  void SetMember(const Principal& principal, const std::string& email, Role role);
+  // Adds `email` to the active workspace with `flags`, or replaces its flags.
+  void SetMember(const Principal& principal, const std::string& email, MemberFlags flags);
   void RemoveMember(const Principal& principal, const std::string& email);
   Json Users(const Principal& principal);       // [UserView]
   Json Workspaces(const Principal& principal);  // [WorkspaceView]
