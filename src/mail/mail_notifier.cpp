@@ -68,23 +68,22 @@ MailNotifier::MailNotifier(MailSettings settings, MailSendStore& sends, AuditRec
       clock_(std::move(clock)) {}
 
 MailOutcome MailNotifier::SendWelcome(const User& user, const std::string& one_time_password) {
-  if (!enabled()) return Deliver({kWelcomeKind, user.id, user.id, {user.email}}, {});
-  return Deliver({kWelcomeKind, user.id, user.id, {user.email}},
-                 CredentialMail(settings_, CredentialMailKind::kWelcome, user, one_time_password));
+  return Deliver({kWelcomeKind, user.id, user.id, {user.email}}, [&] {
+    return CredentialMail(settings_, CredentialMailKind::kWelcome, user, one_time_password);
+  });
 }
 
 MailOutcome MailNotifier::SendPasswordReset(const User& user, const std::string& one_time_password,
                                             const std::string& reset_id) {
-  if (!enabled()) return Deliver({kPasswordResetKind, user.id, reset_id, {user.email}}, {});
-  return Deliver(
-      {kPasswordResetKind, user.id, reset_id, {user.email}},
-      CredentialMail(settings_, CredentialMailKind::kPasswordReset, user, one_time_password));
+  return Deliver({kPasswordResetKind, user.id, reset_id, {user.email}}, [&] {
+    return CredentialMail(settings_, CredentialMailKind::kPasswordReset, user, one_time_password);
+  });
 }
 
 void MailNotifier::SendNewUser(const NewUserNotice& notice) {
   if (enabled() && settings_.ops_to.empty()) return;  // no operators' address: no notice
   Deliver({kNewUserKind, notice.user_id, notice.user_id, settings_.ops_to},
-          enabled() ? NewUserMail(settings_, notice) : MailMessage{});
+          [&] { return NewUserMail(settings_, notice); });
 }
 
 std::optional<MailSend> MailNotifier::LatestOf(const std::string& user_id,
@@ -92,7 +91,7 @@ std::optional<MailSend> MailNotifier::LatestOf(const std::string& user_id,
   return sends_.LatestOf(user_id, kind);
 }
 
-MailOutcome MailNotifier::Deliver(const Claim& claim, MailMessage message) {
+MailOutcome MailNotifier::Deliver(const Claim& claim, const std::function<MailMessage()>& compose) {
   MailOutcome outcome;
   outcome.recipient = RecipientList(claim.recipients);
   if (!enabled()) {
@@ -122,7 +121,9 @@ MailOutcome MailNotifier::Deliver(const Claim& claim, MailMessage message) {
     outcome.reason = "the mail could not be recorded in the metadata store";
     return outcome;
   }
-  return Transmit(row, std::move(message));
+  // Composed only now, for the one call that won the claim: the one-time password goes into
+  // this message and nowhere else.
+  return Transmit(row, compose());
 }
 
 MailOutcome MailNotifier::Transmit(const MailSend& row, MailMessage message) {

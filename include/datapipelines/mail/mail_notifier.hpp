@@ -55,7 +55,8 @@ class MailNotifier {
     std::string act_id;
     std::vector<std::string> recipients;
   };
-  MailOutcome Deliver(const Claim& claim, MailMessage message);
+  // Claims, then composes and sends; composes nothing when mail is off or the claim is lost.
+  MailOutcome Deliver(const Claim& claim, const std::function<MailMessage()>& compose);
   MailOutcome Transmit(const MailSend& row, MailMessage message);
   void Audit(const char* event, const MailSend& row, const std::string& outcome_key,
              const std::string& outcome_value);

@@ -82,12 +82,12 @@ TEST(MailMessageTest, BothPartsAreUtf8QuotedPrintable) {
   EXPECT_NE(rendered.find("Content-Type: text/html; charset=UTF-8\r\n"
                           "Content-Transfer-Encoding: quoted-printable\r\n"),
             std::string::npos);
-  // Every line fits 76 characters and ends CRLF.
+  // Every line ends CRLF and fits 78 characters (RFC 5322 §2.1.1; body lines 76, RFC 2045).
   std::size_t start = 0;
   while (start < rendered.size()) {
     const std::size_t end = rendered.find("\r\n", start);
     ASSERT_NE(end, std::string::npos) << "a line without CRLF";
-    EXPECT_LE(end - start, 76u) << rendered.substr(start, end - start);
+    EXPECT_LE(end - start, 78u) << rendered.substr(start, end - start);
     EXPECT_EQ(rendered.substr(start, end - start).find('\n'), std::string::npos);
     start = end + 2;
   }
@@ -129,6 +129,10 @@ TEST(MailMessageTest, QuotedPrintableEncodesWhatTransitWouldAlter) {
   const std::string encoded = QuotedPrintable(long_line);
   EXPECT_EQ(DecodeQuotedPrintable(encoded), long_line);
   EXPECT_NE(encoded.find("=\r\n"), std::string::npos);
+  for (std::size_t start = 0, end; start < encoded.size(); start = end + 2) {
+    end = std::min(encoded.find("\r\n", start), encoded.size());
+    EXPECT_LE(end - start, 76u);
+  }
 }
 
 TEST(MailMessageTest, HtmlEscapesEveryInterpolatedValue) {
