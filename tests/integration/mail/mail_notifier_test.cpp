@@ -264,6 +264,32 @@ TEST_F(MailNotifierTest, ACertificateOfAnUnknownCaIsRefused) {
   EXPECT_TRUE(sink_->Messages().empty());
 }
 
+TEST_F(MailNotifierTest, AuthLoginIsUsedWhenPlainIsNotOffered) {
+  SmtpSink::Options login_only;
+  login_only.cert_dir = dir_ / "certs";
+  login_only.auth_methods = "LOGIN";
+  SmtpSink sink(dir_ / "login-only", login_only);
+  ASSERT_NE(sink.port(), 0);
+  const MailOutcome outcome = Notifier(Settings(sink.port())).SendWelcome(user_, "Otp-login-1");
+  ASSERT_EQ(outcome.status, MailOutcomeStatus::kSent) << outcome.reason;
+  ASSERT_EQ(sink.Messages().size(), 1u);
+  EXPECT_EQ(sink.Messages()[0]["user"], kSinkUser);
+}
+
+TEST_F(MailNotifierTest, AServerThatNeverAnswersFailsAtTheDeadline) {
+  mail_test::SilentListener silent;
+  ASSERT_NE(silent.port(), 0);
+  MailSettings settings = Settings(silent.port());
+  settings.host = "127.0.0.1";
+  settings.timeout = std::chrono::seconds(1);
+  const auto started = std::chrono::steady_clock::now();
+  const MailOutcome outcome = Notifier(settings).SendWelcome(user_, "Otp-silent-1");
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(5));
+  ASSERT_EQ(outcome.status, MailOutcomeStatus::kFailed);
+  EXPECT_NE(outcome.reason.find("timed out after 1 s"), std::string::npos) << outcome.reason;
+  EXPECT_EQ(notifier_->LatestOf(user_.id, "welcome")->Status(), "failed");
+}
+
 TEST_F(MailNotifierTest, TheNewUserNoticeGoesToTheOperatorsWithoutAPassword) {
   NewUserNotice notice;
   notice.user_id = user_.id;

@@ -3,9 +3,12 @@
 // npm dependency installed by `npm ci` in support/) started on a loopback port in 57000-57999,
 // with STARTTLS under a certificate of a throwaway CA this helper makes with openssl, AUTH
 // required, and each accepted message written as a JSON file the test reads back.
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -65,7 +68,8 @@ class SmtpSink {
     std::string user = "dp-mailer";
     std::string password = "sink-Password-1";
     bool starttls = true;
-    fs::path cert_dir{};  // server.pem and server.key
+    fs::path cert_dir{};                       // server.pem and server.key
+    std::string auth_methods = "PLAIN,LOGIN";  // what the sink offers
   };
 
   explicit SmtpSink(const fs::path& out_dir, const Options& options) : out_(out_dir) {
@@ -160,6 +164,33 @@ class SmtpSink {
   pid_t pid_ = -1;
   int stdin_ = -1;
   int stdout_ = -1;
+  int port_ = 0;
+};
+
+// A TCP listener on a loopback port in 57000-57999 that accepts and never says a word: what
+// an SMTP server that hangs looks like to a client.
+class SilentListener {
+ public:
+  SilentListener() {
+    fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    for (int port = 57000 + ::getpid() % 500; port < 58000 && port_ == 0; ++port) {
+      address.sin_port = htons(static_cast<uint16_t>(port));
+      if (::bind(fd_, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 &&
+          ::listen(fd_, 4) == 0) {
+        port_ = port;
+      }
+    }
+  }
+  ~SilentListener() { ::close(fd_); }
+  SilentListener(const SilentListener&) = delete;
+  SilentListener& operator=(const SilentListener&) = delete;
+  int port() const { return port_; }
+
+ private:
+  int fd_ = -1;
   int port_ = 0;
 };
 

@@ -5,7 +5,7 @@
 // closes (the test that started it is gone) or on SIGTERM.
 //
 //   node smtp_sink.mjs --out DIR --user U --password P [--cert F --key F] [--no-starttls]
-//                      [--port-from 57000 --port-to 57999]
+//                      [--auth-methods PLAIN,LOGIN] [--port-from 57000 --port-to 57999]
 import fs from 'node:fs';
 import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
@@ -30,7 +30,7 @@ const server = new SMTPServer({
   secure: false,
   name: 'localhost',
   logger: false,
-  authMethods: ['PLAIN', 'LOGIN'],
+  authMethods: String(args['auth-methods'] ?? 'PLAIN,LOGIN').split(','),
   // AUTH before MAIL FROM, and only over TLS unless this sink offers none.
   authOptional: false,
   allowInsecureAuth: !starttls,
