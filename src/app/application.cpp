@@ -20,6 +20,7 @@
 #include "datapipelines/lake/lake_table_service.hpp"
 #include "datapipelines/lake/lake_table_store.hpp"
 #include "datapipelines/limits/rate_limiter.hpp"
+#include "datapipelines/mail/mail_notifier.hpp"
 #include "datapipelines/mcp/mcp_http_endpoint.hpp"
 #include "datapipelines/mcp/mcp_server.hpp"
 #include "datapipelines/mcp/resources/datasource_resources.hpp"
@@ -70,6 +71,7 @@
 #include "datapipelines/store/endpoint_store.hpp"
 #include "datapipelines/store/execution_store.hpp"
 #include "datapipelines/store/learned_fact_store.hpp"
+#include "datapipelines/store/mail_send_store.hpp"
 #include "datapipelines/store/metadata_store.hpp"
 #include "datapipelines/store/oidc_login_request_store.hpp"
 #include "datapipelines/store/pipeline_store.hpp"
@@ -200,6 +202,8 @@ struct Application::Impl {
   // Before the audit log: destroyed after it, so the log's last rows are still written.
   std::unique_ptr<AuditWriteQueue> audit_queue;
   std::unique_ptr<AuditLog> audit;
+  std::unique_ptr<MailSendStore> mail_sends;
+  std::unique_ptr<MailNotifier> mail;
   std::unique_ptr<AuthService> auth;
   std::unique_ptr<RequestAuthenticator> authenticator;
   std::unique_ptr<DatasourceService> datasources;
@@ -238,6 +242,7 @@ struct Application::Impl {
 
   explicit Impl(Config c) : config(std::move(c)) {
     OpenStores();
+    WireMail();
     WireIdentity();
     WireRestAndDocs();
     // Domain services: each binds its MCP tools and mounts its REST resource in its own step.
@@ -272,6 +277,21 @@ struct Application::Impl {
           AuditWriteQueue::Options{static_cast<std::size_t>(config.audit_queue_capacity)});
     }
     audit = std::make_unique<AuditLog>(store->Audit(), audit_queue.get());
+  }
+
+  // [mail] the welcome, password-reset and New user notices (auth.md §5A.8), claimed in the
+  // metadata store and audited through the audit log.
+  void WireMail() {
+    mail_sends = OpenMailSendStore(*store);
+    mail = std::make_unique<MailNotifier>(
+        MailSettings::FromConfig(config), *mail_sends,
+        [this](AuditEvent event) { audit->Record(std::move(event)); });
+    if (mail->enabled()) {
+      spdlog::info("mail: on, through {}:{} (STARTTLS {})", config.mail_host, config.mail_port,
+                   config.mail_starttls ? "required" : "off");
+    } else {
+      spdlog::info("mail: off (datapipelines.mail.host and from are not set)");
+    }
   }
 
   // Who is calling: accounts, sessions, keys and the per-request authenticator.
@@ -678,6 +698,7 @@ int Application::BoundPort() const { return impl_->server->BoundPort(); }
 void Application::Run() { impl_->server->Run(/*handle_signals=*/true); }
 void Application::Shutdown() { impl_->server->Shutdown(); }
 AuthService& Application::Auth() { return *impl_->auth; }
+MailNotifier& Application::Mail() { return *impl_->mail; }
 MetadataStore& Application::Store() { return *impl_->store; }
 const ToolCatalog& Application::Catalog() const { return impl_->catalog; }
 const McpServer& Application::Mcp() const { return *impl_->mcp; }

@@ -2,6 +2,7 @@
 
 #include "datapipelines/net/loopback_address.hpp"
 #include "datapipelines/util/ip_network.hpp"
+#include "datapipelines/util/mailbox.hpp"
 
 #include <yaml-cpp/yaml.h>
 
@@ -100,6 +101,15 @@ bool IsReservedProviderName(std::string_view name) {
   return name == "system" || name == "bootstrap" || name == "local";
 }
 
+// The base URL links are built from: an origin, never a request's.
+void ValidateBaseUrl(const std::string& base) {
+  if ((base.rfind("https://", 0) != 0 && base.rfind("http://", 0) != 0) || base.back() == '/') {
+    throw ConfigError(
+        "invalid value for 'datapipelines.auth.base-url': expected the external origin, "
+        "scheme and host (and port), no trailing slash");
+  }
+}
+
 void ValidateOidc(const Config& config) {
   std::vector<std::string_view> names;
   for (const auto& provider : config.oidc_providers) {
@@ -134,11 +144,55 @@ void ValidateOidc(const Config& config) {
           "'datapipelines.auth.base-url' is required when an OIDC provider is configured: "
           "redirect URIs are built from it, never from request headers");
     }
-    if ((base.rfind("https://", 0) != 0 && base.rfind("http://", 0) != 0) || base.back() == '/') {
+    ValidateBaseUrl(base);
+  }
+}
+
+// Mail is on exactly when host and from are set; every half-configured shape is refused at
+// start naming the key, and no message ever carries a value (the password least of all).
+void ValidateMail(const Config& config) {
+  if (!config.mail_ops_to.empty() && config.mail_host.empty()) {
+    throw ConfigError(
+        "'datapipelines.mail.ops-to' is set but 'datapipelines.mail.host' is not: the New user "
+        "notice would have no server to go through");
+  }
+  if (config.mail_host.empty() != config.mail_from.empty()) {
+    throw ConfigError(
+        std::string("'") +
+        (config.mail_host.empty() ? "datapipelines.mail.host" : "datapipelines.mail.from") +
+        "' is missing: mail needs both datapipelines.mail.host and "
+        "datapipelines.mail.from");
+  }
+  if (!config.MailEnabled()) return;
+  if (config.auth_base_url.empty()) {
+    throw ConfigError(
+        "'datapipelines.auth.base-url' is required when mail is on (datapipelines.mail.host "
+        "and datapipelines.mail.from): the welcome mail's sign-in link is built from it");
+  }
+  ValidateBaseUrl(config.auth_base_url);
+  if (!ParseMailbox(config.mail_from)) {
+    throw ConfigError(
+        "invalid value for 'datapipelines.mail.from': expected an address or "
+        "Display Name <address>");
+  }
+  if (!config.mail_reply_to.empty() && !ParseMailbox(config.mail_reply_to)) {
+    throw ConfigError(
+        "invalid value for 'datapipelines.mail.reply-to': expected an address or "
+        "Display Name <address>");
+  }
+  for (const std::string& recipient : config.mail_ops_to) {
+    if (!IsMailAddress(recipient)) {
       throw ConfigError(
-          "invalid value for 'datapipelines.auth.base-url': expected the external origin, "
-          "scheme and host (and port), no trailing slash");
+          "invalid value for 'datapipelines.mail.ops-to': expected addresses separated by "
+          "commas");
     }
+  }
+  if (!config.mail_username.empty() && config.mail_password.empty()) {
+    throw ConfigError(
+        "'datapipelines.mail.password' is missing: datapipelines.mail.username is set");
+  }
+  if (config.mail_message_stream.find_first_of("\r\n") != std::string::npos) {
+    throw ConfigError("invalid value for 'datapipelines.mail.message-stream': one line expected");
   }
 }
 
@@ -376,6 +430,24 @@ const std::vector<KeyBinding>& Bindings() {
                  1000, "Consecutive failed logins that lock an account."),
       DP_INT_KEY("datapipelines.auth.local.lockout.duration-minutes", login_lockout_minutes, 1,
                  10080, "How long a locked account refuses every login."),
+      DP_STRING_KEY("datapipelines.mail.host", mail_host,
+                    "SMTP server the notices are sent through; empty: mail off."),
+      DP_INT_KEY("datapipelines.mail.port", mail_port, 1, 65535,
+                 "SMTP port (587, the submission port)."),
+      DP_STRING_KEY("datapipelines.mail.username", mail_username,
+                    "SMTP user; empty: the server takes no credentials."),
+      DP_STRING_KEY("datapipelines.mail.password", mail_password,
+                    "SMTP password (never logged or printed)."),
+      DP_BOOL_KEY("datapipelines.mail.starttls", mail_starttls,
+                  "Require STARTTLS: a server that does not offer it is refused."),
+      DP_STRING_KEY("datapipelines.mail.from", mail_from,
+                    "Sender, an address or Display Name <address>; with host, mail is on."),
+      DP_STRING_KEY("datapipelines.mail.reply-to", mail_reply_to,
+                    "Reply-To of every message, the person users write to; empty: from."),
+      DP_LIST_KEY("datapipelines.mail.ops-to", mail_ops_to,
+                  "Recipients of the New user notice (comma list); empty: none."),
+      DP_STRING_KEY("datapipelines.mail.message-stream", mail_message_stream,
+                    "X-PM-Message-Stream header added to every message when set."),
       DP_INT_KEY("datapipelines.rate-limit.requests-per-second", requests_per_second, 1, 1000000,
                  "Per-user requests per second (REST and MCP together)."),
       DP_INT_KEY("datapipelines.rate-limit.requests-per-minute", requests_per_minute, 1, 100000000,
@@ -492,6 +564,7 @@ void Validate(const Config& config) {
     throw ConfigError("invalid value for 'datapipelines.results.url': expected memory or redis://");
   }
   ValidateOidc(config);
+  ValidateMail(config);
   for (const std::string& proxy : config.trusted_proxies) {
     if (!IpNetwork::Parse(proxy)) {
       throw ConfigError("invalid value for 'datapipelines.auth.trusted-proxies': '" + proxy +

@@ -1,7 +1,6 @@
 #include "datapipelines/http/http_client.hpp"
 
 #include <openssl/ssl.h>
-#include <sys/socket.h>
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -11,11 +10,10 @@
 #include <boost/beast/ssl.hpp>
 
 #include <array>
-#include <condition_variable>
 #include <limits>
-#include <mutex>
 #include <stdexcept>
-#include <thread>
+
+#include "datapipelines/util/socket_deadline.hpp"
 
 namespace dp {
 
@@ -100,40 +98,6 @@ void Exchange(Stream& stream, bhttp::request<bhttp::string_body>& out, const OnH
   }
 }
 
-// The exchange is synchronous, where neither Beast's expiry nor SO_RCVTIMEO applies (Asio
-// waits again on EAGAIN): a watchdog shuts the socket down once the deadline passes, which
-// ends a blocked read or write at once with an error.
-class ExchangeDeadline {
- public:
-  ExchangeDeadline(tcp::socket& socket, std::chrono::seconds timeout) {
-    if (timeout.count() <= 0) return;
-    const int fd = socket.native_handle();
-    watchdog_ = std::thread([this, fd, timeout] {
-      std::unique_lock lock(mutex_);
-      if (!done_cv_.wait_for(lock, timeout, [this] { return done_; })) {
-        ::shutdown(fd, SHUT_RDWR);
-      }
-    });
-  }
-  ~ExchangeDeadline() {
-    if (!watchdog_.joinable()) return;
-    {
-      std::lock_guard lock(mutex_);
-      done_ = true;
-    }
-    done_cv_.notify_all();
-    watchdog_.join();
-  }
-  ExchangeDeadline(const ExchangeDeadline&) = delete;
-  ExchangeDeadline& operator=(const ExchangeDeadline&) = delete;
-
- private:
-  std::mutex mutex_;
-  std::condition_variable done_cv_;
-  bool done_ = false;
-  std::thread watchdog_;
-};
-
 }  // namespace
 
 HttpClient::HttpClient(HttpUrl origin, std::string ca_file, std::chrono::seconds connect_timeout,
@@ -168,7 +132,8 @@ void HttpClient::Send(const HttpClientRequest& request, const OnHead& on_head,
     stream.connect(endpoints, ec);
     if (ec) throw failure("connecting to", ec);
     stream.expires_never();
-    ExchangeDeadline deadline(stream.socket(), io_timeout_);
+    // Asio's synchronous reads ignore SO_RCVTIMEO: a watchdog bounds the whole exchange.
+    SocketDeadline deadline(stream.socket().native_handle(), io_timeout_);
     Exchange(stream, out, on_head, on_body, failure);
     stream.socket().shutdown(tcp::socket::shutdown_both, ec);
     return;
@@ -189,7 +154,7 @@ void HttpClient::Send(const HttpClientRequest& request, const OnHead& on_head,
   beast::get_lowest_layer(stream).expires_after(connect_timeout_);
   beast::get_lowest_layer(stream).connect(endpoints, ec);
   if (ec) throw failure("connecting to", ec);
-  ExchangeDeadline deadline(beast::get_lowest_layer(stream).socket(), io_timeout_);
+  SocketDeadline deadline(beast::get_lowest_layer(stream).socket().native_handle(), io_timeout_);
   stream.handshake(ssl::stream_base::client, ec);
   if (ec) throw failure("the TLS handshake with", ec);
   beast::get_lowest_layer(stream).expires_never();

@@ -9,6 +9,7 @@
 namespace dp {
 
 class AuthService;
+class MailNotifier;
 class MetadataStore;
 class ToolCatalog;
 class McpServer;
@@ -26,6 +27,8 @@ class Application {
   void Shutdown();  // thread-safe
 
   AuthService& Auth();
+  // The notices mailed to people and operators (inert, one log line each, when mail is off).
+  MailNotifier& Mail();
   MetadataStore& Store();
   const ToolCatalog& Catalog() const;
   const McpServer& Mcp() const;

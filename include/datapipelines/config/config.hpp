@@ -113,6 +113,17 @@ struct Config {
   int login_per_minute = 10;
   int login_lockout_max_failures = 5;
   int login_lockout_minutes = 15;
+  // Outbound mail (configuration §3.27): on exactly when host and from are both set — there
+  // is no flag that could disagree with them. The password is never printed by anything.
+  std::string mail_host;
+  int mail_port = 587;  // the submission port
+  std::string mail_username;
+  std::string mail_password;
+  bool mail_starttls = true;             // required, not opportunistic
+  std::string mail_from;                 // an address or `Display Name <address>`
+  std::string mail_reply_to;             // empty: from
+  std::vector<std::string> mail_ops_to;  // the "New user" notice's recipients; empty: none
+  std::string mail_message_stream;       // X-PM-Message-Stream on every message when set
   // rate limiting
   int requests_per_second = 100;
   int requests_per_minute = 1000;
@@ -130,6 +141,8 @@ struct Config {
   bool ServesTls() const;
   // Clients reach the server over HTTPS (native TLS or a terminating proxy): cookies are Secure.
   bool ClientsUseHttps() const { return ServesTls() || tls_terminated_upstream; }
+  // Mail is configured: the notices are sent instead of skipped.
+  bool MailEnabled() const { return !mail_host.empty() && !mail_from.empty(); }
 };
 
 // One declared configuration key.

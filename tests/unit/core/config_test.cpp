@@ -104,6 +104,110 @@ TEST(ConfigTest, OidcProvidersLoadFromYamlAndEnvironmentAndAreValidated) {
   EXPECT_NE(refusal(incomplete).find("scope"), std::string::npos);
 }
 
+// Outbound mail (configuration §3.27, §7): on exactly when host and from are both set; each
+// half-configured shape is refused at start naming the key, and never printing the password.
+std::map<std::string, std::string> MailEnv() {
+  return {{"DATAPIPELINES_MAIL_HOST", "smtp.example.com"},
+          {"DATAPIPELINES_MAIL_FROM", "Data Team <noreply@example.com>"},
+          {"DATAPIPELINES_AUTH_BASE_URL", "https://dp.example.com"}};
+}
+
+std::string MailRefusal(std::map<std::string, std::string> env) {
+  try {
+    LoadConfig("", env);
+    return "";
+  } catch (const ConfigError& error) {
+    return error.what();
+  }
+}
+
+TEST(ConfigMailTest, OffByDefaultOnWithHostAndFrom) {
+  EXPECT_FALSE(LoadConfig("", {}).MailEnabled());
+  const std::string path = WriteYaml(
+      "datapipelines:\n  auth:\n    base-url: https://dp.example.com\n"
+      "  mail:\n    host: smtp.example.com\n    port: 2525\n    username: dp\n"
+      "    password: from-file\n    starttls: false\n    from: noreply@example.com\n"
+      "    reply-to: Admin <admin@example.com>\n    ops-to: [ops@example.com, b@example.org]\n"
+      "    message-stream: outbound\n");
+  Config config = LoadConfig(path, {{"DATAPIPELINES_MAIL_PASSWORD", "from-env"},
+                                    {"DATAPIPELINES_MAIL_OPS_TO", "a@example.com, c@example.com"}});
+  EXPECT_TRUE(config.MailEnabled());
+  EXPECT_EQ(config.mail_port, 2525);
+  EXPECT_EQ(config.mail_username, "dp");
+  EXPECT_EQ(config.mail_password, "from-env");
+  EXPECT_FALSE(config.mail_starttls);
+  EXPECT_EQ(config.mail_reply_to, "Admin <admin@example.com>");
+  EXPECT_EQ(config.mail_ops_to, (std::vector<std::string>{"a@example.com", "c@example.com"}));
+  EXPECT_EQ(config.mail_message_stream, "outbound");
+  EXPECT_TRUE(LoadConfig("", MailEnv()).mail_starttls);  // required unless turned off
+  EXPECT_EQ(LoadConfig("", MailEnv()).mail_port, 587);
+}
+
+TEST(ConfigMailTest, HostAndFromAreSetTogether) {
+  auto env = MailEnv();
+  env.erase("DATAPIPELINES_MAIL_FROM");
+  EXPECT_NE(MailRefusal(env).find("'datapipelines.mail.from' is missing"), std::string::npos);
+  env = MailEnv();
+  env.erase("DATAPIPELINES_MAIL_HOST");
+  EXPECT_NE(MailRefusal(env).find("'datapipelines.mail.host' is missing"), std::string::npos);
+}
+
+TEST(ConfigMailTest, OpsToWithoutHostIsRefused) {
+  EXPECT_NE(MailRefusal({{"DATAPIPELINES_MAIL_OPS_TO", "ops@example.com"}})
+                .find("'datapipelines.mail.ops-to' is set but 'datapipelines.mail.host' is not"),
+            std::string::npos);
+  auto env = MailEnv();
+  env["DATAPIPELINES_MAIL_OPS_TO"] = "ops@example.com, not an address";
+  EXPECT_NE(MailRefusal(env).find("datapipelines.mail.ops-to"), std::string::npos);
+}
+
+TEST(ConfigMailTest, MailOnRequiresTheBaseUrl) {
+  auto env = MailEnv();
+  env.erase("DATAPIPELINES_AUTH_BASE_URL");
+  EXPECT_NE(MailRefusal(env).find("'datapipelines.auth.base-url' is required when mail is on"),
+            std::string::npos);
+  env["DATAPIPELINES_AUTH_BASE_URL"] = "https://dp.example.com/";
+  EXPECT_NE(MailRefusal(env).find("datapipelines.auth.base-url"), std::string::npos);
+}
+
+TEST(ConfigMailTest, PortIsAPort) {
+  for (const char* port : {"0", "65536", "smtp"}) {
+    auto env = MailEnv();
+    env["DATAPIPELINES_MAIL_PORT"] = port;
+    EXPECT_NE(MailRefusal(env).find("'datapipelines.mail.port'"), std::string::npos) << port;
+  }
+  auto env = MailEnv();
+  env["DATAPIPELINES_MAIL_PORT"] = "65535";
+  EXPECT_EQ(MailRefusal(env), "");
+}
+
+TEST(ConfigMailTest, FromIsAnAddressOrDisplayNameWithAddress) {
+  for (const char* from :
+       {"noreply", "Data Team noreply@example.com", "a@example.com, b@example.com",
+        "Data <noreply@example.com>\r\nBcc: x@example.com"}) {
+    auto env = MailEnv();
+    env["DATAPIPELINES_MAIL_FROM"] = from;
+    EXPECT_NE(MailRefusal(env).find("invalid value for 'datapipelines.mail.from'"),
+              std::string::npos)
+        << from;
+  }
+  auto env = MailEnv();
+  env["DATAPIPELINES_MAIL_REPLY_TO"] = "Admin admin@example.com";
+  EXPECT_NE(MailRefusal(env).find("datapipelines.mail.reply-to"), std::string::npos);
+}
+
+TEST(ConfigMailTest, AUsernameNeedsAPasswordAndNoRefusalPrintsThePassword) {
+  auto env = MailEnv();
+  env["DATAPIPELINES_MAIL_USERNAME"] = "dp";
+  EXPECT_NE(MailRefusal(env).find("'datapipelines.mail.password' is missing"), std::string::npos);
+  // Whatever is refused, the password is not in the message.
+  env["DATAPIPELINES_MAIL_PASSWORD"] = "s3cret-Pa55word";
+  env["DATAPIPELINES_MAIL_FROM"] = "not an address";
+  const std::string refusal = MailRefusal(env);
+  EXPECT_FALSE(refusal.empty());
+  EXPECT_EQ(refusal.find("s3cret-Pa55word"), std::string::npos);
+}
+
 TEST(ConfigTest, EnvNamesFollowTheDerivationRule) {
   EXPECT_EQ(EnvVarForKey("datapipelines.executor.node-query-timeout-seconds"),
             "DATAPIPELINES_EXECUTOR_NODE_QUERY_TIMEOUT_SECONDS");
