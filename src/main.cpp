@@ -9,6 +9,7 @@
 #include "datapipelines/app/application.hpp"
 #include "datapipelines/cli/datasource_commands.hpp"
 #include "datapipelines/cli/demo_data_command.hpp"
+#include "datapipelines/cli/hash_password_command.hpp"
 #include "datapipelines/cli/mcp_bridge_command.hpp"
 #include "datapipelines/cli/operator_commands.hpp"
 #include "datapipelines/config/config.hpp"
@@ -39,6 +40,7 @@ int main(int argc, char** argv) {
   dp::cli::OperatorCommands operators(app);
   dp::cli::DemoDataCommand demo_data(app);
   dp::cli::McpBridgeCommand mcp_bridge(app);
+  dp::cli::HashPasswordCommand hash_password(app);
   dp::cli::DatasourceCommands datasource_commands(app);
 
   CLI11_PARSE(app, argc, argv);
@@ -53,6 +55,7 @@ int main(int argc, char** argv) {
   }
   if (demo_data.parsed()) return demo_data.Run();    // needs no server configuration
   if (mcp_bridge.parsed()) return mcp_bridge.Run();  // nor does the stdio bridge
+  if (hash_password.parsed()) return hash_password.Run();
   dp::Config config;
   try {
     config = dp::LoadConfig(config_path, dp::ProcessEnvironment());

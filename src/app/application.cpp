@@ -59,6 +59,7 @@
 #include "datapipelines/service/executions/node_run_service.hpp"
 #include "datapipelines/service/identity/account_service.hpp"
 #include "datapipelines/service/identity/auth_service.hpp"
+#include "datapipelines/service/identity/local_admin_seed.hpp"
 #include "datapipelines/service/identity/oidc/oidc_sign_in.hpp"
 #include "datapipelines/service/identity/request_authenticator.hpp"
 #include "datapipelines/service/identity/workspace_admin_service.hpp"
@@ -244,6 +245,7 @@ struct Application::Impl {
     OpenStores();
     WireMail();
     WireIdentity();
+    SeedLocalAdminFromConfig();
     WireRestAndDocs();
     // Domain services: each binds its MCP tools and mounts its REST resource in its own step.
     WireTemplates();
@@ -306,10 +308,45 @@ struct Application::Impl {
     auth_options.login_throttle.max_failures = config.login_lockout_max_failures;
     auth_options.login_throttle.lock_ms = int64_t{config.login_lockout_minutes} * 60 * 1000;
     auth_options.throttle_store = OpenThrottleStore(config.rate_limit_url);
+    auth_options.local_accounts_enabled = config.LocalAccountsEnabled();
+    auth_options.mail = mail.get();
     auth = std::make_unique<AuthService>(store->Users(), store->Workspaces(), store->Credentials(),
                                          *audit, auth_options);
     authenticator = std::make_unique<RequestAuthenticator>(auth->authentication(), *limiter,
                                                            store->Workspaces());
+  }
+
+  // The first admin's one-time password from configuration (auth.md §5A.2): seeded once, and
+  // every start says when it is still unchanged or when the configured address is not the one
+  // that was seeded. Never the password.
+  void SeedLocalAdminFromConfig() {
+    if (config.auth_local_bootstrap_password.empty() &&
+        config.auth_local_bootstrap_password_hash.empty()) {
+      return;
+    }
+    LocalAdminSeedResult seeded =
+        SeedLocalAdmin(auth->records(), LocalAdminSeed{config.bootstrap_admin_email,
+                                                       config.auth_local_bootstrap_password,
+                                                       config.auth_local_bootstrap_password_hash});
+    switch (seeded.outcome) {
+      case LocalAdminSeedOutcome::kSeeded:
+        spdlog::info("event=auth.local.bootstrap_seeded email={}", config.bootstrap_admin_email);
+        [[fallthrough]];
+      case LocalAdminSeedOutcome::kPending:
+        spdlog::warn(
+            "event=auth.local.one_time_credential_pending email={} (sign in and choose a "
+            "password: the configured one is one-time)",
+            config.bootstrap_admin_email);
+        break;
+      case LocalAdminSeedOutcome::kEmailMismatch:
+        spdlog::warn(
+            "event=auth.local.bootstrap_mismatch configured={} seeded={} (the seed fires once: "
+            "sign in as the seeded address and add the other from Admin)",
+            config.bootstrap_admin_email, seeded.seeded_email);
+        break;
+      case LocalAdminSeedOutcome::kSettled:
+        break;
+    }
   }
 
   // The REST API every domain mounts its resources on, and the agent manual's tools.
@@ -486,7 +523,7 @@ struct Application::Impl {
       oidc = std::make_unique<OidcSignIn>(
           config.oidc_providers,
           OidcSignInOptions{config.auth_base_url, config.auth_allowlist_domains,
-                            config.bootstrap_admin_email},
+                            config.bootstrap_admin_email, mail.get()},
           auth->records(), auth->authentication(), *oidc_requests,
           MakeHttpFetch(kMaxProviderAnswerBytes, /*io_timeout=*/std::chrono::seconds(10)));
     }
@@ -518,7 +555,7 @@ struct Application::Impl {
       if (!policy) return std::nullopt;
       try {
         authenticator->Identify(RequestCredentials::FromHeaders(head.headers), head.remote_ip,
-                                *policy);
+                                *policy, head.path);
         return std::nullopt;
       } catch (const DomainError& refusal) {
         return ErrorEnvelope(refusal, head.correlation_id);

@@ -196,6 +196,41 @@ void ValidateMail(const Config& config) {
   }
 }
 
+// Password sign-in and its seed (auth.md §5A.2): the seed is the first admin's only, so it needs
+// the admin's e-mail and password sign-in on, and exactly one of its two forms. No message
+// carries a value.
+void ValidateLocalAccounts(const Config& config) {
+  const bool seed = !config.auth_local_bootstrap_password.empty() ||
+                    !config.auth_local_bootstrap_password_hash.empty();
+  if (!config.auth_local_bootstrap_password.empty() &&
+      !config.auth_local_bootstrap_password_hash.empty()) {
+    throw ConfigError(
+        "'datapipelines.auth.local.bootstrap-password' and "
+        "'datapipelines.auth.local.bootstrap-password-hash' are both set: set one");
+  }
+  if (seed && !config.LocalAccountsEnabled()) {
+    throw ConfigError(
+        "'datapipelines.auth.local.bootstrap-password' (or -hash) is set but "
+        "'datapipelines.auth.local.enabled' is not true: nobody could sign in with it");
+  }
+  if (seed && config.bootstrap_admin_email.empty()) {
+    throw ConfigError(
+        "'datapipelines.auth.local.bootstrap-password' (or -hash) is set but "
+        "'datapipelines.auth.bootstrap-admin-email' is not: it seeds that account");
+  }
+  if (!config.auth_local_bootstrap_password_hash.empty() &&
+      config.auth_local_bootstrap_password_hash.rfind("$argon2id$", 0) != 0) {
+    throw ConfigError(
+        "invalid value for 'datapipelines.auth.local.bootstrap-password-hash': expected an "
+        "Argon2id hash ($argon2id$…), as `datapipelines hash-password` prints");
+  }
+  if (!config.LocalAccountsEnabled() && config.oidc_providers.empty()) {
+    throw ConfigError(
+        "'datapipelines.auth.local.enabled' is false and no OIDC provider is configured "
+        "(datapipelines.auth.oidc.providers): nobody could sign in");
+  }
+}
+
 int ParseInt(const ConfigKey& key, const std::string& value, int64_t min, int64_t max) {
   int64_t parsed = 0;
   auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), parsed);
@@ -426,6 +461,18 @@ const std::vector<KeyBinding>& Bindings() {
                   "Proxies (addresses or CIDRs) whose X-Forwarded-For names the client."),
       DP_INT_KEY("datapipelines.auth.rate-limit.login-per-minute", login_per_minute, 1, 1000000,
                  "Login attempts one client address may make per minute (429 beyond)."),
+      KeyBinding{ConfigKey{"datapipelines.auth.local.enabled", "bool",
+                           "Password sign-in; unset: on exactly when no OIDC provider is set."},
+                 nullptr,
+                 [](Config& c, const std::string& v) {
+                   c.auth_local_enabled =
+                       ParseBool(ConfigKey{"datapipelines.auth.local.enabled", "bool", ""}, v);
+                 }},
+      DP_STRING_KEY("datapipelines.auth.local.bootstrap-password", auth_local_bootstrap_password,
+                    "The first admin's one-time password, seeded once (never printed)."),
+      DP_STRING_KEY("datapipelines.auth.local.bootstrap-password-hash",
+                    auth_local_bootstrap_password_hash,
+                    "The same as an Argon2id hash (datapipelines hash-password)."),
       DP_INT_KEY("datapipelines.auth.local.lockout.max-failures", login_lockout_max_failures, 1,
                  1000, "Consecutive failed logins that lock an account."),
       DP_INT_KEY("datapipelines.auth.local.lockout.duration-minutes", login_lockout_minutes, 1,
@@ -565,6 +612,7 @@ void Validate(const Config& config) {
   }
   ValidateOidc(config);
   ValidateMail(config);
+  ValidateLocalAccounts(config);
   for (const std::string& proxy : config.trusted_proxies) {
     if (!IpNetwork::Parse(proxy)) {
       throw ConfigError("invalid value for 'datapipelines.auth.trusted-proxies': '" + proxy +

@@ -53,7 +53,8 @@ HttpResponse McpHttpEndpoint::Handle(const HttpRequest& request) {
   AuthenticatedRequest authenticated;
   try {
     authenticated = authenticator_.Authenticate(RequestCredentials::FromHeaders(request.headers),
-                                                request.remote_ip, CredentialPolicy::kApiKeyOnly);
+                                                request.remote_ip, CredentialPolicy::kApiKeyOnly,
+                                                request.path);
   } catch (const DomainError& refusal) {
     return ErrorEnvelope(refusal, correlation_id);
   }

@@ -27,7 +27,7 @@ HttpResponse PublishedEndpointHandler::Handle(const HttpRequest& request) {
   try {
     AuthenticatedRequest authenticated =
         authenticator_.Authenticate(RequestCredentials::FromHeaders(request.headers),
-                                    request.remote_ip, CredentialPolicy::kPublishedEndpoint);
+                                    request.remote_ip, CredentialPolicy::kPublishedEndpoint, request.path);
     EndpointServeRequest serve;
     serve.method = request.method;
     serve.path = request.path.size() > kPublishedPrefix.size()

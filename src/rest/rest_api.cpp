@@ -102,7 +102,7 @@ HttpResponse RestApi::HandleApi(const HttpRequest& request) {
   try {
     AuthenticatedRequest authenticated =
         authenticator_.Authenticate(RequestCredentials::FromHeaders(request.headers),
-                                    request.remote_ip, CredentialPolicy::kApiKeyOrSession);
+                                    request.remote_ip, CredentialPolicy::kApiKeyOrSession, path);
     caller = authenticated.principal;
     HttpResponse response = Route(request, *caller);
     AddRateLimitHeaders(response, authenticated.rate);
@@ -130,7 +130,7 @@ HttpResponse RestApi::Route(const HttpRequest& request, const Principal& princip
   } else if (path == "/api/v1/auth/password" && request.method == "POST") {
     Json body = ParseBody(request);
     auth_.accounts().ChangeOwnPassword(principal, RequiredString(body, "current_password"),
-                                       RequiredString(body, "new_password"));
+                                       RequiredString(body, "new_password"), request.remote_ip);
     response = NoContent();
   } else if (path == kKeysPath && request.method == "POST") {
     response = CreateKey(request, principal);

@@ -23,7 +23,7 @@ constexpr const char* kApiKeyColumns =
     "id, user_id, workspace_id, name, kind, scope, key_hash, is_revoked, created_at_ms, "
     "expires_at_ms, last_used_at_ms, key_check, minted_by";
 constexpr const char* kSessionColumns =
-    "token_hash, user_id, workspace_id, created_at_ms, expires_at_ms";
+    "token_hash, user_id, workspace_id, created_at_ms, expires_at_ms, amr";
 
 // Optional ids are NULL in the database (foreign keys) and "" in the structs.
 SqlValue OptionalInt(const std::optional<int64_t>& value) {
@@ -55,7 +55,7 @@ ApiKeyRecord ToApiKey(const SqlRow& r) {
 }
 
 Session ToSession(const SqlRow& r) {
-  return Session{Text(r, 0), Text(r, 1), Text(r, 2), Int(r, 3), Int(r, 4)};
+  return Session{Text(r, 0), Text(r, 1), Text(r, 2), Int(r, 3), Int(r, 4), Text(r, 5)};
 }
 
 class SqlCredentialStore final : public CredentialStore {
@@ -127,8 +127,10 @@ void SqlCredentialStore::TouchApiKey(const std::string& id, int64_t used_at_ms) 
 
 void SqlCredentialStore::InsertSession(const Session& s) {
   sql_.Execute(
-      std::string("INSERT INTO sessions (") + kSessionColumns + ") VALUES ($1, $2, $3, $4, $5)",
-      {s.token_hash, s.user_id, NullIfEmpty(s.workspace_id), s.created_at_ms, s.expires_at_ms});
+      std::string("INSERT INTO sessions (") + kSessionColumns +
+          ") VALUES ($1, $2, $3, $4, $5, $6)",
+      {s.token_hash, s.user_id, NullIfEmpty(s.workspace_id), s.created_at_ms, s.expires_at_ms,
+       s.amr.empty() ? "pwd" : s.amr});
 }
 
 std::optional<Session> SqlCredentialStore::FindSession(const std::string& token_hash) {

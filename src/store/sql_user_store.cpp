@@ -23,11 +23,11 @@ using sql_cells::Text;
 
 constexpr const char* kUserColumns =
     "id, email, display_name, password_hash, is_active, is_super_admin, created_at_ms, provider, "
-    "provider_subject, profile_picture_url, last_login_at_ms";
+    "provider_subject, profile_picture_url, last_login_at_ms, must_change_password";
 
 User ToUser(const SqlRow& r) {
   return User{Text(r, 0), Text(r, 1), Text(r, 2), Text(r, 3), Int(r, 4) != 0, Int(r, 5) != 0,
-              Int(r, 6),  Text(r, 7), Text(r, 8), Text(r, 9), Int(r, 10)};
+              Int(r, 6),  Text(r, 7), Text(r, 8), Text(r, 9), Int(r, 10), Int(r, 11) != 0};
 }
 
 class SqlUserStore final : public UserStore {
@@ -39,7 +39,8 @@ class SqlUserStore final : public UserStore {
   std::optional<User> FindUserByEmail(const std::string& email) override;
   std::vector<User> ListUsers() override;
   void SetUserActive(const std::string& id, bool active) override;
-  void SetUserPasswordHash(const std::string& id, const std::string& hash) override;
+  void SetUserPasswordHash(const std::string& id, const std::string& hash,
+                           bool must_change) override;
   int64_t CountUsers() override;
   void RecordOidcSignIn(const std::string& id, const OidcIdentity& identity,
                         int64_t at_ms) override;
@@ -52,11 +53,11 @@ class SqlUserStore final : public UserStore {
 
 void SqlUserStore::InsertUser(const User& u) {
   sql_.Execute(std::string("INSERT INTO users (") + kUserColumns +
-                   ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+                   ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
                {u.id, AsciiLower(u.email), u.display_name, u.password_hash, Bool(u.is_active),
                 Bool(u.is_super_admin), u.created_at_ms, u.provider.empty() ? "local" : u.provider,
                 NullIfEmpty(u.provider_subject), NullIfEmpty(u.profile_picture_url),
-                NullIfZero(u.last_login_at_ms)});
+                NullIfZero(u.last_login_at_ms), Bool(u.must_change_password)});
 }
 
 std::optional<User> SqlUserStore::FindUserById(const std::string& id) {
@@ -77,8 +78,10 @@ void SqlUserStore::SetUserActive(const std::string& id, bool active) {
   sql_.Execute("UPDATE users SET is_active = $2 WHERE id = $1", {id, Bool(active)});
 }
 
-void SqlUserStore::SetUserPasswordHash(const std::string& id, const std::string& hash) {
-  sql_.Execute("UPDATE users SET password_hash = $2 WHERE id = $1", {id, hash});
+void SqlUserStore::SetUserPasswordHash(const std::string& id, const std::string& hash,
+                                       bool must_change) {
+  sql_.Execute("UPDATE users SET password_hash = $2, must_change_password = $3 WHERE id = $1",
+               {id, hash, Bool(must_change)});
 }
 
 void SqlUserStore::RecordOidcSignIn(const std::string& id, const OidcIdentity& identity,

@@ -1,7 +1,7 @@
 // Admin (ui-screens §4.12, §4.13): the members of the active workspace and their capability
-// flags (add, change the flags, remove — workspace admins), and for instance admins the users (create a local account
-// with a one-time password, activate, deactivate) and workspaces (create). Each verb is a
-// WorkspaceAdminService call, which holds the checks.
+// flags (add, change the flags, remove — workspace admins), and for instance admins the users
+// (create a local account with a one-time password, activate, deactivate) and workspaces (create).
+// Each verb is a WorkspaceAdminService call, which holds the checks.
 #include "datapipelines/service/identity/workspace_admin_service.hpp"
 #include "ui/ui_context.hpp"
 
@@ -33,11 +33,20 @@ MemberFlags FlagsFromForm(const UiContext& ctx) {
 }
 
 // The one-time password is rendered into this response only: never a redirect, never a URL.
+// What the admin is told of a one-time password: the password itself only when the mail did
+// not carry it, and what became of the mail.
+Json CredentialNotice(const std::string& email, const OneTimeCredential& credential) {
+  Json notice{{"email", email}, {"mail", credential.mail.StatusName()}};
+  if (!credential.password.empty()) notice["password"] = credential.password;
+  if (!credential.mail.reason.empty()) notice["mail_reason"] = credential.mail.reason;
+  return notice;
+}
+
 HttpResponse CreateUser(UiContext& ctx) {
   CreatedUser created = ctx.s.admin.CreateUser(
       ctx.principal, NewUserRequest{ctx.FormOr("email"), ctx.FormOr("display_name"),
                                     ctx.FormOr("workspace"), FlagsFromForm(ctx)});
-  Json notice{{"email", created.user["email"]}, {"password", created.one_time_password}};
+  Json notice = CredentialNotice(created.user["email"].get<std::string>(), created.credential);
   if (!ctx.FormOr("workspace").empty()) notice["workspace"] = ctx.FormOr("workspace");
   if (created.membership_refusal) {
     notice["membership_refusal"] = created.membership_refusal->ToJson();
@@ -60,6 +69,18 @@ std::optional<HttpResponse> AdminVerb(UiContext& ctx, const std::vector<std::str
     const bool active = s[3] == "activate";
     ctx.s.admin.SetUserActive(ctx.principal, s[2], active);
     return UiContext::Redirect("/ui/admin", active ? "user_activated" : "user_deactivated");
+  }
+  if (s[1] == "users" && s.size() == 4 && s[3] == "reset-password") {
+    OneTimeCredential reset = ctx.s.admin.ResetPassword(ctx.principal, s[2]);
+    return Page(ctx, Json{{"reset_user", CredentialNotice(s[2], reset)}});
+  }
+  if (s[1] == "users" && s.size() == 4 && s[3] == "disable-local") {
+    ctx.s.admin.DisableLocalPassword(ctx.principal, s[2]);
+    return UiContext::Redirect("/ui/admin", "local_disabled");
+  }
+  if (s[1] == "users" && s.size() == 4 && s[3] == "unlock") {
+    ctx.s.admin.Unlock(ctx.principal, s[2]);
+    return UiContext::Redirect("/ui/admin", "user_unlocked");
   }
   if (s[1] == "workspaces" && s.size() == 2) {
     ctx.s.admin.CreateWorkspace(ctx.principal, ctx.FormOr("name"), ctx.FormOr("display_name"));

@@ -46,11 +46,10 @@ HttpResponse Render(UiContext& ctx, const std::string& page, const IssuedApiKey*
     keys.push_back(ApiKeyView(key));
   AddHrefs(keys, "/ui/" + page, "id");
   std::string url = McpUrl(ctx);
-  Json model{
-      {"keys", keys},
-      {"mcp_url", url},
-      // Viewers and promoters issue no key; an author's keys reach author scope.
-      {"max_scope", ctx.can.author ? std::string(ToString(ctx.principal.scope)) : "none"}};
+  Json model{{"keys", keys},
+             {"mcp_url", url},
+             // Viewers and promoters issue no key; an author's keys reach author scope.
+             {"max_scope", ctx.can.author ? std::string(ToString(ctx.principal.scope)) : "none"}};
   if (issued) {
     model["issued"] = ApiKeyView(issued->record);
     model["issued"]["api_key"] = issued->plaintext;

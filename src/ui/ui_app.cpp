@@ -4,6 +4,7 @@
 
 #include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/service/identity/auth_service.hpp"
+#include "datapipelines/service/identity/forced_password_change.hpp"
 #include "datapipelines/service/identity/oidc/oidc_sign_in.hpp"
 #include "datapipelines/service/identity/request_authenticator.hpp"
 #include "datapipelines/ui/page_renderer.hpp"
@@ -151,6 +152,22 @@ HttpResponse UiApp::Handle(const HttpRequest& request) {
   return response;
 }
 
+// A session held at the forced password change (auth.md §5A.4): a page load goes to the
+// change page, an htmx request is told where to go (a redirect would swap a whole page into a
+// fragment), and a form post is refused.
+HttpResponse UiApp::ToPasswordChange(const HttpRequest& request) {
+  const std::string page(kPasswordChangePage);
+  if (request.headers.Get("HX-Request")) {
+    HttpResponse response = Html(403, "");
+    response.SetHeader("HX-Redirect", page);
+    return response;
+  }
+  if (request.method == "GET") return ui::UiContext::Redirect(page);
+  throw DomainError(errc::kPasswordChangeRequired,
+                    "Your password is a one-time password: choose your own before anything else.",
+                    Json{{"change_at", page}});
+}
+
 HttpResponse UiApp::Route(const HttpRequest& request) {
   const std::string& path = request.path;
   if (path == "/" || path == kUiPrefix) return ui::UiContext::Redirect("/ui/");
@@ -171,9 +188,10 @@ HttpResponse UiApp::Route(const HttpRequest& request) {
       // never does.
       principal = services_.authenticator
                       .Authenticate(RequestCredentials::SessionOnly(request.headers),
-                                    request.remote_ip, CredentialPolicy::kApiKeyOrSession)
+                                    request.remote_ip, CredentialPolicy::kApiKeyOrSession, path)
                       .principal;
     } catch (const DomainError& refusal) {
+      if (refusal.code() == errc::kPasswordChangeRequired) return ToPasswordChange(request);
       if (refusal.http_status() == 429) throw;
     }
   }
@@ -213,6 +231,7 @@ HttpResponse UiApp::Login(const HttpRequest& request) {
   model["next"] = next;
   model["next_q"] = ui::EncodeSegment(next);
   model["providers"] = Json::array();
+  model["local_enabled"] = services_.auth.authentication().local_accounts_enabled();
   if (services_.oidc) {
     for (const auto& provider : services_.oidc->Providers()) {
       model["providers"].push_back(

@@ -179,7 +179,7 @@ describe('the web UI in headless chromium', () => {
       body: `email=${encodeURIComponent(ADMIN_EMAIL)}&password=wrong`,
     });
     assert.equal(bad.status, 401);
-    assert.match(bad.text, /auth\.login\.invalid_credentials/);
+    assert.match(bad.text, /auth\.login\.bad_credentials/);
     await login(page, ADMIN_EMAIL, ADMIN_PASSWORD, '/ui/pipelines');
     const cookies = await page.cookies();
     const session = cookies.find((c) => c.name === 'dp_session');
@@ -502,7 +502,7 @@ describe('the web UI in headless chromium', () => {
     await viewer.type('#new_password', 'a-brand-new-password-42');
     await viewer.type('#confirm_password', 'a-brand-new-password-42');
     await clickAndWait(viewer, 'button[data-verb=change-password]');
-    assert.match(await text(viewer, '.alert.error'), /auth\.login\.invalid_credentials/);
+    assert.match(await text(viewer, '.alert.error'), /auth\.login\.bad_credentials/);
     await viewer.type('#current_password', USER_PASSWORD);
     await viewer.type('#new_password', 'a-brand-new-password-42');
     await viewer.type('#confirm_password', 'a-brand-new-password-42');

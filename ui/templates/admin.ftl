@@ -30,10 +30,24 @@
   <#else><@layout.forbidden what="change members"/></#if>
 </div>
 <#if users??>
+<#macro one_time notice what>
+  <#if notice.mail == "sent"><div id="mail-outcome" data-mail="sent">The one-time password went to ${notice.email} by mail; nobody else sees it. Their first sign-in asks for a new password.</div>
+  <#else>
+  <#if notice.mail == "failed"><div id="mail-outcome" data-mail="failed">The mail to ${notice.email} failed (${notice.mail_reason!''}): hand the password over yourself.</div></#if>
+  <div>${what} one-time password is shown this once — hand it over out of band; their first sign-in asks for a new one.</div>
+  <div class="row"><code id="one-time-password">${notice.password}</code><button type="button" data-copy="one-time-password">Copy</button></div>
+  </#if>
+</#macro>
+<#if reset_user??>
+<div class="alert ok" role="status" id="admin-notice" data-reset-user="${reset_user.email}">
+  <b>Password of ${reset_user.email} reset.</b> Their sessions ended and any lockout is cleared.
+  <@one_time notice=reset_user what="The new"/>
+</div>
+</#if>
 <#if created_user??>
 <div class="alert ok" role="status" id="admin-notice" data-created-user="${created_user.email}">
-  <b>Account ${created_user.email} created.</b> Its one-time password is shown this once — hand it over out of band; they change it under Settings after signing in.
-  <div class="row"><code id="one-time-password">${created_user.password}</code><button type="button" data-copy="one-time-password">Copy</button></div>
+  <b>Account ${created_user.email} created.</b>
+  <@one_time notice=created_user what="Its"/>
   <#if created_user.workspace??><div class="small">Member of workspace <b>${created_user.workspace}</b>.</div></#if>
   <#if created_user.membership_refusal??><div class="small" data-membership-refused="${created_user.membership_refusal.code}">No membership was written: ${created_user.membership_refusal.message} (<code>${created_user.membership_refusal.code}</code>). The account stands; add it from the members form of that workspace.</div></#if>
 </div>
@@ -42,8 +56,11 @@
   <section class="card flush" id="users">
     <div class="card-head"><h2>Users</h2><span class="small muted">instance admins</span></div>
     <table><thead><tr><th>User</th><th>State</th><th>Created</th><th></th></tr></thead><tbody>
-    <#list users as u><tr data-user="${u.email}"><td>${u.display_name}<div class="small muted">${u.email}</div></td><td><#if u.active><span class="badge ok">active</span><#else><span class="badge muted">inactive</span></#if><#if u.super_admin> <span class="badge warn">instance admin</span></#if></td><td class="small">${u.created_at}</td>
-      <td><#if u.email != me.email><form class="inline-form" method="post" action="${u.href}/${u.active?then('deactivate', 'activate')}"><input type="hidden" name="_csrf" value="${csrf}"><button type="submit"<#if u.active> class="danger"</#if> data-verb="${u.active?then('deactivate', 'activate')}">${u.active?then('Deactivate', 'Activate')}</button></form></#if></td></tr></#list>
+    <#list users as u><tr data-user="${u.email}"><td>${u.display_name}<div class="small muted">${u.email} · ${u.provider}</div></td><td><#if u.active><span class="badge ok">active</span><#else><span class="badge muted">inactive</span></#if><#if u.super_admin> <span class="badge warn">instance admin</span></#if><#if u.locked> <span class="badge error" data-locked="true">locked</span></#if><#if u.must_change_password> <span class="badge info" data-one-time="true">one-time password</span></#if><#if !u.local_password> <span class="badge muted">no password</span></#if></td><td class="small">${u.created_at}</td>
+      <td class="row"><#if u.email != me.email><form class="inline-form" method="post" action="${u.href}/${u.active?then('deactivate', 'activate')}"><input type="hidden" name="_csrf" value="${csrf}"><button type="submit"<#if u.active> class="danger"</#if> data-verb="${u.active?then('deactivate', 'activate')}">${u.active?then('Deactivate', 'Activate')}</button></form></#if>
+        <form class="inline-form" method="post" action="${u.href}/reset-password" hx-confirm="Reset the password of ${u.email}? Their sessions end and the new one-time password replaces the old." hx-vals='{"confirmed": "yes"}'><input type="hidden" name="_csrf" value="${csrf}"><@layout.confirm question="Reset the password of ${u.email}? Their sessions end and the new one-time password replaces the old."/><button type="submit" data-verb="reset-password">Reset password</button></form>
+        <#if u.local_password && u.email != me.email><form class="inline-form" method="post" action="${u.href}/disable-local" hx-confirm="Remove the password of ${u.email}? They sign in through an identity provider only." hx-vals='{"confirmed": "yes"}'><input type="hidden" name="_csrf" value="${csrf}"><@layout.confirm question="Remove the password of ${u.email}? They sign in through an identity provider only."/><button type="submit" class="danger" data-verb="disable-local">Remove password</button></form></#if>
+        <#if u.locked><form class="inline-form" method="post" action="${u.href}/unlock"><input type="hidden" name="_csrf" value="${csrf}"><button type="submit" data-verb="unlock">Unlock</button></form></#if></td></tr></#list>
     </tbody></table>
     <p class="small muted card-foot">A deactivated user's sessions and API keys stop working within the key and session cache TTL, not instantly.</p>
   </section>
@@ -61,7 +78,7 @@
       <div class="field"><label for="u-name">Display name</label><input id="u-name" type="text" name="display_name" placeholder="optional"></div>
       <div class="field"><label for="u-workspace">Workspace</label><input id="u-workspace" type="text" name="workspace" placeholder="optional: add them to it"></div>
       <div class="field"><fieldset class="flags"><legend class="small muted">Flags</legend><label><input type="checkbox" name="author" id="u-author"> author</label><label><input type="checkbox" name="promoter" id="u-promoter"> promoter</label><label><input type="checkbox" name="admin" id="u-admin"> admin</label></fieldset></div>
-      <p class="small muted">The server generates a one-time password, shown once, on this page, after you create the user.</p>
+      <p class="small muted">The server generates a one-time password: mailed to the person when mail is configured, otherwise shown once, on this page. Their first sign-in asks for a new one.</p>
       <button type="submit" class="primary" data-verb="create-user">Create user</button>
     </form>
   </section>

@@ -56,6 +56,25 @@
 </html>
 </#macro>
 
+<#-- The password change form (ui-screens §4.14): one card for the voluntary change under
+     Settings and the forced change of a one-time password. -->
+<#macro password_card>
+<section class="card" id="password">
+  <h2>Change password</h2>
+  <#if has_local_password!true>
+  <form method="post" action="/ui/settings/password" autocomplete="off" class="stack">
+    <input type="hidden" name="_csrf" value="${csrf}">
+    <div class="field"><label for="current_password">Current password</label><input id="current_password" type="password" name="current_password" autocomplete="current-password" required></div>
+    <div class="field"><label for="new_password">New password</label><input id="new_password" type="password" name="new_password" autocomplete="new-password" minlength="12" maxlength="128" required><div class="hint">At least 12 characters, at most 128. Length is what makes a password strong.</div></div>
+    <div class="field"><label for="confirm_password">New password, again</label><input id="confirm_password" type="password" name="confirm_password" autocomplete="new-password" minlength="12" maxlength="128" required></div>
+    <button type="submit" class="primary" data-verb="change-password">Change password</button>
+  </form>
+  <#else>
+  <p class="muted" id="no-local-password">This account signs in through your identity provider: there is no password here to change.</p>
+  </#if>
+</section>
+</#macro>
+
 <#-- The ceremony layout: brand and a centred card, nothing else (login, errors before sign-in). -->
 <#macro ceremony title>
 <!DOCTYPE html>
@@ -79,7 +98,9 @@
   "saved": "Saved.", "granted": "Granted.", "discarded": "Version discarded.", "cancel_requested": "Cancellation requested.",
   "signed_out": "You are signed out.", "removed": "Removed from the workspace.", "password_changed": "Password changed.",
   "user_activated": "User activated.", "user_deactivated": "User deactivated. Their sessions and keys stop working within the cache TTL.",
-  "workspace_created": "Workspace created. You are its ws_admin."}>
+  "workspace_created": "Workspace created. You are its admin.",
+  "local_disabled": "Password sign-in removed: the account signs in through an identity provider only. Its password sessions ended.",
+  "user_unlocked": "Unlocked: the account may sign in again."}>
 <#if flash_ok?? && copy[flash_ok]??><div class="alert ok" role="status" data-flash="${flash_ok}">${copy[flash_ok]}</div></#if>
 <#if refusal??><@error_state error=refusal/></#if>
 </#macro>

@@ -18,18 +18,5 @@
     </ul>
     <p class="small muted">Members and roles: <a href="/ui/admin">Admin</a>.</p></section>
 </div>
-<section class="card" id="password">
-  <h2>Change password</h2>
-  <form method="post" action="/ui/settings/password" autocomplete="off" class="grid halves">
-    <input type="hidden" name="_csrf" value="${csrf}">
-    <div>
-      <div class="field"><label for="current_password">Current password</label><input id="current_password" type="password" name="current_password" autocomplete="current-password" required></div>
-    </div>
-    <div>
-      <div class="field"><label for="new_password">New password</label><input id="new_password" type="password" name="new_password" autocomplete="new-password" minlength="12" required><div class="hint">At least 12 characters.</div></div>
-      <div class="field"><label for="confirm_password">New password, again</label><input id="confirm_password" type="password" name="confirm_password" autocomplete="new-password" minlength="12" required></div>
-      <button type="submit" class="primary" data-verb="change-password">Change password</button>
-    </div>
-  </form>
-</section>
+<@layout.password_card/>
 </@layout.page>

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <span>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -113,6 +114,14 @@ struct Config {
   int login_per_minute = 10;
   int login_lockout_max_failures = 5;
   int login_lockout_minutes = 15;
+  // Password sign-in (auth.md §5A): unset = on exactly when no OIDC provider is configured, so
+  // a bare server is usable with no identity provider and a single-sign-on deployment admits
+  // passwords only when it says so. The bootstrap password seeds the first admin's one-time
+  // password, once (the hash form keeps the password out of the file); never printed.
+  std::optional<bool> auth_local_enabled;
+  std::string auth_local_bootstrap_password;
+  std::string auth_local_bootstrap_password_hash;
+  bool LocalAccountsEnabled() const { return auth_local_enabled.value_or(oidc_providers.empty()); }
   // Outbound mail (configuration §3.27): on exactly when host and from are both set — there
   // is no flag that could disagree with them. The password is never printed by anything.
   std::string mail_host;

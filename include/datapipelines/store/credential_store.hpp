@@ -37,6 +37,9 @@ struct Session {
   std::string workspace_id;  // active workspace; may be empty
   int64_t created_at_ms = 0;
   int64_t expires_at_ms = 0;
+  // Which credential opened it (RFC 8176): "pwd" (a local password) or "oidc" (an identity
+  // provider). Only a password-opened session is held at the forced password change.
+  std::string amr = "pwd";
 };
 
 class CredentialStore {

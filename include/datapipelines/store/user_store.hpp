@@ -26,6 +26,9 @@ struct User {
   std::string provider_subject{};
   std::string profile_picture_url{};
   int64_t last_login_at_ms = 0;  // 0: never
+  // The password is one-time (seeded, or set by an admin): a session it opens must replace it
+  // before doing anything else (auth.md §5A.4).
+  bool must_change_password = false;
 };
 
 // What one OIDC sign-in tells about the person (auth.md §4.2): written on every sign-in.
@@ -45,7 +48,9 @@ class UserStore {
   virtual std::optional<User> FindUserByEmail(const std::string& email) = 0;
   virtual std::vector<User> ListUsers() = 0;
   virtual void SetUserActive(const std::string& id, bool active) = 0;
-  virtual void SetUserPasswordHash(const std::string& id, const std::string& hash) = 0;
+  // Replaces the hash ("" = no local password) and says whether it is one-time.
+  virtual void SetUserPasswordHash(const std::string& id, const std::string& hash,
+                                   bool must_change) = 0;
   virtual int64_t CountUsers() = 0;
   // Links the row to the provider the person signed in through, refreshes the name and picture
   // from its ID token and stamps the sign-in time.

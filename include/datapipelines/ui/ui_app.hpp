@@ -56,6 +56,7 @@ class UiApp {
   HttpResponse Route(const HttpRequest& request);
   HttpResponse Login(const HttpRequest& request);
   HttpResponse Logout(const HttpRequest& request);
+  HttpResponse ToPasswordChange(const HttpRequest& request);
   // GET /oauth2/authorization/<provider>: off to the provider (auth.md §5.4 step 1).
   HttpResponse OidcBegin(const HttpRequest& request);
   // GET /login/oauth2/code/<provider>: back from it, signed in or refused (steps 2–5).

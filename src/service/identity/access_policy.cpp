@@ -60,11 +60,11 @@ Json HeldJson(const std::optional<MemberFlags>& membership) {
     case Refusal::kNone:
       break;
   }
-  throw DomainError(errc::kRoleRequired,
-                    "the operation requires the '" + std::string(ToString(floor.min_role)) +
-                        "' capability in workspace '" + principal.workspace_name + "'",
-                    {{"required", ToString(floor.min_role)},
-                     {"held", HeldJson(principal.membership)}});
+  throw DomainError(
+      errc::kRoleRequired,
+      "the operation requires the '" + std::string(ToString(floor.min_role)) +
+          "' capability in workspace '" + principal.workspace_name + "'",
+      {{"required", ToString(floor.min_role)}, {"held", HeldJson(principal.membership)}});
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
+#include "datapipelines/mail/mail_notifier.hpp"
 #include "datapipelines/service/identity/account_rules.hpp"
 #include "datapipelines/service/identity/authenticator.hpp"
 #include "datapipelines/store/duplicate_key_error.hpp"
@@ -18,18 +19,44 @@ Json WithActor(Json details, const std::string& actor_user_id) {
   return details;
 }
 
+// The floor and ceiling of a chosen password (auth.md §5A.5): length is what resists offline
+// cracking; the ceiling bounds the Argon2 input.
 void RequireStrongPassword(const std::string& password) {
-  if (Utf8Length(password) < kMinPasswordChars) {
+  const std::size_t length = Utf8Length(password);
+  if (length < kMinPasswordChars) {
     throw DomainError(errc::kUserPasswordWeak, "the password must be at least 12 characters",
                       {{"min_length", kMinPasswordChars}});
   }
+  if (length > kMaxPasswordChars) {
+    throw DomainError(errc::kUserPasswordTooLong, "the password must be at most 128 characters",
+                      {{"max_length", kMaxPasswordChars}});
+  }
+}
+
+void RequireSignedInAdmin(const Principal& actor, std::string_view what) {
+  if (!actor.super_admin) {
+    throw DomainError(errc::kRoleRequired, "Only an instance admin may do that.",
+                      Json{{"required", "super_admin"}});
+  }
+  if (!actor.via_session) {
+    throw DomainError(
+        errc::kSessionRequired,
+        std::string(what) + " mints or removes a password: sign in; an API key cannot do it.");
+  }
+}
+
+// The credential as the administrator may see it: the password only when it did not go by mail.
+OneTimeCredential Handed(std::string password, MailOutcome mail) {
+  if (mail.sent()) password.clear();
+  return OneTimeCredential{std::move(password), std::move(mail)};
 }
 
 }  // namespace
 
 AccountAdministration::AccountAdministration(const AuthRecords& records,
-                                             Authenticator& authenticator, ApiKeyService& keys)
-    : records_(records), authenticator_(authenticator), keys_(keys) {}
+                                             Authenticator& authenticator, ApiKeyService& keys,
+                                             MailNotifier* mail)
+    : records_(records), authenticator_(authenticator), keys_(keys), mail_(mail) {}
 
 void AccountAdministration::RequireInstanceAdmin(const Principal& principal) const {
   if (!principal.via_session) {
@@ -50,7 +77,7 @@ std::string AccountAdministration::NewOneTimePassword() { return Base64Url(Rando
 
 User AccountAdministration::CreateUser(const std::string& email, const std::string& display_name,
                                        const std::string& password, bool super_admin,
-                                       const std::string& actor_user_id) {
+                                       const std::string& actor_user_id, bool one_time) {
   const std::string normalized = NormalizeEmail(email);
   if (!IsValidEmail(normalized)) {
     throw DomainError(errc::kUserEmailInvalid, "the email address is not valid",
@@ -69,6 +96,7 @@ User AccountAdministration::CreateUser(const std::string& email, const std::stri
             true,
             super_admin,
             records_.Now()};
+  user.must_change_password = one_time;
   try {
     records_.users().InsertUser(user);
   } catch (const DuplicateKeyError&) {
@@ -93,35 +121,111 @@ std::string AccountAdministration::SetPassword(const std::string& email,
   User user = records_.RequireUser(email);
   std::string chosen = password.empty() ? NewOneTimePassword() : password;
   RequireStrongPassword(chosen);
-  records_.users().SetUserPasswordHash(user.id, records_.hasher().HashSecret(chosen));
-  authenticator_.ForgetUser(user.id);
-  records_.Audit("auth.user.password_reset", user.id, "", "", "", {{"email", user.email}});
+  ReplacePassword(user, chosen, /*one_time=*/password.empty());
+  records_.Audit("auth.password.reset", user.id, "", "", "",
+                 {{"email", user.email}, {"one_time", password.empty()}});
   return password.empty() ? chosen : "";
+}
+
+void AccountAdministration::ReplacePassword(const User& user, const std::string& password,
+                                            bool one_time) {
+  records_.users().SetUserPasswordHash(
+      user.id, password.empty() ? "" : records_.hasher().HashSecret(password), one_time);
+  authenticator_.Unlock(user.email);
+  // Whoever held the old password (a stolen cookie included) is signed out; API keys stay (a
+  // key is revoked, never implicitly).
+  records_.credentials().DeleteOtherSessionsOfUser(user.id, "");
+  authenticator_.ForgetUser(user.id);
 }
 
 void AccountAdministration::ChangeOwnPassword(const Principal& principal,
                                               const std::string& current_password,
-                                              const std::string& new_password) {
+                                              const std::string& new_password,
+                                              std::string_view source_ip) {
   if (!principal.via_session) {
     throw DomainError(errc::kSessionRequired,
                       "Changing a password mints an interactive credential: sign in; an API key "
-                      "cannot do it (auth.md 5A.7).");
+                      "cannot do it.");
   }
   auto user = records_.users().FindUserById(principal.user_id);
-  if (!user || !records_.hasher().VerifySecret(user->password_hash, current_password)) {
-    throw DomainError(errc::kLoginInvalid, "The current password is not correct.",
-                      {{"field", "current_password"}});
+  if (!user) throw DomainError(errc::kSessionInvalid, "Sign in again.");
+  if (user->password_hash.empty()) {
+    throw DomainError(errc::kUserNoLocalPassword,
+                      "This account signs in through an identity provider and has no password "
+                      "here to change.");
   }
+  authenticator_.VerifyOwnPassword(*user, current_password, source_ip);
   RequireStrongPassword(new_password);
-  records_.users().SetUserPasswordHash(user->id, records_.hasher().HashSecret(new_password));
+  records_.users().SetUserPasswordHash(user->id, records_.hasher().HashSecret(new_password), false);
   // Every OTHER session ends (a stolen cookie dies with the old password); this one stays, and
   // API keys are untouched (auth.md: a key is revoked, never implicitly). ForgetUser drops the
   // cached sessions, so this instance refuses the ended ones at once.
   const int64_t ended =
       records_.credentials().DeleteOtherSessionsOfUser(user->id, principal.session_token_hash);
   authenticator_.ForgetUser(user->id);
-  records_.Audit("auth.user.password_changed", user->id, principal.key_id, "", "",
-                 Json{{"other_sessions_ended", ended}});
+  records_.Audit("auth.password.changed", user->id, principal.key_id, "", source_ip,
+                 Json{{"forced", user->must_change_password}, {"other_sessions_ended", ended}});
+}
+
+bool AccountAdministration::HasLocalPassword(const std::string& user_id) {
+  auto user = records_.users().FindUserById(user_id);
+  return user && !user->password_hash.empty();
+}
+
+CreatedLocalUser AccountAdministration::CreateLocalUser(const Principal& actor,
+                                                        const std::string& email,
+                                                        const std::string& display_name,
+                                                        const std::string& workspace) {
+  RequireSignedInAdmin(actor, "Creating a user");
+  std::string password = NewOneTimePassword();
+  User user = CreateUser(email, display_name, password, false, actor.user_id, /*one_time=*/true);
+  TellOperators(user, actor.email, workspace);
+  MailOutcome mail = mail_ ? mail_->SendWelcome(user, password) : MailOutcome{};
+  return {std::move(user), Handed(std::move(password), std::move(mail))};
+}
+
+OneTimeCredential AccountAdministration::ResetPassword(const Principal& actor,
+                                                       const std::string& email) {
+  RequireSignedInAdmin(actor, "Resetting a password");
+  User user = records_.RequireUser(email);
+  std::string password = NewOneTimePassword();
+  ReplacePassword(user, password, /*one_time=*/true);
+  const std::string reset_id = NewUuid();
+  records_.Audit("auth.password.reset", user.id, "", "", "",
+                 {{"email", user.email}, {"by_user_id", actor.user_id}, {"reset_id", reset_id}});
+  MailOutcome mail = mail_ ? mail_->SendPasswordReset(user, password, reset_id) : MailOutcome{};
+  return Handed(std::move(password), std::move(mail));
+}
+
+void AccountAdministration::DisableLocalPassword(const Principal& actor, const std::string& email) {
+  RequireSignedInAdmin(actor, "Disabling a password");
+  User user = records_.RequireUser(email);
+  if (user.password_hash.empty()) {
+    throw DomainError(errc::kUserNoLocalPassword, "This account has no password to disable.",
+                      Json{{"email", user.email}});
+  }
+  ReplacePassword(user, "", /*one_time=*/false);
+  records_.Audit("auth.password.disabled", user.id, "", "", "",
+                 {{"email", user.email}, {"by_user_id", actor.user_id}});
+}
+
+void AccountAdministration::Unlock(const Principal& actor, const std::string& email) {
+  RequireSignedInAdmin(actor, "Unlocking an account");
+  User user = records_.RequireUser(email);
+  authenticator_.Unlock(user.email);
+  records_.Audit("auth.user.unlocked", user.id, "", "", "",
+                 {{"email", user.email}, {"by_user_id", actor.user_id}});
+}
+
+int64_t AccountAdministration::LockedForMs(const std::string& email) {
+  return authenticator_.LockedForMs(email);
+}
+
+void AccountAdministration::TellOperators(const User& user, const std::string& created_by,
+                                          const std::string& workspace) {
+  if (!mail_) return;
+  mail_->SendNewUser(NewUserNotice{user.id, user.email, user.display_name, user.provider,
+                                   created_by, workspace, user.created_at_ms});
 }
 
 Workspace AccountAdministration::CreateWorkspace(const std::string& name,
@@ -163,10 +267,9 @@ void AccountAdministration::SetMembership(const std::string& workspace_name,
   // A demotion through this instance applies to its cached keys and sessions at once.
   authenticator_.ForgetUser(user.id);
   if (existing) {
-    records_.Audit("workspace.member_flags_changed", user.id, "", workspace.id, "",
-                   {{"email", user.email},
-                    {"from", FlagsJson(existing->flags)},
-                    {"to", FlagsJson(flags)}});
+    records_.Audit(
+        "workspace.member_flags_changed", user.id, "", workspace.id, "",
+        {{"email", user.email}, {"from", FlagsJson(existing->flags)}, {"to", FlagsJson(flags)}});
   } else {
     records_.Audit("workspace.member_added", user.id, "", workspace.id, "",
                    {{"email", user.email}, {"flags", FlagsJson(flags)}});
@@ -188,6 +291,16 @@ std::vector<User> AccountAdministration::ListUsers() {
   std::vector<User> users = records_.users().ListUsers();
   for (auto& user : users) user = WithoutSecret(std::move(user));
   return users;
+}
+
+std::vector<AccountSummary> AccountAdministration::ListAccounts() {
+  std::vector<AccountSummary> accounts;
+  for (User& user : records_.users().ListUsers()) {
+    const bool local_password = !user.password_hash.empty();
+    const bool locked = local_password && authenticator_.LockedForMs(user.email) > 0;
+    accounts.push_back({WithoutSecret(std::move(user)), local_password, locked});
+  }
+  return accounts;
 }
 
 std::vector<Workspace> AccountAdministration::ListWorkspaces() {
@@ -215,7 +328,9 @@ BootstrapResult AccountAdministration::Bootstrap(const BootstrapRequest& given) 
   if (!user) {
     std::string password = request.admin_password;
     if (password.empty()) password = result.generated_password = NewOneTimePassword();
-    user = CreateUser(email, "Administrator", password, true);
+    // A generated password is one-time: the first sign-in replaces it.
+    user = CreateUser(email, "Administrator", password, true, "",
+                      /*one_time=*/!result.generated_password.empty());
     result.created_user = true;
   }
   result.user_id = user->id;

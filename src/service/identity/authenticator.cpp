@@ -244,11 +244,19 @@ Principal Authenticator::SessionPrincipal(const SessionEntry& entry) {
   principal.kind = KeyKind::kUser;
   principal.via_session = true;
   principal.session_token_hash = entry.session.token_hash;
+  // Signing in through an identity provider proved no password, so asks for none.
+  principal.password_change_required =
+      entry.user.must_change_password && entry.session.amr != "oidc";
   return principal;
 }
 
 LoginResult Authenticator::Login(std::string_view email, std::string_view password,
                                  std::string_view source_ip) {
+  if (!options_.local_accounts_enabled) {
+    throw DomainError(errc::kLoginLocalDisabled,
+                      "Password sign-in is turned off on this server: sign in through your "
+                      "identity provider.");
+  }
   const std::string normalized = NormalizeEmail(email).substr(0, 254);
   TakeLoginAttempt(normalized, source_ip);
   auto user = records_.users().FindUserByEmail(normalized);
@@ -279,9 +287,12 @@ LoginResult Authenticator::OpenSession(const User& user, std::string_view source
   LoginResult result;
   result.token = Base64Url(RandomBytes(32));
   result.expires_at_ms = now + options_.session_ttl.count();
-  Session session{Sha256Hex(result.token), user.id,
-                  memberships.empty() ? "" : memberships.front().workspace_id, now,
-                  result.expires_at_ms};
+  Session session{Sha256Hex(result.token),
+                  user.id,
+                  memberships.empty() ? "" : memberships.front().workspace_id,
+                  now,
+                  result.expires_at_ms,
+                  provider == "local" ? "pwd" : "oidc"};
   records_.credentials().InsertSession(session);
   const uint64_t generation = session_cache_.generation();
   SessionEntry entry = LoadSessionEntry(session.token_hash);
@@ -316,8 +327,8 @@ void Authenticator::TakeLoginAttempt(const std::string& email, std::string_view 
 void Authenticator::RecordLoginFailure(const std::string& email, const std::optional<User>& user,
                                        std::string_view source_ip) {
   const std::string user_id = user ? user->id : "";
-  records_.Audit("auth.login.failure", user_id, "", "", source_ip,
-                 {{"email", email}, {"reason", "invalid_credentials"}});
+  // Unknown email, OIDC-only account and wrong password are one event (auth.md §5A.5).
+  records_.Audit("auth.login.bad_credentials", user_id, "", "", source_ip, {{"email", email}});
   // Unknown emails count too: whether an account locks must not reveal that it exists.
   if (login_throttle_.RecordFailure(email, records_.Now())) {
     records_.Audit("auth.login.locked", user_id, "", "", source_ip,
@@ -326,6 +337,40 @@ void Authenticator::RecordLoginFailure(const std::string& email, const std::opti
                     {"lock_seconds", options_.login_throttle.lock_ms / 1000}});
   }
   throw DomainError(errc::kLoginInvalid, kInvalidLoginMessage);
+}
+
+void Authenticator::VerifyOwnPassword(const User& user, std::string_view password,
+                                      std::string_view source_ip) {
+  const int64_t now = records_.Now();
+  if (int64_t locked_ms = login_throttle_.LockedFor(user.email, now); locked_ms > 0) {
+    records_.Audit("auth.password.change_locked", user.id, "", "", source_ip,
+                   {{"email", user.email}});
+    throw DomainError(errc::kLoginLocked,
+                      "This account is locked after repeated failed attempts; retry later.",
+                      Json{{"retry_after_seconds", (locked_ms + 999) / 1000}});
+  }
+  if (!user.password_hash.empty() && records_.hasher().VerifySecret(user.password_hash, password)) {
+    login_throttle_.RecordSuccess(user.email);
+    return;
+  }
+  records_.Audit("auth.password.change_failed", user.id, "", "", source_ip,
+                 {{"email", user.email}});
+  if (login_throttle_.RecordFailure(user.email, now)) {
+    records_.Audit("auth.login.locked", user.id, "", "", source_ip,
+                   {{"email", user.email},
+                    {"max_failures", options_.login_throttle.max_failures},
+                    {"lock_seconds", options_.login_throttle.lock_ms / 1000}});
+  }
+  throw DomainError(errc::kLoginInvalid, "The current password is not correct.",
+                    {{"field", "current_password"}});
+}
+
+int64_t Authenticator::LockedForMs(const std::string& email) {
+  return login_throttle_.LockedFor(NormalizeEmail(email), records_.Now());
+}
+
+void Authenticator::Unlock(const std::string& email) {
+  login_throttle_.Unlock(NormalizeEmail(email));
 }
 
 std::string Authenticator::CsrfTokenFor(std::string_view session_token) {

@@ -36,4 +36,9 @@ bool LoginThrottle::RecordFailure(std::string_view account, int64_t now_ms) {
 
 void LoginThrottle::RecordSuccess(std::string_view account) { store_.Remove(FailuresKey(account)); }
 
+void LoginThrottle::Unlock(std::string_view account) {
+  store_.Remove(LockKey(account));
+  store_.Remove(FailuresKey(account));
+}
+
 }  // namespace dp

@@ -3,6 +3,7 @@
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/service/identity/authenticator.hpp"
+#include "datapipelines/service/identity/forced_password_change.hpp"
 #include "datapipelines/store/workspace_store.hpp"
 
 namespace dp {
@@ -13,14 +14,16 @@ RequestAuthenticator::RequestAuthenticator(Authenticator& auth, RateLimiter& lim
 
 AuthenticatedRequest RequestAuthenticator::Authenticate(const RequestCredentials& credentials,
                                                         const std::string& remote_ip,
-                                                        CredentialPolicy policy) {
-  Principal principal = Identify(credentials, remote_ip, policy);
+                                                        CredentialPolicy policy,
+                                                        std::string_view path) {
+  Principal principal = Identify(credentials, remote_ip, policy, path);
   RateDecision rate = ChargeRate(principal.user_id);
   return {std::move(principal), rate};
 }
 
 Principal RequestAuthenticator::Identify(const RequestCredentials& credentials,
-                                         const std::string& remote_ip, CredentialPolicy policy) {
+                                         const std::string& remote_ip, CredentialPolicy policy,
+                                         std::string_view path) {
   bool has_key = credentials.key_count > 0;
   const auto& workspace_header = credentials.workspace;
   Principal principal;
@@ -39,6 +42,7 @@ Principal RequestAuthenticator::Identify(const RequestCredentials& credentials,
                         "Send an API key in DP-API-Key, or log in for a dp_session cookie.");
     }
     principal = auth_.AuthenticateSession(*cookie);
+    RequireSettledPassword(principal, path);
     if (workspace_header)
       principal = SelectSessionWorkspace(std::move(principal), *workspace_header);
   }

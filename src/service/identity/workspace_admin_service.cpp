@@ -67,7 +67,14 @@ void WorkspaceAdminService::RemoveMember(const Principal& principal, const std::
 Json WorkspaceAdminService::Users(const Principal& principal) {
   RequireSuperAdmin(principal);
   Json out = Json::array();
-  for (const auto& u : auth_.ListUsers()) out.push_back(UserView(u));
+  for (const AccountSummary& account : auth_.ListAccounts()) {
+    Json view = UserView(account.user);
+    view["provider"] = account.user.provider;
+    view["local_password"] = account.local_password;
+    view["must_change_password"] = account.user.must_change_password;
+    view["locked"] = account.locked;
+    out.push_back(std::move(view));
+  }
   return out;
 }
 
@@ -80,16 +87,11 @@ Json WorkspaceAdminService::Workspaces(const Principal& principal) {
 
 CreatedUser WorkspaceAdminService::CreateUser(const Principal& principal,
                                               const NewUserRequest& request) {
-  RequireSuperAdmin(principal);
-  if (!principal.via_session) {
-    throw DomainError(errc::kSessionRequired,
-                      "Creating a user mints a password: sign in; an API key cannot do it "
-                      "(auth.md 5A.7).");
-  }
   CreatedUser created;
-  created.one_time_password = AccountAdministration::NewOneTimePassword();
-  created.user = UserView(auth_.CreateUser(request.email, request.display_name,
-                                           created.one_time_password, false, principal.user_id));
+  CreatedLocalUser local =
+      auth_.CreateLocalUser(principal, request.email, request.display_name, request.workspace);
+  created.user = UserView(local.user);
+  created.credential = std::move(local.credential);
   if (!request.workspace.empty()) {
     try {
       auth_.SetMembership(request.workspace, created.user["email"].get<std::string>(),
@@ -110,6 +112,20 @@ void WorkspaceAdminService::SetUserActive(const Principal& principal, const std:
                       Json{{"email", email}});
   }
   auth_.SetUserActive(email, active, principal.user_id);
+}
+
+OneTimeCredential WorkspaceAdminService::ResetPassword(const Principal& principal,
+                                                       const std::string& email) {
+  return auth_.ResetPassword(principal, email);
+}
+
+void WorkspaceAdminService::DisableLocalPassword(const Principal& principal,
+                                                 const std::string& email) {
+  auth_.DisableLocalPassword(principal, email);
+}
+
+void WorkspaceAdminService::Unlock(const Principal& principal, const std::string& email) {
+  auth_.Unlock(principal, email);
 }
 
 Json WorkspaceAdminService::CreateWorkspace(const Principal& principal, const std::string& name,

@@ -27,7 +27,7 @@ TEST_F(AuthHardening, LoginIsRateLimitedPerAddress) {
   for (int i = 0; i < 3; ++i) {
     EXPECT_EQ(
         CodeOf([&] { service_->authentication().Login("alice@example.com", "wrong", "10.0.0.1"); }),
-        "auth.login.invalid_credentials");
+        "auth.login.bad_credentials");
   }
   for (int i = 0; i < 5; ++i) {
     try {
@@ -61,7 +61,7 @@ TEST_F(AuthHardening, AccountLocksAfterConsecutiveFailuresWithoutArgon2) {
     // A spray from many addresses: the per-address limit never sees it.
     std::string ip = "10.9.0." + std::to_string(i);
     EXPECT_EQ(CodeOf([&] { service_->authentication().Login("alice@example.com", "wrong", ip); }),
-              "auth.login.invalid_credentials");
+              "auth.login.bad_credentials");
   }
   EXPECT_EQ(
       CodeOf([&] { service_->authentication().Login("alice@example.com", kPassword, "10.9.1.1"); }),
@@ -72,7 +72,7 @@ TEST_F(AuthHardening, AccountLocksAfterConsecutiveFailuresWithoutArgon2) {
   for (int i = 0; i < 5; ++i) {
     EXPECT_EQ(
         CodeOf([&] { service_->authentication().Login("nobody@example.com", "x", "10.9.2.1"); }),
-        "auth.login.invalid_credentials");
+        "auth.login.bad_credentials");
   }
   EXPECT_EQ(
       CodeOf([&] { service_->authentication().Login("nobody@example.com", "x", "10.9.2.1"); }),

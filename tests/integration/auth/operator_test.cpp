@@ -146,7 +146,7 @@ TEST_F(Operator, SetPasswordAndChangeOwnPassword) {
   EXPECT_EQ(service_->accounts().SetPassword("pat@example.com", "another-long-password"), "");
   EXPECT_EQ(
       CodeOf([&] { service_->authentication().Login("pat@example.com", kPassword, "10.0.0.9"); }),
-      "auth.login.invalid_credentials");
+      "auth.login.bad_credentials");
   LoginResult login =
       service_->authentication().Login("pat@example.com", "another-long-password", "10.0.0.9");
   EXPECT_EQ(CodeOf([&] { service_->accounts().SetPassword("pat@example.com", "short"); }),
@@ -165,7 +165,7 @@ TEST_F(Operator, SetPasswordAndChangeOwnPassword) {
               service_->accounts().ChangeOwnPassword(login.principal, "wrong",
                                                      "a-third-long-password");
             }),
-            "auth.login.invalid_credentials");
+            "auth.login.bad_credentials");
   service_->accounts().ChangeOwnPassword(login.principal, generated, "a-third-long-password");
   service_->authentication().Login("pat@example.com", "a-third-long-password", "10.0.0.9");
   EXPECT_EQ(store_->Audit().ListAudit("auth.user.password_reset", 5).size(), 2u);

@@ -55,7 +55,7 @@ TEST_F(SessionAuth, WrongPasswordAndUnknownEmailLookAlike) {
   EXPECT_EQ(wrong_message, unknown_message);
   // The unknown account still paid for one Argon2 verification.
   EXPECT_EQ(service_->hasher().verify_count(), verifies + 1);
-  auto failures = store_->Audit().ListAudit("auth.login.failure", 5);
+  auto failures = store_->Audit().ListAudit("auth.login.bad_credentials", 5);
   ASSERT_EQ(failures.size(), 2u);
   for (const auto& e : failures) {
     EXPECT_EQ(e.details.dump().find("not the password"), std::string::npos);
@@ -129,7 +129,7 @@ TEST_F(SessionAuth, PasswordChangeEndsTheOtherSessionsOnly) {
   EXPECT_NO_THROW(
       service_->authentication().Login("bob@example.com", "a brand new passphrase", ""));
   EXPECT_EQ(CodeOf([&] { service_->authentication().Login("bob@example.com", kPassword, ""); }),
-            "auth.login.invalid_credentials");
+            "auth.login.bad_credentials");
 }
 
 TEST_F(SessionAuth, SessionCacheRereadsMembershipAtTtl) {

@@ -60,8 +60,12 @@ TEST_P(UserStoreTest, SetUserActiveAndPasswordHash) {
   store().Users().SetUserActive("u1", true);
   EXPECT_TRUE(store().Users().FindUserById("u1")->is_active);
 
-  store().Users().SetUserPasswordHash("u1", "$argon2id$new");
+  store().Users().SetUserPasswordHash("u1", "$argon2id$new", true);
   EXPECT_EQ(store().Users().FindUserById("u1")->password_hash, "$argon2id$new");
+  EXPECT_TRUE(store().Users().FindUserById("u1")->must_change_password);
+  store().Users().SetUserPasswordHash("u1", "", false);
+  EXPECT_EQ(store().Users().FindUserById("u1")->password_hash, "");
+  EXPECT_FALSE(store().Users().FindUserById("u1")->must_change_password);
   EXPECT_NO_THROW(store().Users().SetUserActive("unknown", false));  // no row, no error
 }
 

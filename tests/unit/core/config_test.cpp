@@ -112,7 +112,7 @@ std::map<std::string, std::string> MailEnv() {
           {"DATAPIPELINES_AUTH_BASE_URL", "https://dp.example.com"}};
 }
 
-std::string MailRefusal(std::map<std::string, std::string> env) {
+std::string ConfigRefusal(std::map<std::string, std::string> env) {
   try {
     LoadConfig("", env);
     return "";
@@ -146,39 +146,39 @@ TEST(ConfigMailTest, OffByDefaultOnWithHostAndFrom) {
 TEST(ConfigMailTest, HostAndFromAreSetTogether) {
   auto env = MailEnv();
   env.erase("DATAPIPELINES_MAIL_FROM");
-  EXPECT_NE(MailRefusal(env).find("'datapipelines.mail.from' is missing"), std::string::npos);
+  EXPECT_NE(ConfigRefusal(env).find("'datapipelines.mail.from' is missing"), std::string::npos);
   env = MailEnv();
   env.erase("DATAPIPELINES_MAIL_HOST");
-  EXPECT_NE(MailRefusal(env).find("'datapipelines.mail.host' is missing"), std::string::npos);
+  EXPECT_NE(ConfigRefusal(env).find("'datapipelines.mail.host' is missing"), std::string::npos);
 }
 
 TEST(ConfigMailTest, OpsToWithoutHostIsRefused) {
-  EXPECT_NE(MailRefusal({{"DATAPIPELINES_MAIL_OPS_TO", "ops@example.com"}})
+  EXPECT_NE(ConfigRefusal({{"DATAPIPELINES_MAIL_OPS_TO", "ops@example.com"}})
                 .find("'datapipelines.mail.ops-to' is set but 'datapipelines.mail.host' is not"),
             std::string::npos);
   auto env = MailEnv();
   env["DATAPIPELINES_MAIL_OPS_TO"] = "ops@example.com, not an address";
-  EXPECT_NE(MailRefusal(env).find("datapipelines.mail.ops-to"), std::string::npos);
+  EXPECT_NE(ConfigRefusal(env).find("datapipelines.mail.ops-to"), std::string::npos);
 }
 
 TEST(ConfigMailTest, MailOnRequiresTheBaseUrl) {
   auto env = MailEnv();
   env.erase("DATAPIPELINES_AUTH_BASE_URL");
-  EXPECT_NE(MailRefusal(env).find("'datapipelines.auth.base-url' is required when mail is on"),
+  EXPECT_NE(ConfigRefusal(env).find("'datapipelines.auth.base-url' is required when mail is on"),
             std::string::npos);
   env["DATAPIPELINES_AUTH_BASE_URL"] = "https://dp.example.com/";
-  EXPECT_NE(MailRefusal(env).find("datapipelines.auth.base-url"), std::string::npos);
+  EXPECT_NE(ConfigRefusal(env).find("datapipelines.auth.base-url"), std::string::npos);
 }
 
 TEST(ConfigMailTest, PortIsAPort) {
   for (const char* port : {"0", "65536", "smtp"}) {
     auto env = MailEnv();
     env["DATAPIPELINES_MAIL_PORT"] = port;
-    EXPECT_NE(MailRefusal(env).find("'datapipelines.mail.port'"), std::string::npos) << port;
+    EXPECT_NE(ConfigRefusal(env).find("'datapipelines.mail.port'"), std::string::npos) << port;
   }
   auto env = MailEnv();
   env["DATAPIPELINES_MAIL_PORT"] = "65535";
-  EXPECT_EQ(MailRefusal(env), "");
+  EXPECT_EQ(ConfigRefusal(env), "");
 }
 
 TEST(ConfigMailTest, FromIsAnAddressOrDisplayNameWithAddress) {
@@ -187,23 +187,23 @@ TEST(ConfigMailTest, FromIsAnAddressOrDisplayNameWithAddress) {
         "Data <noreply@example.com>\r\nBcc: x@example.com"}) {
     auto env = MailEnv();
     env["DATAPIPELINES_MAIL_FROM"] = from;
-    EXPECT_NE(MailRefusal(env).find("invalid value for 'datapipelines.mail.from'"),
+    EXPECT_NE(ConfigRefusal(env).find("invalid value for 'datapipelines.mail.from'"),
               std::string::npos)
         << from;
   }
   auto env = MailEnv();
   env["DATAPIPELINES_MAIL_REPLY_TO"] = "Admin admin@example.com";
-  EXPECT_NE(MailRefusal(env).find("datapipelines.mail.reply-to"), std::string::npos);
+  EXPECT_NE(ConfigRefusal(env).find("datapipelines.mail.reply-to"), std::string::npos);
 }
 
 TEST(ConfigMailTest, AUsernameNeedsAPasswordAndNoRefusalPrintsThePassword) {
   auto env = MailEnv();
   env["DATAPIPELINES_MAIL_USERNAME"] = "dp";
-  EXPECT_NE(MailRefusal(env).find("'datapipelines.mail.password' is missing"), std::string::npos);
+  EXPECT_NE(ConfigRefusal(env).find("'datapipelines.mail.password' is missing"), std::string::npos);
   // Whatever is refused, the password is not in the message.
   env["DATAPIPELINES_MAIL_PASSWORD"] = "s3cret-Pa55word";
   env["DATAPIPELINES_MAIL_FROM"] = "not an address";
-  const std::string refusal = MailRefusal(env);
+  const std::string refusal = ConfigRefusal(env);
   EXPECT_FALSE(refusal.empty());
   EXPECT_EQ(refusal.find("s3cret-Pa55word"), std::string::npos);
 }
@@ -233,6 +233,50 @@ TEST(ConfigTest, EveryKeyIsDocumented) {
   // The example file itself must load.
   EXPECT_NO_THROW(
       LoadConfig(std::string(DP_SOURCE_DIR) + "/config/datapipelines.example.yaml", {}));
+}
+
+// Password sign-in (auth.md §5A): on by default exactly when no OIDC provider is configured; the
+// first admin's seed needs the admin's e-mail and password sign-in on, in one of its two forms;
+// and some way to sign in must remain. No refusal prints the seeded password.
+TEST(ConfigLocalAccountsTest, OnWithoutProvidersAndTheSeedIsChecked) {
+  EXPECT_TRUE(LoadConfig("", {}).LocalAccountsEnabled());
+  const std::map<std::string, std::string> sso = {
+      {"DATAPIPELINES_AUTH_BASE_URL", "https://dp.example.com"},
+      {"DATAPIPELINES_AUTH_OIDC_PROVIDERS_0_NAME", "corp"},
+      {"DATAPIPELINES_AUTH_OIDC_PROVIDERS_0_CLIENT_ID", "dp"},
+      {"DATAPIPELINES_AUTH_OIDC_PROVIDERS_0_CLIENT_SECRET", "s"},
+      {"DATAPIPELINES_AUTH_OIDC_PROVIDERS_0_ISSUER_URI", "https://idp.example.com"}};
+  EXPECT_FALSE(LoadConfig("", sso).LocalAccountsEnabled()) << "single sign-on: off unless said";
+  auto with = [&](std::map<std::string, std::string> env, std::map<std::string, std::string> more) {
+    env.insert(more.begin(), more.end());
+    return env;
+  };
+  EXPECT_TRUE(LoadConfig("", with(sso, {{"DATAPIPELINES_AUTH_LOCAL_ENABLED", "true"}}))
+                  .LocalAccountsEnabled());
+  EXPECT_NE(
+      ConfigRefusal({{"DATAPIPELINES_AUTH_LOCAL_ENABLED", "false"}}).find("nobody could sign in"),
+      std::string::npos);
+  const std::string secret = "seeded-secret-123";
+  std::string both = ConfigRefusal({{"DATAPIPELINES_AUTH_BOOTSTRAP_ADMIN_EMAIL", "a@example.com"},
+                                    {"DATAPIPELINES_AUTH_LOCAL_BOOTSTRAP_PASSWORD", secret},
+                                    {"DATAPIPELINES_AUTH_LOCAL_BOOTSTRAP_PASSWORD_HASH",
+                                     "$argon2id$v=19$m=1,t=1,p=1$c2FsdA$aGFzaA"}});
+  EXPECT_NE(both.find("are both set"), std::string::npos);
+  EXPECT_EQ(both.find(secret), std::string::npos);
+  std::string no_email = ConfigRefusal({{"DATAPIPELINES_AUTH_LOCAL_BOOTSTRAP_PASSWORD", secret}});
+  EXPECT_NE(no_email.find("'datapipelines.auth.bootstrap-admin-email' is not"), std::string::npos);
+  EXPECT_EQ(no_email.find(secret), std::string::npos);
+  std::string local_off =
+      ConfigRefusal(with(sso, {{"DATAPIPELINES_AUTH_BOOTSTRAP_ADMIN_EMAIL", "a@x.io"},
+                               {"DATAPIPELINES_AUTH_LOCAL_BOOTSTRAP_PASSWORD", secret}}));
+  EXPECT_NE(local_off.find("'datapipelines.auth.local.enabled' is not true"), std::string::npos);
+  EXPECT_NE(ConfigRefusal({{"DATAPIPELINES_AUTH_BOOTSTRAP_ADMIN_EMAIL", "a@example.com"},
+                           {"DATAPIPELINES_AUTH_LOCAL_BOOTSTRAP_PASSWORD_HASH", "plain text"}})
+                .find("expected an Argon2id hash"),
+            std::string::npos);
+  Config seeded = LoadConfig("", {{"DATAPIPELINES_AUTH_BOOTSTRAP_ADMIN_EMAIL", "a@example.com"},
+                                  {"DATAPIPELINES_AUTH_LOCAL_BOOTSTRAP_PASSWORD", secret}});
+  EXPECT_EQ(seeded.auth_local_bootstrap_password, secret);
 }
 
 }  // namespace

@@ -214,7 +214,17 @@ Json HostileModel() {
          {"display_name", kHostile},
          {"active", true},
          {"super_admin", false},
+         {"provider", kHostile},
+         {"local_password", true},
+         {"must_change_password", true},
+         {"locked", true},
+         {"href", "/ui/admin/users/x"},
          {"created_at", "t"}}}},
+      {"created_user",
+       {{"email", kHostile}, {"mail", "failed"}, {"mail_reason", kHostile}, {"password", kHostile}}},
+      {"reset_user", {{"email", kHostile}, {"mail", "sent"}}},
+      {"local_enabled", true},
+      {"has_local_password", true},
       {"workspaces", {{{"name", kHostile}, {"display_name", kHostile}, {"created_at", "t"}}}},
       {"mcp_url", kHostile},
       {"max_scope", "author"},
@@ -231,7 +241,8 @@ TEST(UiPages, EveryPageRendersAndEscapesEveryUserString) {
   const Json model = HostileModel();
   for (const char* page : {"login", "error", "dashboard", "pipelines", "pipeline", "executions",
                            "execution", "datasources", "datasource", "templates", "template",
-                           "keys", "connect", "settings", "admin", "confirm"}) {
+                           "keys", "connect", "settings", "admin", "confirm",
+                           "password_forced"}) {
     SCOPED_TRACE(page);
     ASSERT_TRUE(pages.Has(page));
     std::string html;

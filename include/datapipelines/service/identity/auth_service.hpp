@@ -14,9 +14,12 @@
 
 namespace dp {
 
+class MailNotifier;
+
 struct AuthOptions : AuthenticatorOptions {
   Argon2Params hasher;
   std::function<int64_t()> clock;  // epoch ms; empty = NowMs
+  MailNotifier* mail = nullptr;    // the account notices; null = none
 };
 
 class AuthService {

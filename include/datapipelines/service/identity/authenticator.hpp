@@ -25,6 +25,9 @@ struct AuthenticatorOptions {
   std::chrono::milliseconds session_ttl{std::chrono::hours(8)};
   std::size_t cache_max_entries = 10000;
   LoginThrottleOptions login_throttle;  // per-address rate and per-account lockout (§5A.3)
+  // datapipelines.auth.local.enabled: false refuses every password sign-in (single sign-on
+  // only); the accounts and their hashes stay.
+  bool local_accounts_enabled = true;
   // Argon2 verifications of API keys, per key id and per client address, per minute.
   int argon2_per_key_per_minute = 30;
   int argon2_per_address_per_minute = 120;
@@ -56,6 +59,17 @@ class Authenticator {
   // naming the provider. The caller has checked that the account is active.
   LoginResult OpenSession(const User& user, std::string_view source_ip, std::string_view provider);
   void Logout(std::string_view cookie_token);
+
+  // The second layer under a signed-in password change (auth.md §5A.7): the same lockout as
+  // sign-in, consulted before any Argon2 work, and the same failure count. Throws
+  // auth.login.locked or auth.login.bad_credentials, each audited (auth.password.change_locked,
+  // auth.password.change_failed).
+  void VerifyOwnPassword(const User& user, std::string_view password, std::string_view source_ip);
+  // Milliseconds the account stays locked (0 = not locked), for the admin screen.
+  int64_t LockedForMs(const std::string& email);
+  // An admin clears the lockout (unlock, or a password reset).
+  void Unlock(const std::string& email);
+  bool local_accounts_enabled() const { return options_.local_accounts_enabled; }
 
   // Drop cached validations after a store write (call after the write: a concurrent refresh
   // that read the old row loses its Put).

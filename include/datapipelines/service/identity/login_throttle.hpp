@@ -34,6 +34,8 @@ class LoginThrottle {
   // A failed login; true when this failure engages the lock.
   bool RecordFailure(std::string_view account, int64_t now_ms);
   void RecordSuccess(std::string_view account);
+  // An admin's unlock (or password reset): the lock and the failure count both go.
+  void Unlock(std::string_view account);
 
  private:
   LoginThrottleOptions options_;

@@ -29,6 +29,9 @@ struct Principal {
   // The session row this request came with (its token's SHA-256); empty for a key. Lets a
   // password change end the user's OTHER sessions and keep this one.
   std::string session_token_hash;
+  // A password-opened session of a user whose password is one-time: every route but the
+  // change itself and sign-out answers auth.password.change_required (auth.md §5A.4).
+  bool password_change_required = false;
 };
 
 // Whether the principal holds the admin flag in its workspace (a super admin acting there

@@ -33,12 +33,15 @@ class RequestAuthenticator {
   // Throws DomainError: auth.api_key.* (401), endpoint.key_kind_refused (403),
   // workspace.header_forbidden (400), rate_limit.exceeded / rate_limit.unavailable (429, with
   // details.retry_after_seconds).
+  // `path` is the resource the credentials are presented for: a session held at the forced
+  // password change reaches only the change (auth.password.change_required, 403).
   AuthenticatedRequest Authenticate(const RequestCredentials& credentials,
-                                    const std::string& remote_ip, CredentialPolicy policy);
+                                    const std::string& remote_ip, CredentialPolicy policy,
+                                    std::string_view path);
   // The credential check alone (no rate-limit charge): the HTTP layer admits a request on its
   // headers with it before reading the body. Same refusals as Authenticate minus the 429s.
   Principal Identify(const RequestCredentials& credentials, const std::string& remote_ip,
-                     CredentialPolicy policy);
+                     CredentialPolicy policy, std::string_view path);
 
   // The I/O-thread path (no store, no network): Identify for one API key whose validation is
   // fresh in the cache; nullopt when anything needs the full path (a session, a cache miss, a

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "datapipelines/domain/domain_error.hpp"
+#include "datapipelines/service/identity/account_administration.hpp"
 #include "datapipelines/service/identity/principal.hpp"
 #include "datapipelines/util/json.hpp"
 
@@ -32,12 +33,12 @@ struct Workspace;
 Json UserView(const User& user);
 Json WorkspaceView(const Workspace& workspace);
 
-// A local account an instance admin created: the password is shown to them once (there is no
-// mail flow; they hand it over out of band). When the membership asked for was refused, the
-// account still stands and `membership_refusal` says why (ui-screens §4.12).
+// A local account an instance admin created. Its one-time password went by mail, or — mail off
+// or failed — is shown to the admin once (`credential.password`). When the membership asked for
+// was refused, the account still stands and `membership_refusal` says why (ui-screens §4.12).
 struct CreatedUser {
   Json user;  // UserView
-  std::string one_time_password;
+  OneTimeCredential credential;
   std::optional<DomainError> membership_refusal;
 };
 
@@ -58,10 +59,15 @@ class WorkspaceAdminService {
   // Adds `email` to the active workspace with `flags`, or replaces its flags.
   void SetMember(const Principal& principal, const std::string& email, MemberFlags flags);
   void RemoveMember(const Principal& principal, const std::string& email);
-  Json Users(const Principal& principal);       // [UserView]
+  // [UserView + {provider, local_password, must_change_password, locked}]
+  Json Users(const Principal& principal);
   Json Workspaces(const Principal& principal);  // [WorkspaceView]
   CreatedUser CreateUser(const Principal& principal, const NewUserRequest& request);
   void SetUserActive(const Principal& principal, const std::string& email, bool active);
+  // The local-account verbs of auth.md §5A.1, signed-in super admin only.
+  OneTimeCredential ResetPassword(const Principal& principal, const std::string& email);
+  void DisableLocalPassword(const Principal& principal, const std::string& email);
+  void Unlock(const Principal& principal, const std::string& email);
   // WorkspaceView
   Json CreateWorkspace(const Principal& principal, const std::string& name,
                        const std::string& display_name);

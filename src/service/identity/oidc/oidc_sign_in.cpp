@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "datapipelines/mail/mail_notifier.hpp"
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/service/identity/account_rules.hpp"
@@ -146,6 +147,11 @@ User OidcSignIn::Provision(const std::string& provider, const Json& claims,
       if (created.is_super_admin) {
         records_.Audit("auth.user.admin_granted", created.id, "", "", source_ip,
                        {{"email", email}, {"actor", "bootstrap"}});
+      }
+      if (options_.mail) {
+        options_.mail->SendNewUser(NewUserNotice{created.id, email, created.display_name, provider,
+                                                 "self-service via " + provider, "",
+                                                 created.created_at_ms});
       }
     } catch (const DuplicateKeyError&) {
       // A first sign-in of the same person on another instance won the row: link onto it.

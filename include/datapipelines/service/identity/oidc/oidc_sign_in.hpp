@@ -21,10 +21,13 @@
 
 namespace dp {
 
+class MailNotifier;
+
 struct OidcSignInOptions {
   std::string base_url;                        // redirect URIs are built from it alone
   std::vector<std::string> allowlist_domains;  // empty: any domain
   std::string bootstrap_admin_email;
+  MailNotifier* mail = nullptr;  // the New user notice at a first sign-in; null = none
 };
 
 class OidcSignIn {
