@@ -49,6 +49,7 @@
 #include "datapipelines/rest/published_endpoint_handler.hpp"
 #include "datapipelines/rest/rest_api.hpp"
 #include "datapipelines/rest/template_routes.hpp"
+#include "datapipelines/rest/workspace_routes.hpp"
 #include "datapipelines/results/result_store.hpp"
 #include "datapipelines/service/audit/audit_log.hpp"
 #include "datapipelines/service/datasources/datasource_explorer.hpp"
@@ -60,6 +61,7 @@
 #include "datapipelines/service/identity/account_service.hpp"
 #include "datapipelines/service/identity/auth_service.hpp"
 #include "datapipelines/service/identity/local_admin_seed.hpp"
+#include "datapipelines/service/identity/workspace_service.hpp"
 #include "datapipelines/service/identity/oidc/oidc_sign_in.hpp"
 #include "datapipelines/service/identity/request_authenticator.hpp"
 #include "datapipelines/service/identity/workspace_admin_service.hpp"
@@ -234,6 +236,7 @@ struct Application::Impl {
   std::unique_ptr<MetricsEndpoint> metrics_endpoint;
   std::unique_ptr<RestApi> rest;
   std::unique_ptr<WorkspaceAdminService> workspace_admin;
+  std::unique_ptr<WorkspaceService> workspace_service;
   std::unique_ptr<AccountService> account;
   std::unique_ptr<OidcLoginRequestStore> oidc_requests;
   std::unique_ptr<OidcSignIn> oidc;  // null: no OpenID provider configured
@@ -357,6 +360,10 @@ struct Application::Impl {
         *auth, *authenticator, docs,
         RestApiOptions{config.session_ttl_hours, /*secure_cookies=*/config.ClientsUseHttps()},
         [this] { return endpoints.get(); });
+    workspace_service = std::make_unique<WorkspaceService>(
+        auth->records(), auth->accounts(), auth->authentication(), config.auth_allowlist_domains);
+    rest->Mount("/api/v1/workspaces", WorkspaceRoutes(*workspace_service));
+    rest->Mount("/api/v1/auth/users", UserRoutes(*workspace_service));
   }
 
   void WireTemplates() {

@@ -101,7 +101,9 @@ OperatorCommands::OperatorCommands(CLI::App& app) {
   users_create_ = users->add_subcommand("create", "Create a local user");
   users_create_->add_option("--email", o.email)->required();
   users_create_->add_option("--name", o.display_name, "Display name");
-  users_create_->add_option("--password", o.password, "Password (prefer --password-stdin)");
+  users_create_->add_option("--password", o.password,
+                            "Password (prefer --password-stdin; default: a generated one-time "
+                            "password, printed once)");
   users_create_->add_flag("--password-stdin", o.password_stdin, "Read the password from stdin");
   users_create_->add_flag("--super-admin", o.super_admin, "Instance super_admin");
   json_flag(users_create_);
@@ -200,10 +202,16 @@ int OperatorCommands::Run(const Config& config) {
       Print(out, o.json);
     } else if (users_create_->parsed()) {
       if (o.password_stdin) std::getline(std::cin, o.password);
-      Print(UserView(auth.accounts().CreateUser(o.email,
-                                                o.display_name.empty() ? o.email : o.display_name,
-                                                o.password, o.super_admin)),
-            o.json);
+      // No password given: a generated one-time password, printed once; the first sign-in
+      // replaces it. An operator's own password is theirs and is kept.
+      const bool generated = o.password.empty();
+      const std::string password =
+          generated ? AccountAdministration::NewOneTimePassword() : o.password;
+      Json out = UserView(auth.accounts().CreateUser(
+          o.email, o.display_name.empty() ? o.email : o.display_name, password, o.super_admin, "",
+          /*one_time=*/generated));
+      if (generated) out["one_time_password"] = password;
+      Print(out, o.json);
     } else if (users_list_->parsed()) {
       Json out = Json::array();
       for (const auto& user : auth.accounts().ListUsers()) out.push_back(UserView(user));

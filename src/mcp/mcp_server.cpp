@@ -10,6 +10,7 @@
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/mcp/prompts/prompt_catalog.hpp"
+#include "datapipelines/service/audit/access_audit.hpp"
 #include "datapipelines/service/audit/audit_log.hpp"
 #include "datapipelines/service/docs/skill_docs.hpp"
 #include "datapipelines/service/identity/access_policy.hpp"
@@ -321,6 +322,9 @@ void McpServer::AuditToolCall(const CatalogEntry* entry, std::string_view tool,
   if (!code.empty()) event.details["code"] = std::string(code);
   event.event = "mcp.tool.called";
   audit_.Record(event);
+  const AccessTarget target{"mcp", "tools/call", tool, context.correlation_id, context.source_ip};
+  RecordSuperAdminActing(audit_, context.principal, target);
+  RecordAccessRefusal(audit_, context.principal, code, target);
   // Exactly one write event per mutating call that ran; a refusal never ran the tool (§14).
   if (entry && entry->definition->mutating() && tool_ran) {
     event.event = "mcp.tool.write";

@@ -5,6 +5,7 @@
 #include "datapipelines/domain/request_fields.hpp"
 #include "datapipelines/net/envelope.hpp"
 #include "datapipelines/rest/rest_support.hpp"
+#include "datapipelines/service/audit/access_audit.hpp"
 #include "datapipelines/service/audit/audit_log.hpp"
 #include "datapipelines/service/audit/rest_call_audit.hpp"
 #include "datapipelines/service/docs/skill_docs.hpp"
@@ -99,11 +100,14 @@ HttpResponse RestApi::HandleApi(const HttpRequest& request) {
                                                                 : "error",
                   code, request.correlation_id, request.remote_ip);
   };
+  const AccessTarget target{"rest", request.method, path, request.correlation_id,
+                            request.remote_ip};
   try {
     AuthenticatedRequest authenticated =
         authenticator_.Authenticate(RequestCredentials::FromHeaders(request.headers),
                                     request.remote_ip, CredentialPolicy::kApiKeyOrSession, path);
     caller = authenticated.principal;
+    RecordSuperAdminActing(auth_.audit_log(), *caller, target);
     HttpResponse response = Route(request, *caller);
     AddRateLimitHeaders(response, authenticated.rate);
     audit(response.status, "");
@@ -111,6 +115,7 @@ HttpResponse RestApi::HandleApi(const HttpRequest& request) {
   } catch (const DomainError& error) {
     HttpResponse response = ErrorEnvelope(error, request.correlation_id);
     audit(response.status, error.code().code);
+    if (caller) RecordAccessRefusal(auth_.audit_log(), *caller, error.code().code, target);
     return response;
   } catch (...) {
     audit(500, errc::kInternal.code);

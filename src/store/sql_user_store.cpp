@@ -27,7 +27,7 @@ constexpr const char* kUserColumns =
 
 User ToUser(const SqlRow& r) {
   return User{Text(r, 0), Text(r, 1), Text(r, 2), Text(r, 3), Int(r, 4) != 0, Int(r, 5) != 0,
-              Int(r, 6),  Text(r, 7), Text(r, 8), Text(r, 9), Int(r, 10), Int(r, 11) != 0};
+              Int(r, 6),  Text(r, 7), Text(r, 8), Text(r, 9), Int(r, 10),     Int(r, 11) != 0};
 }
 
 class SqlUserStore final : public UserStore {
@@ -39,6 +39,7 @@ class SqlUserStore final : public UserStore {
   std::optional<User> FindUserByEmail(const std::string& email) override;
   std::vector<User> ListUsers() override;
   void SetUserActive(const std::string& id, bool active) override;
+  void SetUserSuperAdmin(const std::string& id, bool super_admin) override;
   void SetUserPasswordHash(const std::string& id, const std::string& hash,
                            bool must_change) override;
   int64_t CountUsers() override;
@@ -76,6 +77,10 @@ std::vector<User> SqlUserStore::ListUsers() {
 
 void SqlUserStore::SetUserActive(const std::string& id, bool active) {
   sql_.Execute("UPDATE users SET is_active = $2 WHERE id = $1", {id, Bool(active)});
+}
+
+void SqlUserStore::SetUserSuperAdmin(const std::string& id, bool super_admin) {
+  sql_.Execute("UPDATE users SET is_super_admin = $2 WHERE id = $1", {id, Bool(super_admin)});
 }
 
 void SqlUserStore::SetUserPasswordHash(const std::string& id, const std::string& hash,

@@ -8,14 +8,21 @@
 namespace dp::ui {
 namespace {
 
+// The members of the active workspace. A super admin with no workspace yet (the seeded first
+// admin of a fresh server) still reaches the instance half of the page.
+Json MembersOf(UiContext& ctx) {
+  if (ctx.principal.workspace_id.empty() && ctx.can.super_admin) return Json::array();
+  return ctx.s.admin.Members(ctx.principal);
+}
+
 HttpResponse Page(UiContext& ctx, Json extra = Json::object()) {
-  Json members = ctx.s.admin.Members(ctx.principal);
+  Json members = MembersOf(ctx);
   AddHrefs(members, "/ui/admin/members", "email");
   for (Json& member : members) {
     member["flags_name"] = FlagsName({member["author"].get<bool>(), member["promoter"].get<bool>(),
                                       member["admin"].get<bool>()});
   }
-  Json model{{"members", members}};
+  Json model{{"members", members}, {"has_workspace", !ctx.principal.workspace_id.empty()}};
   if (ctx.can.super_admin) {
     Json users = ctx.s.admin.Users(ctx.principal);
     AddHrefs(users, "/ui/admin/users", "email");

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "datapipelines/domain/error_codes.hpp"
+#include "datapipelines/service/audit/access_audit.hpp"
 #include "datapipelines/service/identity/auth_service.hpp"
 #include "datapipelines/service/identity/forced_password_change.hpp"
 #include "datapipelines/service/identity/oidc/oidc_sign_in.hpp"
@@ -210,6 +211,9 @@ HttpResponse UiApp::Route(const HttpRequest& request) {
     throw DomainError(errc::kCsrfInvalid, "This form is stale or forged: reload the page.",
                       Json{{"reason", "missing_or_mismatch"}});
   }
+  RecordSuperAdminActing(
+      services_.auth.audit_log(), *principal,
+      AccessTarget{"ui", request.method, path, request.correlation_id, request.remote_ip});
   ui::UiContext ctx(request, services_, *pages_, *principal, Authenticator::CsrfTokenFor(*session));
   if (path == "/ui/logout" && request.method == "POST") return Logout(request);
   auto segments = ui::SegmentsBelowUi(path);

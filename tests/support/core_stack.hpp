@@ -40,7 +40,7 @@ inline std::string AddMemberWithKey(AuthService& auth, WorkspaceStore& workspace
   const std::string email = name + "@example.com";
   auth.accounts().CreateUser(email, name, "correct horse battery", false);
   if (!workspaces.FindWorkspaceByName(workspace)) {
-    auth.accounts().CreateWorkspace(workspace, "", email);
+    auth.accounts().CreateWorkspace(workspace, "", email, /*creator_joins=*/false);
   }
   auth.accounts().SetMembership(workspace, email, role);
   return auth.keys().CreateApiKeyFor(email, workspace, "k", scope, KeyKind::kUser, {}).plaintext;

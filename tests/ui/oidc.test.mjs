@@ -15,6 +15,7 @@ import { freePort, startServer, USER_PASSWORD } from '../e2e/support/server.mjs'
 import { keyHeader, request, sleep } from '../e2e/support/http.mjs';
 import { recordSecret } from '../e2e/support/secrets.mjs';
 import { ACCOUNTS, startProvider, subjectOf } from './support/oidc_provider.mjs';
+import { portInRange } from './support/mail_sink.mjs';
 
 const ARTIFACTS = process.env.DP_UI_ARTIFACTS ?? path.resolve('artifacts');
 const REDIRECT = [302, 303];  // the server's redirects are 303 See Other; 302 would do as well
@@ -154,7 +155,21 @@ describe('OpenID Connect sign-in through a real OpenID Provider', () => {
     idp = await startProvider({ serverBase: base, providers: PROVIDERS });
     for (const { clientSecret } of Object.values(idp.clients)) keep(clientSecret);
     scratch = mkdtempSync(path.join(os.tmpdir(), 'dp-ui-oidc-'));
-    const config = path.join(scratch, 'datapipelines.yaml');
+    const config = writeConfig('datapipelines.yaml', base);
+    // Providers configured: password sign-in is off unless turned on (auth.md §5A); this file's
+    // admin (the CLI bootstrap) and bob sign in with passwords, so it is on here.
+    server = await startServer({ DATAPIPELINES_CONFIG: config, DATAPIPELINES_AUTH_LOCAL_ENABLED: 'true' }, { port });
+    assert.equal(server.baseUrl, base);
+    browser = await puppeteer.launch({
+      executablePath: process.env.DP_CHROMIUM ?? '/usr/bin/chromium',
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+    });
+  });
+
+  /** The YAML of a server at `base` with both providers; resolves its path. */
+  function writeConfig(name, base) {
+    const config = path.join(scratch, name);
     writeFileSync(config, [
       'datapipelines:',
       '  auth:',
@@ -175,14 +190,8 @@ describe('OpenID Connect sign-in through a real OpenID Provider', () => {
       ]),
       '',
     ].join('\n'), { mode: 0o600 });
-    server = await startServer({ DATAPIPELINES_CONFIG: config }, { port });
-    assert.equal(server.baseUrl, base);
-    browser = await puppeteer.launch({
-      executablePath: process.env.DP_CHROMIUM ?? '/usr/bin/chromium',
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-    });
-  });
+    return config;
+  }
 
   after(async () => {
     await browser?.close();
@@ -213,6 +222,41 @@ describe('OpenID Connect sign-in through a real OpenID Provider', () => {
       await shot(page, '01-login');
     } finally {
       await context.close();
+    }
+  });
+
+  it('with providers and password sign-in not turned on, the login page has no password form, only the buttons', async () => {
+    // A second server on the same IdP with the same providers and no DATAPIPELINES_AUTH_LOCAL_ENABLED:
+    // unset means password sign-in is on exactly when no provider is configured (auth.md §5A).
+    const port = await portInRange();
+    const base = `http://127.0.0.1:${port}`;
+    const config = writeConfig('oidc-only.yaml', base);
+    const oidcOnly = await startServer({ DATAPIPELINES_CONFIG: config }, { port, bootstrap: false });
+    const { context, page } = await freshPage();
+    try {
+      await page.goto(`${base}/ui/login`);
+      assert.equal(await page.$('#password'), null, `no password field:\n${await page.content()}`);
+      assert.equal(await page.$('#email'), null, 'no e-mail field');
+      assert.equal(await page.$('button[data-verb=login]'), null, 'no Sign in button');
+      assert.equal(await page.$('form[action^="/ui/login"]'), null, 'no password form at all');
+      const buttons = await page.$$eval('a[data-provider]', (a) => a.map((e) => [e.dataset.provider, e.textContent.trim()]));
+      assert.deepEqual(buttons, PROVIDERS.map((p) => [p.name, p.displayName]));
+      await shot(page, '01b-login-oidc-only');
+      // Nor does a hand-made password POST open a session, even with a password the account has.
+      oidcOnly.cli(['users', 'create', '--email', 'pat@example.com', '--name', 'Pat',
+        '--password-stdin', '--json'], { stdin: `${USER_PASSWORD}\n` });
+      const posted = await request(oidcOnly, {
+        method: 'POST', path: '/ui/login',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: `email=${encodeURIComponent('pat@example.com')}&password=${encodeURIComponent(USER_PASSWORD)}`,
+      });
+      assert.notEqual(posted.status, 303, `a password POST is not a sign-in: ${posted.status}`);
+      assert.ok(![].concat(posted.headers['set-cookie'] ?? []).some((c) => /^dp_session=[^;]/.test(c)),
+        'no session cookie');
+    } finally {
+      await context.close();
+      await oidcOnly.stop('SIGKILL');
+      oidcOnly.cleanup();
     }
   });
 

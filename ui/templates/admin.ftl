@@ -1,4 +1,5 @@
 <@layout.page title="Admin" crumb="Organisation">
+<#if has_workspace!true>
 <div class="page-head"><div><h1>Workspace ${me.workspace}</h1><p>Members and their capability flags. Member changes apply to this (the active) workspace.</p></div></div>
 <div class="grid two">
   <section class="card flush" id="members">
@@ -29,6 +30,9 @@
   </section>
   <#else><@layout.forbidden what="change members"/></#if>
 </div>
+<#else>
+<div class="page-head"><div><h1>Organisation</h1><p id="no-workspace">You are in no workspace yet: create one below, then add its members from here.</p></div></div>
+</#if>
 <#if users??>
 <#macro one_time notice what>
   <#if notice.mail == "sent"><div id="mail-outcome" data-mail="sent">The one-time password went to ${notice.email} by mail; nobody else sees it. Their first sign-in asks for a new password.</div>
@@ -57,10 +61,10 @@
     <div class="card-head"><h2>Users</h2><span class="small muted">instance admins</span></div>
     <table><thead><tr><th>User</th><th>State</th><th>Created</th><th></th></tr></thead><tbody>
     <#list users as u><tr data-user="${u.email}"><td>${u.display_name}<div class="small muted">${u.email} · ${u.provider}</div></td><td><#if u.active><span class="badge ok">active</span><#else><span class="badge muted">inactive</span></#if><#if u.super_admin> <span class="badge warn">instance admin</span></#if><#if u.locked> <span class="badge error" data-locked="true">locked</span></#if><#if u.must_change_password> <span class="badge info" data-one-time="true">one-time password</span></#if><#if !u.local_password> <span class="badge muted">no password</span></#if></td><td class="small">${u.created_at}</td>
-      <td class="row"><#if u.email != me.email><form class="inline-form" method="post" action="${u.href}/${u.active?then('deactivate', 'activate')}"><input type="hidden" name="_csrf" value="${csrf}"><button type="submit"<#if u.active> class="danger"</#if> data-verb="${u.active?then('deactivate', 'activate')}">${u.active?then('Deactivate', 'Activate')}</button></form></#if>
+      <td><div class="row wrap"><#if u.email != me.email><form class="inline-form" method="post" action="${u.href}/${u.active?then('deactivate', 'activate')}"><input type="hidden" name="_csrf" value="${csrf}"><button type="submit"<#if u.active> class="danger"</#if> data-verb="${u.active?then('deactivate', 'activate')}">${u.active?then('Deactivate', 'Activate')}</button></form></#if>
         <form class="inline-form" method="post" action="${u.href}/reset-password" hx-confirm="Reset the password of ${u.email}? Their sessions end and the new one-time password replaces the old." hx-vals='{"confirmed": "yes"}'><input type="hidden" name="_csrf" value="${csrf}"><@layout.confirm question="Reset the password of ${u.email}? Their sessions end and the new one-time password replaces the old."/><button type="submit" data-verb="reset-password">Reset password</button></form>
         <#if u.local_password && u.email != me.email><form class="inline-form" method="post" action="${u.href}/disable-local" hx-confirm="Remove the password of ${u.email}? They sign in through an identity provider only." hx-vals='{"confirmed": "yes"}'><input type="hidden" name="_csrf" value="${csrf}"><@layout.confirm question="Remove the password of ${u.email}? They sign in through an identity provider only."/><button type="submit" class="danger" data-verb="disable-local">Remove password</button></form></#if>
-        <#if u.locked><form class="inline-form" method="post" action="${u.href}/unlock"><input type="hidden" name="_csrf" value="${csrf}"><button type="submit" data-verb="unlock">Unlock</button></form></#if></td></tr></#list>
+        <#if u.locked><form class="inline-form" method="post" action="${u.href}/unlock"><input type="hidden" name="_csrf" value="${csrf}"><button type="submit" data-verb="unlock">Unlock</button></form></#if></div></td></tr></#list>
     </tbody></table>
     <p class="small muted card-foot">A deactivated user's sessions and API keys stop working within the key and session cache TTL, not instantly.</p>
   </section>

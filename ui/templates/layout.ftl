@@ -58,8 +58,8 @@
 
 <#-- The password change form (ui-screens §4.14): one card for the voluntary change under
      Settings and the forced change of a one-time password. -->
-<#macro password_card>
-<section class="card" id="password">
+<#macro password_card framed=true>
+<section class="<#if framed>card</#if>" id="password">
   <h2>Change password</h2>
   <#if has_local_password!true>
   <form method="post" action="/ui/settings/password" autocomplete="off" class="stack">

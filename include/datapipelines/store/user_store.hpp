@@ -48,6 +48,7 @@ class UserStore {
   virtual std::optional<User> FindUserByEmail(const std::string& email) = 0;
   virtual std::vector<User> ListUsers() = 0;
   virtual void SetUserActive(const std::string& id, bool active) = 0;
+  virtual void SetUserSuperAdmin(const std::string& id, bool super_admin) = 0;
   // Replaces the hash ("" = no local password) and says whether it is one-time.
   virtual void SetUserPasswordHash(const std::string& id, const std::string& hash,
                                    bool must_change) = 0;

@@ -7,6 +7,7 @@
 #include "datapipelines/mail/mail_notifier.hpp"
 #include "datapipelines/service/identity/account_rules.hpp"
 #include "datapipelines/service/identity/authenticator.hpp"
+#include "datapipelines/service/identity/invitations.hpp"
 #include "datapipelines/store/duplicate_key_error.hpp"
 #include "datapipelines/util/crypto.hpp"
 
@@ -179,6 +180,7 @@ CreatedLocalUser AccountAdministration::CreateLocalUser(const Principal& actor,
   RequireSignedInAdmin(actor, "Creating a user");
   std::string password = NewOneTimePassword();
   User user = CreateUser(email, display_name, password, false, actor.user_id, /*one_time=*/true);
+  MaterializeInvitations(records_, user);
   TellOperators(user, actor.email, workspace);
   MailOutcome mail = mail_ ? mail_->SendWelcome(user, password) : MailOutcome{};
   return {std::move(user), Handed(std::move(password), std::move(mail))};
@@ -230,7 +232,8 @@ void AccountAdministration::TellOperators(const User& user, const std::string& c
 
 Workspace AccountAdministration::CreateWorkspace(const std::string& name,
                                                  const std::string& display_name,
-                                                 const std::string& created_by_email) {
+                                                 const std::string& created_by_email,
+                                                 bool creator_joins) {
   if (!IsValidWorkspaceName(name)) {
     throw DomainError(errc::kWorkspaceNameInvalid,
                       "workspace names are 1 to 63 characters of [a-z0-9_-]", {{"name", name}});
@@ -249,9 +252,9 @@ Workspace AccountAdministration::CreateWorkspace(const std::string& name,
   } catch (const DuplicateKeyError&) {
     throw duplicate();
   }
-  records_.Audit("workspace.created", created_by, "", workspace.id, "", {{"name", name}});
+  records_.Audit("auth.workspace.created", created_by, "", workspace.id, "", {{"name", name}});
   // The creator owns it: a member with every flag, as `workspaces create --owner-email` says.
-  if (!created_by_email.empty()) {
+  if (!created_by_email.empty() && creator_joins) {
     SetMembership(workspace.name, created_by_email, MemberFlags{true, true, true});
   }
   return workspace;
@@ -262,6 +265,7 @@ void AccountAdministration::SetMembership(const std::string& workspace_name,
   Workspace workspace = records_.RequireWorkspace(workspace_name);
   User user = records_.RequireUser(email);
   auto existing = records_.workspaces().FindMembership(workspace.id, user.id);
+  if (existing && existing->flags.admin && !flags.admin) RequireAnotherAdmin(workspace);
   records_.workspaces().UpsertMembership(
       Membership{workspace.id, user.id, flags, existing ? existing->joined_at_ms : records_.Now()});
   // A demotion through this instance applies to its cached keys and sessions at once.
@@ -280,6 +284,9 @@ bool AccountAdministration::RemoveMembership(const std::string& workspace_name,
                                              const std::string& email) {
   Workspace workspace = records_.RequireWorkspace(workspace_name);
   User user = records_.RequireUser(email);
+  auto existing = records_.workspaces().FindMembership(workspace.id, user.id);
+  if (!existing) return false;
+  if (existing->flags.admin) RequireAnotherAdmin(workspace);
   if (!records_.workspaces().DeleteMembership(workspace.id, user.id)) return false;
   authenticator_.ForgetUser(user.id);
   records_.Audit("workspace.member_removed", user.id, "", workspace.id, "",
@@ -359,6 +366,16 @@ BootstrapResult AccountAdministration::Bootstrap(const BootstrapRequest& given) 
                   {"created_membership", result.created_membership},
                   {"created_key", result.created_key}});
   return result;
+}
+
+void AccountAdministration::RequireAnotherAdmin(const Workspace& workspace) const {
+  // A workspace nobody administers is unmanageable: give someone else the admin flag first.
+  if (records_.workspaces().CountAdmins(workspace.id) <= 1) {
+    throw DomainError(errc::kWorkspaceLastAdmin,
+                      "This is the last admin of workspace '" + workspace.name +
+                          "': give someone else the admin flag first.",
+                      Json{{"workspace", workspace.name}});
+  }
 }
 
 bool AccountAdministration::HasLiveAuthorKey(const User& user, const Workspace& workspace) const {

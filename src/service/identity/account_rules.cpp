@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "datapipelines/util/ascii.hpp"
+
 namespace dp {
 
 std::string NormalizeEmail(std::string_view email) {
@@ -48,6 +50,14 @@ std::size_t Utf8Length(std::string_view text) {
 Json FlagsJson(const MemberFlags& given) {
   const MemberFlags flags = given.Normalized();
   return {{"author", flags.author}, {"promoter", flags.promoter}, {"admin", flags.admin}};
+}
+
+bool EmailDomainAllowed(const std::vector<std::string>& allowlist, std::string_view email) {
+  if (allowlist.empty()) return true;
+  const std::string_view domain = email.substr(email.rfind('@') + 1);
+  return std::any_of(allowlist.begin(), allowlist.end(), [&](const std::string& allowed) {
+    return AsciiEqualsIgnoreCase(allowed, domain);
+  });
 }
 
 }  // namespace dp

@@ -11,6 +11,7 @@
 #include "datapipelines/service/identity/access_policy.hpp"
 #include "datapipelines/service/identity/account_rules.hpp"
 #include "datapipelines/service/identity/api_key_format.hpp"
+#include "datapipelines/service/identity/invitations.hpp"
 #include "datapipelines/util/crypto.hpp"
 
 namespace dp {
@@ -100,7 +101,9 @@ std::optional<Principal> Authenticator::CachedApiKeyPrincipal(std::string_view t
   auto hit = key_cache_.Lookup(Sha256Hex(parsed->full), now);
   if (!hit || !hit->fresh) return std::nullopt;
   const KeyEntry& entry = hit->value;
-  if (IsExpired(entry.key.expires_at_ms, now) || !entry.user.is_active) return std::nullopt;
+  if (IsExpired(entry.key.expires_at_ms, now) || !entry.user.is_active || !entry.workspace_active) {
+    return std::nullopt;
+  }
   return PrincipalOf(entry);
 }
 
@@ -140,6 +143,7 @@ Authenticator::KeyEntry Authenticator::LoadKeyEntry(const std::string& key_id,
     auto workspace = records_.workspaces().FindWorkspaceById(entry.key.workspace_id);
     if (!workspace) RejectKey(key_id, source_ip, "workspace_unknown", false);
     entry.workspace_name = workspace->name;
+    entry.workspace_active = workspace->active();
     entry.membership = records_.CurrentFlags(entry.key.workspace_id, entry.user.id);
   }
   return entry;
@@ -168,6 +172,13 @@ Principal Authenticator::KeyPrincipal(const KeyEntry& entry, std::string_view so
     RejectKey(entry.key.id, source_ip, "expired", true);
   }
   if (!entry.user.is_active) RejectKey(entry.key.id, source_ip, "owner_inactive", false);
+  if (!entry.workspace_active) {
+    // Not-found like every other surface of a deactivated workspace; reactivating it restores
+    // the key (auth.md §11A.3).
+    throw DomainError(errc::kKeyWorkspaceInactive,
+                      "This key's workspace is deactivated: reactivating it restores the key.",
+                      Json{{"workspace", entry.workspace_name}});
+  }
   return PrincipalOf(entry);
 }
 
@@ -223,7 +234,9 @@ Authenticator::SessionEntry Authenticator::LoadSessionEntry(const std::string& t
   if (!user) throw DomainError(errc::kSessionInvalid, "the session is invalid");
   SessionEntry entry{std::move(*session), WithoutSecret(std::move(*user)), "", std::nullopt};
   if (!entry.session.workspace_id.empty()) {
-    if (auto workspace = records_.workspaces().FindWorkspaceById(entry.session.workspace_id)) {
+    auto workspace = records_.workspaces().FindWorkspaceById(entry.session.workspace_id);
+    // A deactivated workspace cannot be selected (auth.md §11A.3), by a super admin either.
+    if (workspace && workspace->active()) {
       entry.workspace_name = workspace->name;
       entry.membership = records_.CurrentFlags(workspace->id, entry.user.id);
     } else {
@@ -279,9 +292,16 @@ LoginResult Authenticator::Login(std::string_view email, std::string_view passwo
 
 LoginResult Authenticator::OpenSession(const User& user, std::string_view source_ip,
                                        std::string_view provider) {
+  // Both ways of signing in reach here, so this is where invitations become memberships.
+  MaterializeInvitations(records_, user);
   auto memberships = records_.workspaces().ListMembershipsOfUser(user.id);
   std::sort(memberships.begin(), memberships.end(), [](const auto& a, const auto& b) {
     return std::tie(a.joined_at_ms, a.workspace_id) < std::tie(b.joined_at_ms, b.workspace_id);
+  });
+  // The first membership whose workspace can be selected (a deactivated one cannot).
+  std::erase_if(memberships, [&](const Membership& m) {
+    auto workspace = records_.workspaces().FindWorkspaceById(m.workspace_id);
+    return !workspace || !workspace->active();
   });
   const int64_t now = records_.Now();
   LoginResult result;
@@ -402,6 +422,11 @@ void Authenticator::ForgetKey(const std::string& key_id) {
 void Authenticator::ForgetUser(const std::string& user_id) {
   key_cache_.EraseIf([&](const KeyEntry& entry) { return entry.user.id == user_id; });
   session_cache_.EraseIf([&](const SessionEntry& entry) { return entry.user.id == user_id; });
+}
+
+void Authenticator::ForgetAll() {
+  key_cache_.EraseIf([](const KeyEntry&) { return true; });
+  session_cache_.EraseIf([](const SessionEntry&) { return true; });
 }
 
 const std::string& Authenticator::DummyHash() {

@@ -2,6 +2,7 @@
 
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
+#include "datapipelines/service/audit/audit_log.hpp"
 #include "datapipelines/service/identity/authenticator.hpp"
 #include "datapipelines/service/identity/forced_password_change.hpp"
 #include "datapipelines/store/workspace_store.hpp"
@@ -30,6 +31,12 @@ Principal RequestAuthenticator::Identify(const RequestCredentials& credentials,
   if (has_key || policy != CredentialPolicy::kApiKeyOrSession) {
     // A key is pinned to its workspace: a header that tries to switch it is refused, not ignored.
     if (workspace_header) {
+      AuditEvent rejected;
+      rejected.event = "auth.workspace.header_rejected";
+      rejected.source_ip = remote_ip;
+      rejected.details = {{"workspace", std::string(*workspace_header)},
+                          {"path", std::string(path)}};
+      auth_.audit_log().Record(std::move(rejected));
       throw DomainError(errc::kWorkspaceHeaderForbidden,
                         "DP-Workspace is not accepted with an API key: the key's pinned workspace "
                         "is the context.");
@@ -108,7 +115,8 @@ Principal RequestAuthenticator::SelectSessionWorkspace(Principal principal,
                        Json{{"workspace", std::string(workspace_name)}});
   };
   auto workspace = workspaces_.FindWorkspaceByName(std::string(workspace_name));
-  if (!workspace) throw not_found();
+  // Deactivated cannot be selected, by a super admin either: they reactivate it first.
+  if (!workspace || !workspace->active()) throw not_found();
   auto membership = workspaces_.FindMembership(workspace->id, principal.user_id);
   if (!membership && !principal.super_admin) throw not_found();
   principal.workspace_id = workspace->id;

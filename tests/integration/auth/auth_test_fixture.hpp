@@ -47,7 +47,7 @@ class AuthServiceTest : public ::testing::Test {
                   bool super_admin = false) {
     User user = service_->accounts().CreateUser(email, "", kPassword, super_admin);
     if (!store_->Workspaces().FindWorkspaceByName(workspace))
-      service_->accounts().CreateWorkspace(workspace, "", email);
+      service_->accounts().CreateWorkspace(workspace, "", email, /*creator_joins=*/false);
     service_->accounts().SetMembership(workspace, email, role);
     return user;
   }

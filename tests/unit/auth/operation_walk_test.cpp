@@ -58,8 +58,8 @@ class OperationWalk : public ::testing::Test {
   // no longer a member): issued while a workspace admin (who may issue any scope), then
   // demoted or removed, so flags below what the scope needs are the "issuer lost the role" case.
   static const std::string& Key(Scope scope, std::optional<MemberFlags> flags) {
-    std::string name = std::string(ToString(scope)) + "_" +
-                       (flags ? FlagsName(*flags) : std::string("none"));
+    std::string name =
+        std::string(ToString(scope)) + "_" + (flags ? FlagsName(*flags) : std::string("none"));
     for (char& c : name) {
       if (c == '+') c = '_';
     }
@@ -106,7 +106,11 @@ class OperationWalk : public ::testing::Test {
                            std::optional<MemberFlags> flags) {
     HttpRequest request;
     request.method = route.method;
-    request.path = std::regex_replace(route.pattern, std::regex(R"(\{[a-z_]+\})"), "1");
+    // A workspace route names the key's own workspace: naming another is not-found before any
+    // floor is judged (a workspace you cannot reach does not exist).
+    std::string pattern = std::regex_replace(
+        route.pattern, std::regex(R"(^/api/v1/workspaces/\{name\})"), "/api/v1/workspaces/walk");
+    request.path = std::regex_replace(pattern, std::regex(R"(\{[a-z_]+\})"), "1");
     request.target = request.path;
     if (route.method == "POST" || route.method == "PUT") request.body = "{}";
     request.headers.Add("DP-API-Key", Key(scope, flags));
@@ -172,8 +176,7 @@ class OperationWalk : public ::testing::Test {
     }
     std::optional<MemberFlags> lower = JustBelow(access.min_role);
     Refusal refusal = call(access.min_scope, lower);
-    EXPECT_TRUE(refusal.code == "auth.role_required" ||
-                refusal.code == "auth.key_issuer_role_lost")
+    EXPECT_TRUE(refusal.code == "auth.role_required" || refusal.code == "auth.key_issuer_role_lost")
         << what << " by " << (lower ? FlagsName(*lower) : "a non-member") << ": " << refusal.code;
     EXPECT_EQ(refusal.details.value("required", ""), ToString(access.min_role)) << what;
   }
@@ -228,12 +231,10 @@ TEST_F(OperationWalk, EveryRowIsReachedFromASurfaceOrAService) {
     named.insert(entry->definition->operation);
   }
   for (const RestRouteInfo& route : app_->Rest().Routes()) named.insert(route.operation);
-  // Checked inside a service only: the UI's member administration, endpoint key issuance
-  // (through POST /auth/api-keys) and retiring another workspace's fact (inside a tool call).
-  const std::set<Operation> service_only = {
-      Operation::kWorkspaceMembersList, Operation::kWorkspaceMembersSet,
-      Operation::kWorkspaceMembersRemove, Operation::kEndpointsIssueKey,
-      Operation::kSemanticsRetireForeignFact};
+  // Checked inside a service only: endpoint key issuance (through POST /auth/api-keys) and
+  // retiring another workspace's fact (inside a tool call).
+  const std::set<Operation> service_only = {Operation::kEndpointsIssueKey,
+                                            Operation::kSemanticsRetireForeignFact};
   for (const OperationAccess& row : AllOperations()) {
     EXPECT_NE(named.count(row.operation) + service_only.count(row.operation), 0u) << row.name;
     EXPECT_FALSE(named.count(row.operation) && service_only.count(row.operation)) << row.name;

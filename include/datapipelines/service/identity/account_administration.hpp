@@ -116,8 +116,10 @@ class AccountAdministration {
   // is the operator's and is kept. Either way the lockout is cleared and the user's sessions
   // end.
   std::string SetPassword(const std::string& email, const std::string& password);
+  // `creator_joins`: the creator becomes its admin (the CLI's --owner-email, the admin screen);
+  // over REST a super admin creates it without a membership of their own.
   Workspace CreateWorkspace(const std::string& name, const std::string& display_name,
-                            const std::string& created_by_email);
+                            const std::string& created_by_email, bool creator_joins = true);
   void SetMembership(const std::string& workspace_name, const std::string& email,
                      MemberFlags flags);
   // False when the user was not a member.
@@ -132,6 +134,8 @@ class AccountAdministration {
 
  private:
   bool HasLiveAuthorKey(const User& user, const Workspace& workspace) const;
+  // workspace.last_admin (409) when the workspace has a single admin.
+  void RequireAnotherAdmin(const Workspace& workspace) const;
   // Replaces the password, clears the lockout, ends every session of the user.
   void ReplacePassword(const User& user, const std::string& password, bool one_time);
   void TellOperators(const User& user, const std::string& created_by, const std::string& workspace);

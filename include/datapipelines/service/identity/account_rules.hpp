@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "datapipelines/domain/access.hpp"
 #include "datapipelines/util/json.hpp"
@@ -20,6 +21,9 @@ std::string NormalizeEmail(std::string_view email);
 bool IsValidEmail(std::string_view normalized_email);
 // [a-z0-9_-]{1,63}
 bool IsValidWorkspaceName(std::string_view name);
+// Whether the e-mail's domain may sign in through a provider (auth.md §4.3): any when the
+// allowlist is empty, else one of its domains, compared without case.
+bool EmailDomainAllowed(const std::vector<std::string>& allowlist, std::string_view email);
 // Counts UTF-8 code points, not bytes.
 std::size_t Utf8Length(std::string_view text);
 // {"author": …, "promoter": …, "admin": …}, normalised (an admin authors): the wire and audit

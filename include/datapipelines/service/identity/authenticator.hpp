@@ -70,11 +70,15 @@ class Authenticator {
   // An admin clears the lockout (unlock, or a password reset).
   void Unlock(const std::string& email);
   bool local_accounts_enabled() const { return options_.local_accounts_enabled; }
+  // Where the request-level auth events go (auth.workspace.header_rejected).
+  AuditLog& audit_log() const { return records_.audit_log(); }
 
   // Drop cached validations after a store write (call after the write: a concurrent refresh
   // that read the old row loses its Put).
   void ForgetKey(const std::string& key_id);
   void ForgetUser(const std::string& user_id);
+  // Every cached validation (a workspace was deactivated or restored).
+  void ForgetAll();
 
   // The fast pre-check stored beside a key's Argon2 hash (hex of an HMAC-SHA256).
   static std::string ApiKeyCheck(std::string_view full_token);
@@ -91,6 +95,7 @@ class Authenticator {
     User user;         // password_hash cleared
     std::string workspace_name;
     std::optional<MemberFlags> membership;
+    bool workspace_active = true;  // a key pinned to a deactivated workspace is refused
   };
   struct SessionEntry {
     Session session;

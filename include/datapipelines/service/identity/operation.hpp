@@ -92,7 +92,16 @@ namespace dp {
   /* workspace administration */                                                                \
   X(kWorkspaceMembersList, "workspace_members_list", kRead, kView, false)                       \
   X(kWorkspaceMembersSet, "workspace_members_set", kAuthor, kWsAdmin, true)                     \
-  X(kWorkspaceMembersRemove, "workspace_members_remove", kAuthor, kWsAdmin, true)
+  X(kWorkspaceMembersRemove, "workspace_members_remove", kAuthor, kWsAdmin, true)               \
+  X(kWorkspacesList, "workspaces_list", kRead, kView, false)                                    \
+  X(kWorkspacesGet, "workspaces_get", kRead, kView, false)                                      \
+  X(kWorkspacesCreate, "workspaces_create", kAuthor, kSuperAdmin, true)                         \
+  X(kWorkspacesUpdate, "workspaces_update", kAuthor, kWsAdmin, true)                            \
+  X(kWorkspacesDeactivate, "workspaces_deactivate", kAuthor, kSuperAdmin, true)                 \
+  /* instance administration: people (no create: they arrive by sign-in or the admin screen) */ \
+  X(kUsersList, "users_list", kAuthor, kSuperAdmin, false)                                      \
+  X(kUsersSetActive, "users_set_active", kAuthor, kSuperAdmin, true)                            \
+  X(kUsersSetSuperAdmin, "users_set_super_admin", kAuthor, kSuperAdmin, true)
 
 enum class Operation {
 #define DP_OPERATION_ENUM(id, name, scope, role, mutating) id,

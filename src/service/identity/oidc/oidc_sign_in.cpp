@@ -16,14 +16,6 @@ namespace {
 // PKCE S256 (RFC 7636 §4.2): the challenge is the verifier's SHA-256, base64url.
 std::string CodeChallenge(const std::string& verifier) { return Base64Url(Sha256(verifier)); }
 
-bool DomainAllowed(const std::vector<std::string>& allowlist, const std::string& email) {
-  if (allowlist.empty()) return true;
-  const std::string domain = email.substr(email.rfind('@') + 1);
-  return std::any_of(allowlist.begin(), allowlist.end(), [&](const std::string& allowed) {
-    return AsciiEqualsIgnoreCase(allowed, domain);
-  });
-}
-
 std::string StringClaim(const Json& claims, const char* name) {
   const auto it = claims.find(name);
   return it != claims.end() && it->is_string() ? it->get<std::string>() : "";
@@ -120,7 +112,7 @@ User OidcSignIn::Provision(const std::string& provider, const Json& claims,
   if (claims.contains("email_verified") && claims["email_verified"] == false) {
     Refuse(provider, "email_unverified", source_ip, email);
   }
-  if (!DomainAllowed(options_.allowlist_domains, email)) {
+  if (!EmailDomainAllowed(options_.allowlist_domains, email)) {
     records_.Audit("auth.login.domain_not_allowed", "", "", "", source_ip,
                    {{"email", email}, {"provider", provider}});
     throw DomainError(errc::kLoginDomainNotAllowed,
