@@ -116,6 +116,7 @@ TEST_F(ApiKeyAuth, IssuerRemovedFromTheWorkspaceLosesEveryTool) {
 
 TEST_F(ApiKeyAuth, DemotionThroughTheServiceIsImmediate) {
   MakeMember("alice@example.com", MemberFlags{true, true, true});
+  MakeMember("owner@example.com", MemberFlags{true, false, true});  // the workspace keeps an admin
   IssuedApiKey key = KeyFor("alice@example.com", Scope::kAuthor);
   service_->authentication().AuthenticateApiKey(key.plaintext, "");
   service_->accounts().SetMembership("default", "alice@example.com", MemberFlags{});

@@ -168,7 +168,7 @@ TEST_F(Operator, SetPasswordAndChangeOwnPassword) {
             "auth.login.bad_credentials");
   service_->accounts().ChangeOwnPassword(login.principal, generated, "a-third-long-password");
   service_->authentication().Login("pat@example.com", "a-third-long-password", "10.0.0.9");
-  EXPECT_EQ(store_->Audit().ListAudit("auth.user.password_reset", 5).size(), 2u);
+  EXPECT_EQ(store_->Audit().ListAudit("auth.password.reset", 5).size(), 2u);
 }
 
 }  // namespace

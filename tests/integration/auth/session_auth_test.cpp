@@ -121,7 +121,7 @@ TEST_F(SessionAuth, PasswordChangeEndsTheOtherSessionsOnly) {
   }
   EXPECT_EQ(service_->authentication().AuthenticateSession(carol.token).email, "carol@example.com");
   EXPECT_EQ(service_->authentication().AuthenticateApiKey(key.plaintext, "").user_id, me.user_id);
-  auto audit = store_->Audit().ListAudit("auth.user.password_changed", 5);
+  auto audit = store_->Audit().ListAudit("auth.password.changed", 5);
   ASSERT_EQ(audit.size(), 1u);
   EXPECT_EQ(audit[0].details["other_sessions_ended"], 2);
   EXPECT_EQ(audit[0].details.dump().find("passphrase"), std::string::npos);
