@@ -128,8 +128,9 @@ OperatorCommands::OperatorCommands(CLI::App& app) {
   workspaces_create_ = workspaces->add_subcommand("create", "Create a workspace");
   workspaces_create_->add_option("--name", o.workspace)->required();
   workspaces_create_->add_option("--display-name", o.display_name);
-  workspaces_create_->add_option("--owner-email", o.email, "Creator (becomes ws_admin)")
-      ->required();
+  workspaces_create_->add_option("--owner-email", o.email,
+                                 "Creator, who becomes its admin (default: none; add members "
+                                 "with `members set`)");
   json_flag(workspaces_create_);
   workspaces_list_ = workspaces->add_subcommand("list", "List workspaces");
   json_flag(workspaces_list_);

@@ -17,7 +17,7 @@ describe('template resources over the SDK client', () => {
   before(async () => {
     ({ client } = await sdkClient(ctx.server, ctx.server.adminKey));
     ctx.server.createUser('rhea@e2e.test', null);
-    ctx.server.cli(['workspaces', 'create', '--name', 'other', '--owner-email', 'rhea@e2e.test']);
+    ctx.server.cli(['workspaces', 'create', '--name', 'other']);
     ctx.server.cli(['members', 'set', '--workspace', 'other', '--email', 'rhea@e2e.test',
       '--role', 'author']);
     const key = ctx.server.createKey('rhea@e2e.test', { scope: 'author', workspace: 'other' });

@@ -69,7 +69,7 @@ describe('resources, prompts and the manual over the SDK client', () => {
     server.createUser('bob@e2e.test', 'author');
     bob = await agent(server, server.createKey('bob@e2e.test', { scope: 'author' }).api_key);
     server.createUser('rhea@e2e.test', null);
-    server.cli(['workspaces', 'create', '--name', 'other', '--owner-email', 'rhea@e2e.test']);
+    server.cli(['workspaces', 'create', '--name', 'other']);
     server.cli(['members', 'set', '--workspace', 'other', '--email', 'rhea@e2e.test',
       '--role', 'viewer']);
     rhea = await agent(server, server.createKey('rhea@e2e.test', { scope: 'read', workspace: 'other' })

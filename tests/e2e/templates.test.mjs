@@ -38,7 +38,7 @@ describe('templates over MCP and REST', () => {
     ({ client } = await sdkClient(ctx.server, ctx.server.adminKey));
     // A second workspace with its own author, to prove isolation.
     ctx.server.createUser('bea@e2e.test', null);
-    ctx.server.cli(['workspaces', 'create', '--name', 'other', '--owner-email', 'bea@e2e.test']);
+    ctx.server.cli(['workspaces', 'create', '--name', 'other']);
     ctx.server.cli(['members', 'set', '--workspace', 'other', '--email', 'bea@e2e.test',
       '--role', 'author']);
     const key = ctx.server.createKey('bea@e2e.test', { scope: 'author', workspace: 'other' });
