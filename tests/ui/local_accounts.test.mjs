@@ -406,7 +406,7 @@ describe('local password accounts in headless chromium', () => {
     const out = offServer.cli(['users', 'create', '--email', 'cli@local.test', '--name', 'Cli', '--json'],
       { allowFail: true });
     assert.equal(out.status, 0, `users create without --password: ${JSON.stringify(out.json ?? out.stdout)}`);
-    const password = out.json?.password ?? out.json?.generated_password;
+    const password = out.json?.one_time_password;
     assert.ok(typeof password === 'string' && password.length >= 16, JSON.stringify(out.json));
     recordSecret(password);
     const p = await freshPage();

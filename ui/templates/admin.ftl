@@ -56,7 +56,7 @@
   <#if created_user.membership_refusal??><div class="small" data-membership-refused="${created_user.membership_refusal.code}">No membership was written: ${created_user.membership_refusal.message} (<code>${created_user.membership_refusal.code}</code>). The account stands; add it from the members form of that workspace.</div></#if>
 </div>
 </#if>
-<div class="grid halves">
+<div class="stack">
   <section class="card flush" id="users">
     <div class="card-head"><h2>Users</h2><span class="small muted">instance admins</span></div>
     <table><thead><tr><th>User</th><th>State</th><th>Created</th><th></th></tr></thead><tbody>
