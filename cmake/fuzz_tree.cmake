@@ -3,13 +3,14 @@
 # dp_dispatcher_fuzz — tests/fuzz/dispatcher_fuzz.cpp over the JSON-RPC dispatcher
 # (McpHttpEndpoint → McpServer) and the real auth, audit and SQLite metadata store it needs.
 # The whole module graph (connectors, executor, templates, DuckDB) is ~220 sanitized sources (~15
-# CPU-minutes cold, over the fuzz test's budget); these 65 are the ones the dispatcher links,
+# CPU-minutes cold, over the fuzz test's budget); these are the ones the dispatcher links (the
+# account services call the mail notices, so mail/ comes too),
 # at -O1 with line tables only (ASan/UBSan reports keep file:line, objects stay small).
 set(DP_FUZZ_FLAGS -O1 -gline-tables-only -fno-omit-frame-pointer
                   -fsanitize=address,undefined -fno-sanitize-recover=undefined)
 
 set(dp_fuzz_sources "")
-foreach(dir util domain limits net store)
+foreach(dir util domain limits net store mail)
   file(GLOB module_sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/${dir}/*.cpp)
   list(APPEND dp_fuzz_sources ${module_sources})
 endforeach()
@@ -24,7 +25,8 @@ foreach(source
     service/audit/audit_log.cpp service/identity/auth_service.cpp service/identity/auth_records.cpp
     service/identity/authenticator.cpp service/identity/api_key_service.cpp service/identity/account_administration.cpp
     service/docs/skill_docs.cpp service/list_window.cpp
-    service/identity/request_authenticator.cpp
+    service/identity/request_authenticator.cpp service/identity/forced_password_change.cpp
+    service/identity/invitations.cpp service/audit/access_audit.cpp
     mcp/mcp_server.cpp mcp/mcp_http_endpoint.cpp mcp/json_schema_validator.cpp
     mcp/tool_catalog.cpp mcp/tool_definitions.cpp mcp/resource_cursor.cpp
     mcp/tools/docs_tools.cpp)
@@ -44,7 +46,8 @@ target_precompile_headers(dp_dispatcher_deps PRIVATE
                           ${PROJECT_SOURCE_DIR}/include/datapipelines/prelude.hpp)
 target_compile_options(dp_dispatcher_deps PRIVATE "SHELL:-Xclang -fno-pch-timestamp")
 target_link_libraries(dp_dispatcher_deps PUBLIC
-    Threads::Threads nlohmann_json::nlohmann_json spdlog::spdlog OpenSSL::Crypto
+    Threads::Threads nlohmann_json::nlohmann_json spdlog::spdlog OpenSSL::Crypto OpenSSL::SSL
+    Boost::headers
     PkgConfig::SQLITE3 PkgConfig::PQXX PkgConfig::HIREDIS PkgConfig::ARGON2)
 
 file(GLOB DP_SKILL_FILES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/skill/*.md

@@ -76,23 +76,27 @@ constexpr int kInputsPerStack = 20000;
 
 struct Member {
   const char* name;
-  MemberFlags role;
+  MemberFlags flags;
   Scope scope;
 };
 
 // One workspace, one user per principal. "lost" is demoted after its author key was issued,
 // "removed" leaves the workspace, "revoked" keeps its membership and loses its key.
 constexpr Member kMembers[] = {
-    {"viewer", MemberFlags{}, Scope::kRead},    {"operator", MemberFlags{}, Scope::kExecute},
-    {"author", MemberFlags{true, true, false}, Scope::kAuthor},  {"admin", MemberFlags{true, true, true}, Scope::kAuthor},
-    {"readkey", MemberFlags{true, true, false}, Scope::kRead},   {"lost", MemberFlags{true, true, false}, Scope::kAuthor},
-    {"removed", MemberFlags{true, true, false}, Scope::kAuthor}, {"revoked", MemberFlags{true, true, false}, Scope::kAuthor},
+    {"viewer", MemberFlags{}, Scope::kRead},
+    {"operator", MemberFlags{}, Scope::kExecute},
+    {"author", MemberFlags{true, true, false}, Scope::kAuthor},
+    {"admin", MemberFlags{true, true, true}, Scope::kAuthor},
+    {"readkey", MemberFlags{true, true, false}, Scope::kRead},
+    {"lost", MemberFlags{true, true, false}, Scope::kAuthor},
+    {"removed", MemberFlags{true, true, false}, Scope::kAuthor},
+    {"revoked", MemberFlags{true, true, false}, Scope::kAuthor},
     {"super", MemberFlags{}, Scope::kAuthor},
 };
 
 // What the key may do, as the server should see it (nullopt: the key authenticates nowhere).
 struct Grant {
-  std::optional<MemberFlags> role;
+  std::optional<MemberFlags> flags;
   Scope scope;
   bool super_admin;
   bool authenticates;
@@ -379,7 +383,7 @@ Expectation Expect(const std::string& body) {
 bool Permits(const Grant& grant, const ToolDefinition& tool) {
   if (grant.scope < tool.access().min_scope) return false;
   if (grant.super_admin) return true;
-  return grant.flags && *grant.flags >= tool.access().min_role;
+  return grant.flags && Satisfies(*grant.flags, tool.access().min_role);
 }
 
 void CheckResponse(const HttpRequest& request, const HttpResponse& response,

@@ -18,6 +18,7 @@ import { spawnOn } from '../e2e/support/restart.mjs';
 import { request } from '../e2e/support/http.mjs';
 import { recordSecret } from '../e2e/support/secrets.mjs';
 import { oneTimePasswordOf, portInRange, startMailSink } from './support/mail_sink.mjs';
+import { watchedPage } from './support/watched_page.mjs';
 
 const ARTIFACTS = process.env.DP_UI_ARTIFACTS ?? path.resolve('artifacts');
 const SEED_EMAIL = 'owner@local.test';
@@ -49,20 +50,7 @@ async function shot(p, name) {
 
 async function freshPage() {
   const context = await browser.createBrowserContext();
-  const p = await context.newPage();
-  await p.setViewport({ width: 1360, height: 900 });
-  p.on('dialog', async (d) => {
-    if (d.type() === 'confirm') {
-      confirms.push(d.message());
-      await d.accept();
-    } else {
-      dialogs.push(d.message());
-      await d.dismiss();
-    }
-  });
-  p.on('console', (m) => {
-    if (/Content Security Policy|Refused to/i.test(m.text())) cspViolations.push(m.text());
-  });
+  const p = await watchedPage(context, { confirms, dialogs, cspViolations });
   p.context = context;
   return p;
 }

@@ -16,6 +16,7 @@ import { startDemoServer } from '../e2e/support/demo_server.mjs';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, BINARY, USER_PASSWORD } from '../e2e/support/server.mjs';
 import { bearerHeader, request, sdkClient, toolPayload } from '../e2e/support/http.mjs';
 import { recordSecret } from '../e2e/support/secrets.mjs';
+import { watchedPage } from './support/watched_page.mjs';
 
 const CACHE_TTL_SECONDS = 2;
 const XSS = '<script>alert(1)</script>';
@@ -42,21 +43,7 @@ async function shot(p, name) {
 }
 
 async function newPage(context) {
-  const p = await context.newPage();
-  await p.setViewport({ width: 1360, height: 900 });
-  p.on('dialog', async (d) => {
-    if (d.type() === 'confirm') {
-      confirms.push(d.message());
-      await d.accept();
-    } else {
-      dialogs.push(d.message());
-      await d.dismiss();
-    }
-  });
-  p.on('console', (m) => {
-    if (/Content Security Policy|Refused to/i.test(m.text())) cspViolations.push(m.text());
-  });
-  return p;
+  return watchedPage(context, { confirms, dialogs, cspViolations });
 }
 
 async function login(p, email, password, next = '/ui/') {
