@@ -61,10 +61,10 @@
 #include "datapipelines/service/identity/account_service.hpp"
 #include "datapipelines/service/identity/auth_service.hpp"
 #include "datapipelines/service/identity/local_admin_seed.hpp"
-#include "datapipelines/service/identity/workspace_service.hpp"
 #include "datapipelines/service/identity/oidc/oidc_sign_in.hpp"
 #include "datapipelines/service/identity/request_authenticator.hpp"
 #include "datapipelines/service/identity/workspace_admin_service.hpp"
+#include "datapipelines/service/identity/workspace_service.hpp"
 #include "datapipelines/service/pipelines/check_run_service.hpp"
 #include "datapipelines/service/pipelines/pipeline_service.hpp"
 #include "datapipelines/service/semantics/semantics_service.hpp"
@@ -521,7 +521,8 @@ struct Application::Impl {
 
   // [ui] the pages for the human verbs, over the same services (issue 17)
   void WireUi() {
-    workspace_admin = std::make_unique<WorkspaceAdminService>(auth->accounts());
+    workspace_admin =
+        std::make_unique<WorkspaceAdminService>(auth->accounts(), workspace_service.get());
     account = std::make_unique<AccountService>(auth->accounts());
     if (!config.oidc_providers.empty()) {
       // Discovery documents, key sets and tokens are small: a larger answer is not one.

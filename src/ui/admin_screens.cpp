@@ -23,6 +23,9 @@ HttpResponse Page(UiContext& ctx, Json extra = Json::object()) {
                                       member["admin"].get<bool>()});
   }
   Json model{{"members", members}, {"has_workspace", !ctx.principal.workspace_id.empty()}};
+  if (ctx.can.admin_workspace && !ctx.principal.workspace_id.empty()) {
+    model["invitations"] = ctx.s.admin.Invitations(ctx.principal);
+  }
   if (ctx.can.super_admin) {
     Json users = ctx.s.admin.Users(ctx.principal);
     AddHrefs(users, "/ui/admin/users", "email");
@@ -63,6 +66,11 @@ HttpResponse CreateUser(UiContext& ctx) {
 }
 
 std::optional<HttpResponse> AdminVerb(UiContext& ctx, const std::vector<std::string>& s) {
+  if (s[1] == "members" && s.size() == 2 && ctx.Form("add")) {
+    const bool invited =
+        ctx.s.admin.AddMember(ctx.principal, ctx.FormOr("email"), FlagsFromForm(ctx));
+    return UiContext::Redirect("/ui/admin", invited ? "invited" : "saved");
+  }
   if (s[1] == "members" && s.size() == 2) {
     ctx.s.admin.SetMember(ctx.principal, ctx.FormOr("email"), FlagsFromForm(ctx));
     return UiContext::Redirect("/ui/admin", "saved");

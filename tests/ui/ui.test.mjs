@@ -552,6 +552,13 @@ describe('the web UI in headless chromium', () => {
     await page.click(`tr[data-member="${NEWCOMER}"] input[name=admin]`);
     await clickAndWait(page, `tr[data-member="${NEWCOMER}"] button[data-verb=set-flags]`);
     assert.equal(await flags(), 'author+promoter+admin', 'an admin always authors');
+    // Someone with no account yet is invited, listed apart from the members.
+    await page.type('#m-email', 'later@ui.test');
+    await page.click('#m-promoter');
+    await clickAndWait(page, 'button[data-verb=add-member]');
+    assert.match(await text(page, '.alert.ok'), /Invited/);
+    assert.equal(await page.$('tr[data-member="later@ui.test"]'), null, 'an invitation is no member');
+    assert.match(await text(page, 'li[data-invitation="later@ui.test"]'), /promoter/);
     assert.ok(await page.$('#users'), 'an instance admin sees the users');
     await shot(page, '23-admin');
     await clickAndWait(page, `tr[data-member="${NEWCOMER}"] button[data-verb=remove-member]`);

@@ -16,13 +16,18 @@
         <#if can.admin_workspace><td><form class="inline-form" method="post" action="${m.href}/remove" hx-confirm="Remove ${m.email} from workspace “${me.workspace}”?" hx-vals='{"confirmed": "yes"}'><input type="hidden" name="_csrf" value="${csrf}"><@layout.confirm question="Remove ${m.email} from workspace “${me.workspace}”?"/><button type="submit" class="danger" data-verb="remove-member">Remove</button></form></td></#if></tr>
     </#list>
     </tbody></table>
+    <#if invitations?? && invitations?has_content>
+    <div class="card-foot" id="invitations"><b class="small">Invited — a member at their first sign-in</b>
+      <ul><#list invitations as i><li data-invitation="${i.email}">${i.email} <span class="small muted"><#if i.author>author </#if><#if i.promoter>promoter </#if><#if i.admin>admin</#if><#if !i.author && !i.promoter && !i.admin>viewer</#if></span></li></#list></ul></div>
+    </#if>
   </section>
   <#if can.admin_workspace>
   <section class="card" id="add-member">
     <h2>Add a member</h2>
     <form method="post" action="/ui/admin/members">
       <input type="hidden" name="_csrf" value="${csrf}">
-      <div class="field"><label for="m-email">Email of an existing user</label><input id="m-email" type="email" name="email" required></div>
+      <input type="hidden" name="add" value="1">
+      <div class="field"><label for="m-email">Email</label><input id="m-email" type="email" name="email" required><div class="hint">Someone without an account yet is invited: they become a member, with these flags, at their first sign-in.</div></div>
       <div class="field"><fieldset class="flags"><legend class="small muted">Flags</legend><label><input type="checkbox" name="author" id="m-author"> author</label><label><input type="checkbox" name="promoter" id="m-promoter"> promoter</label><label><input type="checkbox" name="admin" id="m-admin"> admin</label></fieldset>
         <div class="hint">No flag: a viewer, who reads and runs. Author builds and edits; promoter releases and promotes; admin also manages datasources and members (and always authors).</div></div>
       <button type="submit" class="primary" data-verb="add-member">Add</button>

@@ -100,7 +100,8 @@
   "user_activated": "User activated.", "user_deactivated": "User deactivated. Their sessions and keys stop working within the cache TTL.",
   "workspace_created": "Workspace created. You are its admin.",
   "local_disabled": "Password sign-in removed: the account signs in through an identity provider only. Its password sessions ended.",
-  "user_unlocked": "Unlocked: the account may sign in again."}>
+  "user_unlocked": "Unlocked: the account may sign in again.",
+  "invited": "Invited: nobody has that e-mail yet, so they become a member, with these flags, at their first sign-in."}>
 <#if flash_ok?? && copy[flash_ok]??><div class="alert ok" role="status" data-flash="${flash_ok}">${copy[flash_ok]}</div></#if>
 <#if refusal??><@error_state error=refusal/></#if>
 </#macro>

@@ -1,5 +1,7 @@
 #include "datapipelines/service/identity/workspace_admin_service.hpp"
 
+#include "datapipelines/service/identity/workspace_service.hpp"
+
 #include "datapipelines/domain/domain_error.hpp"
 #include "datapipelines/domain/error_codes.hpp"
 #include "datapipelines/service/identity/access_policy.hpp"
@@ -54,6 +56,20 @@ void WorkspaceAdminService::SetMember(const Principal& principal, const std::str
                                       MemberFlags flags) {
   EnforceAccess(principal, Operation::kWorkspaceMembersSet);
   auth_.SetMembership(principal.workspace_name, email, flags);
+}
+
+bool WorkspaceAdminService::AddMember(const Principal& principal, const std::string& email,
+                                      MemberFlags flags) {
+  if (!workspaces_) {
+    SetMember(principal, email, flags);
+    return false;
+  }
+  return workspaces_->AddMember(principal, email, flags).invited;
+}
+
+Json WorkspaceAdminService::Invitations(const Principal& principal) {
+  if (!workspaces_) return Json::array();
+  return workspaces_->Members(principal)["invitations"];
 }
 
 void WorkspaceAdminService::RemoveMember(const Principal& principal, const std::string& email) {

@@ -224,6 +224,8 @@ Json HostileModel() {
        {{"email", kHostile}, {"mail", "failed"}, {"mail_reason", kHostile}, {"password", kHostile}}},
       {"reset_user", {{"email", kHostile}, {"mail", "sent"}}},
       {"local_enabled", true},
+      {"invitations",
+       {{{"email", kHostile}, {"author", true}, {"promoter", false}, {"admin", false}}}},
       {"has_local_password", true},
       {"workspaces", {{{"name", kHostile}, {"display_name", kHostile}, {"created_at", "t"}}}},
       {"mcp_url", kHostile},

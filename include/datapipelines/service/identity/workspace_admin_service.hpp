@@ -24,6 +24,7 @@
 namespace dp {
 
 class AccountAdministration;
+class WorkspaceService;
 struct User;
 struct Workspace;
 
@@ -51,7 +52,10 @@ struct NewUserRequest {
 
 class WorkspaceAdminService {
  public:
-  explicit WorkspaceAdminService(AccountAdministration& auth) : auth_(auth) {}
+  // `workspaces` (may be null: no invitations) invites the e-mails nobody has an account for.
+  explicit WorkspaceAdminService(AccountAdministration& auth,
+                                 WorkspaceService* workspaces = nullptr)
+      : auth_(auth), workspaces_(workspaces) {}
 
   // [{user_id, email, display_name, author, promoter, admin, joined_at}] of the active
   // workspace.
@@ -59,6 +63,11 @@ class WorkspaceAdminService {
   // Adds `email` to the active workspace with `flags`, or replaces its flags.
   void SetMember(const Principal& principal, const std::string& email, MemberFlags flags);
   void RemoveMember(const Principal& principal, const std::string& email);
+  // Adds `email` to the active workspace; true when nobody has that e-mail yet and it was
+  // invited instead (auth.md §4.6), to become a member at their first sign-in.
+  bool AddMember(const Principal& principal, const std::string& email, MemberFlags flags);
+  // [{email, author, promoter, admin, invited_by, invited_at}] of the active workspace.
+  Json Invitations(const Principal& principal);
   // [UserView + {provider, local_password, must_change_password, locked}]
   Json Users(const Principal& principal);
   Json Workspaces(const Principal& principal);  // [WorkspaceView]
@@ -74,6 +83,7 @@ class WorkspaceAdminService {
 
  private:
   AccountAdministration& auth_;
+  WorkspaceService* workspaces_;
 };
 
 }  // namespace dp
