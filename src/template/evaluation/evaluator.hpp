@@ -10,6 +10,7 @@
 #include <string>
 #include <unordered_map>
 #include <vector>
+#include "datapipelines/util/html_escape.hpp"
 
 #include <boost/container/small_vector.hpp>
 
@@ -281,6 +282,6 @@ class Evaluator {
   std::map<const Namespace*, ValuePtr> namespace_hashes_;
 };
 
-std::string HtmlEscape(std::string_view text);
+using dp::HtmlEscape;
 
 }  // namespace dp::tmpl
