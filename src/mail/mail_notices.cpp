@@ -64,6 +64,33 @@ MailMessage NoticeMessage(const MailSettings& settings, std::vector<std::string>
 
 }  // namespace
 
+std::string HtmlEscape(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out.push_back(c);
+    }
+  }
+  return out;
+}
+
 MailMessage CredentialMail(const MailSettings& settings, CredentialMailKind kind, const User& user,
                            const std::string& one_time_password) {
   const bool welcome = kind == CredentialMailKind::kWelcome;

@@ -6,7 +6,6 @@
 // Every interpolated value is HTML-escaped in the HTML part.
 #include <string>
 #include <string_view>
-#include "datapipelines/util/html_escape.hpp"
 
 #include "datapipelines/mail/mail_message.hpp"
 #include "datapipelines/mail/mail_settings.hpp"
@@ -21,4 +20,7 @@ enum class CredentialMailKind { kWelcome, kPasswordReset };
 MailMessage CredentialMail(const MailSettings& settings, CredentialMailKind kind, const User& user,
                            const std::string& one_time_password);
 MailMessage NewUserMail(const MailSettings& settings, const NewUserNotice& notice);
+// & < > " ' as entities.
+std::string HtmlEscape(std::string_view text);
+
 }  // namespace dp

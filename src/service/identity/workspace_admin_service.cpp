@@ -69,7 +69,7 @@ bool WorkspaceAdminService::AddMember(const Principal& principal, const std::str
 
 Json WorkspaceAdminService::Invitations(const Principal& principal) {
   if (!workspaces_) return Json::array();
-  return workspaces_->Invitations(principal);
+  return workspaces_->Members(principal)["invitations"];
 }
 
 void WorkspaceAdminService::RemoveMember(const Principal& principal, const std::string& email) {

@@ -153,16 +153,11 @@ Json WorkspaceService::Members(const Principal& in_workspace) {
       members.push_back(MemberView(m, *user));
     }
   }
-  return Json{{"members", std::move(members)}, {"invitations", Invitations(in_workspace)}};
-}
-
-Json WorkspaceService::Invitations(const Principal& in_workspace) {
-  EnforceAccess(in_workspace, Operation::kWorkspaceMembersList);
   Json invitations = Json::array();
-  for (const Invitation& i : records_.workspaces().ListInvitations(in_workspace.workspace_id)) {
+  for (const Invitation& i : records_.workspaces().ListInvitations(workspace.id)) {
     invitations.push_back(InvitationView(i));
   }
-  return invitations;
+  return Json{{"members", std::move(members)}, {"invitations", std::move(invitations)}};
 }
 
 AddedMember WorkspaceService::AddMember(const Principal& in_workspace, const std::string& email,

@@ -10,7 +10,6 @@
 #include <string>
 #include <unordered_map>
 #include <vector>
-#include "datapipelines/util/html_escape.hpp"
 
 #include <boost/container/small_vector.hpp>
 
@@ -282,6 +281,6 @@ class Evaluator {
   std::map<const Namespace*, ValuePtr> namespace_hashes_;
 };
 
-using dp::HtmlEscape;
+std::string HtmlEscape(std::string_view text);
 
 }  // namespace dp::tmpl

@@ -46,7 +46,6 @@ class WorkspaceService {
   Json Update(const Principal& in_workspace, const std::optional<std::string>& display_name);
   Json SetActive(const Principal& in_workspace, bool active);
   Json Members(const Principal& in_workspace);  // {members: […], invitations: […]}
-  Json Invitations(const Principal& in_workspace);  // the invitations alone
   AddedMember AddMember(const Principal& in_workspace, const std::string& email,
                         MemberFlags flags);
   Json SetMemberFlags(const Principal& in_workspace, const std::string& user_id,
